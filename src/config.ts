@@ -1,0 +1,57 @@
+/**
+ * Service configuration read from the environment, once, at start.
+ * @module
+ */
+
+/** Everything the service reads from its environment. */
+export interface Config {
+  host: string;
+  port: number;
+  /** Server database; when unset the embedded PGlite in {@link Config.dataDir} is used. */
+  databaseUrl?: string;
+  dataDir: string;
+  jwtSecret?: string;
+  /** Access token lifetime in seconds. */
+  jwtTtlSeconds: number;
+  jwksUrl?: string;
+  jwtIssuer?: string;
+  jwtAudience?: string;
+  /** Claim of an external token that names the user (matched to userName, then email). */
+  jwtUserClaim: string;
+  rateLimitPerMinute: number;
+  bootstrapAdminUserName: string;
+  bootstrapAdminEmail?: string;
+  bootstrapAdminPassword?: string;
+  /** Trust `X-Forwarded-For` for the client address (behind a proxy only). */
+  trustProxy: boolean;
+  logRequests: boolean;
+}
+
+function intFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${value}'`);
+  return n;
+}
+
+/** Reads the configuration from an environment map (default: `process.env`). */
+export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+  return {
+    host: env.HOST || "127.0.0.1",
+    port: intFrom(env.PORT, 4000, "PORT"),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR || "./data",
+    jwtSecret: env.JWT_SECRET || undefined,
+    jwtTtlSeconds: intFrom(env.JWT_TTL_SECONDS, 3600, "JWT_TTL_SECONDS"),
+    jwksUrl: env.JWT_JWKS_URL || undefined,
+    jwtIssuer: env.JWT_ISSUER || undefined,
+    jwtAudience: env.JWT_AUDIENCE || undefined,
+    jwtUserClaim: env.JWT_USER_CLAIM || "preferred_username",
+    rateLimitPerMinute: intFrom(env.RATE_LIMIT_PER_MINUTE, 600, "RATE_LIMIT_PER_MINUTE"),
+    bootstrapAdminUserName: env.BOOTSTRAP_ADMIN_USERNAME || "admin",
+    bootstrapAdminEmail: env.BOOTSTRAP_ADMIN_EMAIL || undefined,
+    bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || undefined,
+    trustProxy: env.TRUST_PROXY === "true",
+    logRequests: env.LOG_REQUESTS !== "false",
+  };
+}
