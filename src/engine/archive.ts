@@ -1,0 +1,184 @@
+/**
+ * Reading a package archive (a zip) into memory, with the publish policy:
+ * safe relative paths only, no links, bounded entry count and size, a
+ * `publisher.json` and at least one model.
+ * @module
+ */
+
+import { ApiError, badRequest } from "../http/errors.ts";
+import {
+  inflateEntry,
+  isSymlink,
+  readCentralDirectory,
+  ZipBudgetError,
+  ZipEntryCountError,
+  type ZipEntry,
+  ZipFormatError,
+} from "./zip_reader.ts";
+
+/** The files of a package: relative path (forward slashes) to bytes. */
+export type PackageFiles = Map<string, Uint8Array>;
+
+/** Limits of {@link readArchive}. */
+export interface ReadArchiveOptions {
+  /** Most entries (files and folders) an archive may hold. Default 10,000. */
+  maxEntries?: number;
+  /** Most uncompressed bytes, declared and actual. Default 1 GiB. */
+  maxBytes?: number;
+  /** Skip the `publisher.json` / `.malloy` requirement (for non-package zips). */
+  skipPackageChecks?: boolean;
+}
+
+/** Default most entries of an archive. */
+export const DEFAULT_MAX_ENTRIES = 10_000;
+/** Default most uncompressed bytes of an archive (1 GiB). */
+export const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
+
+const IGNORED = /(^|\/)(__MACOSX\/|\.DS_Store$)/;
+
+/**
+ * Unzips a package archive into memory after checking every entry.
+ *
+ * Refuses (400) absolute paths, `..` segments, backslashes, drive letters,
+ * symbolic links, encrypted or duplicate entries and more than `maxEntries`
+ * entries; refuses (413) archives whose declared or actual uncompressed size
+ * is over `maxBytes`. A single top-level folder shared by every file is
+ * stripped. `__MACOSX/` and `.DS_Store` entries are dropped.
+ */
+export function readArchive(zipBytes: Uint8Array, options: ReadArchiveOptions = {}): PackageFiles {
+  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const entries = listEntries(zipBytes, maxEntries);
+  const files = entries.filter((entry) => !entry.name.endsWith("/") && !IGNORED.test(entry.name));
+  for (const entry of entries) checkEntry(entry);
+  checkDuplicates(files);
+  const declared = files.reduce((sum, entry) => sum + entry.size, 0);
+  if (declared > maxBytes) throw tooLarge(declared, maxBytes);
+
+  const prefix = commonFolder(files.map((entry) => entry.name));
+  const out: PackageFiles = new Map();
+  let total = 0;
+  for (const entry of files) {
+    const limit = Math.min(entry.size, maxBytes - total);
+    let bytes: Uint8Array;
+    try {
+      bytes = inflateEntry(zipBytes, entry, { limit });
+    } catch (error) {
+      if (error instanceof ZipBudgetError) {
+        if (limit < entry.size) throw tooLarge(total + entry.size + 1, maxBytes);
+        throw badRequest(
+          `packageFile entry '${entry.name}' inflates to more than its declared ${entry.size} bytes; the archive is damaged or forged, zip the package again`,
+        );
+      }
+      throw asBadArchive(error);
+    }
+    if (bytes.length !== entry.size) {
+      throw badRequest(
+        `packageFile entry '${entry.name}' inflates to ${bytes.length} bytes, not its declared ${entry.size}; zip the package again`,
+      );
+    }
+    total += bytes.length;
+    out.set(entry.name.slice(prefix.length), bytes);
+  }
+  if (!options.skipPackageChecks) checkPackage(out);
+  return out;
+}
+
+/** Decodes a file of the package as UTF-8 text. */
+export function fileText(files: PackageFiles, path: string): string | undefined {
+  const bytes = files.get(path);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
+}
+
+function listEntries(zipBytes: Uint8Array, maxEntries: number): ZipEntry[] {
+  try {
+    return readCentralDirectory(zipBytes, { maxEntries });
+  } catch (error) {
+    if (error instanceof ZipEntryCountError) {
+      throw badRequest(
+        `packageFile has ${error.count} entries, more than the limit of ${maxEntries}; leave generated or unused files out of the package`,
+      );
+    }
+    if (error instanceof ZipBudgetError) throw tooLarge(Number.MAX_SAFE_INTEGER, DEFAULT_MAX_BYTES);
+    throw asBadArchive(error);
+  }
+}
+
+function checkEntry(entry: ZipEntry): void {
+  const name = entry.name;
+  const where = `packageFile entry '${name}'`;
+  if (name.length === 0 || name.includes("\0")) {
+    throw badRequest(`${where} has an empty or invalid name; zip the package again`);
+  }
+  if (name.includes("\\")) {
+    throw badRequest(`${where} contains a backslash; use forward slashes in archive paths`);
+  }
+  if (name.startsWith("/") || /^[A-Za-z]:/.test(name)) {
+    throw badRequest(`${where} is an absolute path; archive paths must be relative to the package folder`);
+  }
+  const segments = name.replace(/\/$/, "").split("/");
+  if (segments.some((segment) => segment === "..")) {
+    throw badRequest(`${where} contains a '..' segment; archive paths must stay inside the package folder`);
+  }
+  if (segments.some((segment) => segment === "" || segment === ".")) {
+    throw badRequest(`${where} has an empty or '.' path segment; zip the package folder again`);
+  }
+  if (isSymlink(entry)) {
+    throw badRequest(`${where} is a symbolic link; links are not allowed, include the file itself`);
+  }
+  if ((entry.flags & 1) !== 0) {
+    throw badRequest(`${where} is encrypted; upload an archive without a password`);
+  }
+}
+
+function checkDuplicates(files: ZipEntry[]): void {
+  const seen = new Set<string>();
+  for (const entry of files) {
+    if (seen.has(entry.name)) {
+      throw badRequest(`packageFile holds '${entry.name}' twice; zip the package again`);
+    }
+    seen.add(entry.name);
+  }
+}
+
+function commonFolder(names: string[]): string {
+  if (names.length === 0) return "";
+  const first = names[0].split("/")[0];
+  const prefix = `${first}/`;
+  return names.every((name) => name.startsWith(prefix)) ? prefix : "";
+}
+
+function checkPackage(files: PackageFiles): void {
+  const manifest = fileText(files, "publisher.json");
+  if (manifest === undefined) {
+    throw badRequest(
+      "packageFile has no publisher.json at its top level; add a publisher.json (for example {\"name\": \"my-package\"}) next to your .malloy files",
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(manifest);
+  } catch (error) {
+    throw badRequest(`publisher.json is not valid JSON (${(error as Error).message}); fix it and publish again`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw badRequest('publisher.json must be a JSON object, for example {"name": "my-package"}');
+  }
+  if (![...files.keys()].some((path) => path.endsWith(".malloy"))) {
+    throw badRequest("packageFile holds no .malloy file; a package needs at least one Malloy model");
+  }
+}
+
+function tooLarge(size: number, maxBytes: number): ApiError {
+  const shown = size >= Number.MAX_SAFE_INTEGER ? "more" : `${size} bytes, more`;
+  return new ApiError(
+    "VALIDATION_ERROR",
+    `packageFile unpacks to ${shown} than the limit of ${maxBytes} bytes; leave large data files out of the package or read them from a warehouse connection`,
+    { status: 413 },
+  );
+}
+
+function asBadArchive(error: unknown): ApiError {
+  const reason = error instanceof ZipFormatError ? error.message : String(error);
+  return badRequest(`packageFile is not a readable zip archive: ${reason}; upload a zip of the package folder`);
+}

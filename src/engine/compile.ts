@@ -1,0 +1,210 @@
+/**
+ * Compiling a package's models with a Malloy `Runtime` whose URL reader only
+ * serves the files of the package archive.
+ * @module
+ */
+
+import { resolve } from "node:path";
+import { type Connection, type Model, Runtime, type URLReader } from "@malloydata/malloy";
+import { badRequest } from "../http/errors.ts";
+import type { PackageFiles } from "./archive.ts";
+import { openPackageDuckDB, type PackageDuckDBOptions } from "./duckdb_sandbox.ts";
+import { formatProblems, type Problem, problemsOf, redactPath } from "./problems.ts";
+
+/** Finds an environment connection (postgres, bigquery, ...) by name. */
+export type LookupConnection = (
+  name: string,
+) => Promise<Connection | undefined> | Connection | undefined;
+
+/** Options of {@link compilePackage} and {@link createPackageRuntime}. */
+export interface CompileOptions {
+  /** Environment connections other than the package's own `duckdb`. */
+  lookupConnection?: LookupConnection;
+  /** The package's `duckdb` connection; default {@link openPackageDuckDB}(pkgDir). */
+  duckdb?: Connection;
+  /** Options of the default `duckdb` connection. */
+  duckdbOptions?: PackageDuckDBOptions;
+}
+
+/** A runtime bound to one package: its files, folder and connections. */
+export interface PackageRuntime {
+  runtime: Runtime;
+  packageDir: string;
+  /** The URL Malloy knows a package file by. */
+  urlOf(path: string): URL;
+  /** The package-relative path of a Malloy URL (the URL itself when outside). */
+  fileOf(url: string): string;
+}
+
+/** One compiled model file. */
+export interface CompiledModel {
+  /** Package-relative path of the model file, e.g. `models/flights.malloy`. */
+  path: string;
+  model: Model;
+  pkg: PackageRuntime;
+}
+
+/** Every compiled model of a package, by path. */
+export interface CompiledPackage {
+  packageDir: string;
+  models: Map<string, CompiledModel>;
+}
+
+const MODEL_FILE = /\.malloy(nb)?$/;
+
+/** True for files compiled as models (`.malloy`, `.malloynb`). */
+export function isModelFile(path: string): boolean {
+  return MODEL_FILE.test(path);
+}
+
+/**
+ * Creates the Malloy runtime of a package. Imports resolve inside the
+ * archive only; connection `duckdb` (and the unnamed default) is the
+ * package's sandboxed DuckDB, other names go to `options.lookupConnection`.
+ */
+export function createPackageRuntime(
+  files: PackageFiles,
+  packageDir: string,
+  options: CompileOptions = {},
+): PackageRuntime {
+  const dir = resolve(packageDir);
+  const base = new URL(`file://${encodeURI(dir)}/`);
+  const duckdb = options.duckdb ?? openPackageDuckDB(dir, options.duckdbOptions);
+  const urlReader: URLReader = {
+    readURL(url: URL) {
+      const path = relativePath(url, base);
+      if (path === undefined) {
+        return Promise.reject(
+          new Error(`'${url.href}' is outside the package; imports must name files inside the package archive`),
+        );
+      }
+      const bytes = files.get(path);
+      if (bytes === undefined) {
+        return Promise.reject(new Error(`'${path}' is not in the package archive`));
+      }
+      const text = new TextDecoder().decode(bytes);
+      return Promise.resolve(path.endsWith(".malloynb") ? notebookToModel(text) : text);
+    },
+  };
+  const connections = {
+    async lookupConnection(name?: string): Promise<Connection> {
+      if (name === undefined || name === "duckdb") return duckdb;
+      const found = await options.lookupConnection?.(name);
+      if (!found) {
+        throw new Error(
+          `connection '${name}' is not defined in this environment; create it in the environment's connections or use duckdb`,
+        );
+      }
+      return found;
+    },
+  };
+  return {
+    runtime: new Runtime({ urlReader, connections }),
+    packageDir: dir,
+    urlOf: (path: string) => new URL(path.split("/").map(encodeURIComponent).join("/"), base),
+    fileOf: (url: string) => {
+      try {
+        return relativePath(new URL(url), base) ?? url;
+      } catch {
+        return url;
+      }
+    },
+  };
+}
+
+/**
+ * Compiles one model file of a package. Throws a `400` `ApiError` with
+ * `details.problems` when it does not compile.
+ */
+export async function compileModel(
+  pkg: PackageRuntime,
+  modelPath: string,
+): Promise<CompiledModel> {
+  const result = await tryCompile(pkg, modelPath);
+  if ("problems" in result) throw compileFailure(result.problems, 1);
+  return result;
+}
+
+/**
+ * Compiles every `.malloy` and `.malloynb` file of a package. When any fails,
+ * throws a `400` `ApiError` whose `details.problems` lists every problem of
+ * every file as `{ file, line, column, message }`.
+ */
+export async function compilePackage(
+  files: PackageFiles,
+  packageDir: string,
+  options: CompileOptions = {},
+): Promise<CompiledPackage> {
+  const pkg = createPackageRuntime(files, packageDir, options);
+  const models = new Map<string, CompiledModel>();
+  const problems: Problem[] = [];
+  const paths = [...files.keys()].filter(isModelFile).sort();
+  let failed = 0;
+  for (const path of paths) {
+    const result = await tryCompile(pkg, path);
+    if ("problems" in result) {
+      failed++;
+      problems.push(...result.problems);
+    } else {
+      models.set(path, result);
+    }
+  }
+  if (problems.length > 0) throw compileFailure(problems, failed);
+  return { packageDir: pkg.packageDir, models };
+}
+
+/**
+ * Turns a Malloy notebook into a model: the text of its `>>>malloy` cells,
+ * every other line blanked so line numbers stay those of the notebook.
+ */
+export function notebookToModel(text: string): string {
+  let malloy = false;
+  return text
+    .split("\n")
+    .map((line) => {
+      if (line.startsWith(">>>")) {
+        malloy = line.trim() === ">>>malloy";
+        return "";
+      }
+      return malloy ? line : "";
+    })
+    .join("\n");
+}
+
+async function tryCompile(
+  pkg: PackageRuntime,
+  path: string,
+): Promise<CompiledModel | { problems: Problem[] }> {
+  try {
+    const model = await pkg.runtime.loadModel(pkg.urlOf(path)).getModel();
+    return { path, model, pkg };
+  } catch (error) {
+    const seen = new Set<string>();
+    const problems = redactPath(problemsOf(error, pkg.fileOf), pkg.packageDir)
+      .map((problem) => ({ ...problem, file: problem.file ?? path }))
+      .filter((problem) => {
+        const key = `${problem.file}:${problem.line}:${problem.column}:${problem.message}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    return { problems };
+  }
+}
+
+function compileFailure(problems: Problem[], files: number) {
+  const shown = formatProblems(problems.slice(0, 5));
+  const more = problems.length > 5 ? `\n... and ${problems.length - 5} more` : "";
+  return badRequest(
+    `${files === 1 ? "a model does" : `${files} models do`} not compile; fix these problems and publish again:\n${shown}${more}`,
+    { problems },
+  );
+}
+
+function relativePath(url: URL, base: URL): string | undefined {
+  if (url.protocol !== "file:" || url.host !== "" || !url.pathname.startsWith(base.pathname)) {
+    return undefined;
+  }
+  const path = decodeURIComponent(url.pathname.slice(base.pathname.length));
+  return path.split("/").some((s) => s === ".." || s === "") ? undefined : path;
+}

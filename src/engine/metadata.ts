@@ -1,0 +1,221 @@
+/**
+ * Plain-JSON description of a compiled model: its sources, their fields and
+ * views, and its named queries, with `#(doc)` descriptions and `#(index)`
+ * flags. Stored as entity rows and returned by `GET .../models/{modelPath}`.
+ *
+ * Annotations are read through Malloy's route API (`entity.annotations`):
+ * `#(doc) text` is route `doc`, `#(index)` is route `index`, `#" text` is the
+ * built-in doc-string route `"`.
+ * @module
+ */
+
+import { Annotations, type Explore, type Field, type Model } from "@malloydata/malloy";
+import type { CompiledModel } from "./compile.ts";
+
+/** The kind of a field. */
+export type FieldType = "dimension" | "measure" | "view";
+
+/** A dimension, measure or view of a source (or of one of its joins). */
+export interface FieldMetadata {
+  name: string;
+  /** Dotted path from the source, e.g. `carrier.nickname`; equals `name` at top level. */
+  path: string;
+  fieldType: FieldType;
+  /** `string`, `number`, `date`, `timestamp`, `boolean`, `json`, `record`, `array`, `view`, ... */
+  dataType: string;
+  description?: string;
+  /** True when annotated `#(index)`. */
+  indexed: boolean;
+  /** Join names leading to the field; empty for the source's own fields. */
+  joinPath: string[];
+  /** Other tag lines (e.g. `# bar_chart`), as written. */
+  tags?: string[];
+}
+
+/** A join of a source. */
+export interface JoinMetadata {
+  name: string;
+  /** How it is joined: `one` (join_one), `many` (join_many) or `cross` (join_cross). */
+  relationship: string;
+  joinPath: string[];
+  description?: string;
+}
+
+/** A source of a model. */
+export interface SourceMetadata {
+  name: string;
+  description?: string;
+  /** Connection name, e.g. `duckdb`. */
+  connection: string;
+  /** Package-relative file that defines the source. */
+  file?: string;
+  dimensions: FieldMetadata[];
+  measures: FieldMetadata[];
+  views: FieldMetadata[];
+  joins: JoinMetadata[];
+}
+
+/** A top-level `query:` of a model. */
+export interface NamedQueryMetadata {
+  name: string;
+  description?: string;
+  /** The source the query starts from, when known. */
+  sourceName?: string;
+}
+
+/** Everything {@link modelMetadata} extracts from one model file. */
+export interface ModelMetadata {
+  modelPath: string;
+  description?: string;
+  sources: SourceMetadata[];
+  queries: NamedQueryMetadata[];
+}
+
+/** Options of {@link modelMetadata}. */
+export interface ModelMetadataOptions {
+  /** How deep to follow joins (0: the source's own fields only). Default 2. */
+  maxJoinDepth?: number;
+}
+
+interface Annotated {
+  annotations: { forRoute(route?: string): Array<{ content: string; route: string }> };
+}
+
+/**
+ * Extracts the sources defined in a compiled model file (imported sources
+ * are described by their own file) and its named queries.
+ */
+export function modelMetadata(
+  compiled: CompiledModel,
+  options: ModelMetadataOptions = {},
+): ModelMetadata {
+  const model = compiled.model;
+  const depth = options.maxJoinDepth ?? 2;
+  const sources = model.exportedExplores.map((explore) => {
+    const location = explore.location?.url;
+    return {
+      name: explore.name,
+      description: describe(explore),
+      connection: connectionOf(explore),
+      file: location ? compiled.pkg.fileOf(location) : undefined,
+      ...fieldsOf(explore, [], depth),
+    };
+  });
+  return {
+    modelPath: compiled.path,
+    description: describe(model),
+    sources,
+    queries: namedQueries(model, compiled.pkg.fileOf).filter((query) => query.file === undefined || query.file === compiled.path)
+      .map(({ file: _file, ...query }) => query),
+  };
+}
+
+function fieldsOf(
+  explore: Explore,
+  joinPath: string[],
+  depth: number,
+): Pick<SourceMetadata, "dimensions" | "measures" | "views" | "joins"> {
+  const out: Pick<SourceMetadata, "dimensions" | "measures" | "views" | "joins"> = {
+    dimensions: [],
+    measures: [],
+    views: [],
+    joins: [],
+  };
+  for (const field of explore.allFields) {
+    if (field.isExploreField()) {
+      const kind = field.structDef.type;
+      if (kind === "record" || kind === "array") {
+        out.dimensions.push(describeField(field, "dimension", kind, joinPath));
+        continue;
+      }
+      out.joins.push({
+        name: field.name,
+        relationship: (field.structDef as { join?: string }).join ?? "one",
+        joinPath,
+        description: describe(field),
+      });
+      if (joinPath.length < depth) {
+        const nested = fieldsOf(field, [...joinPath, field.name], depth);
+        out.dimensions.push(...nested.dimensions);
+        out.measures.push(...nested.measures);
+        out.views.push(...nested.views);
+        out.joins.push(...nested.joins);
+      }
+    } else if (field.isQueryField()) {
+      out.views.push(describeField(field, "view", "view", joinPath));
+    } else if (field.isAtomicField()) {
+      const measure = field.isCalculation();
+      out[measure ? "measures" : "dimensions"].push(
+        describeField(field, measure ? "measure" : "dimension", String(field.type), joinPath),
+      );
+    }
+  }
+  return out;
+}
+
+function describeField(
+  field: Field,
+  fieldType: FieldType,
+  dataType: string,
+  joinPath: string[],
+): FieldMetadata {
+  const annotated = field as unknown as Annotated;
+  const tags = annotated.annotations.forRoute("").map((note) => `# ${note.content.trim()}`)
+    .filter((tag) => tag !== "# ");
+  return {
+    name: field.name,
+    path: [...joinPath, field.name].join("."),
+    fieldType,
+    dataType,
+    description: describe(annotated),
+    indexed: annotated.annotations.forRoute("index").length > 0,
+    joinPath,
+    ...(tags.length > 0 ? { tags } : {}),
+  };
+}
+
+function namedQueries(
+  model: Model,
+  fileOf: (url: string) => string,
+): Array<NamedQueryMetadata & { file?: string }> {
+  return model.queries().named.map((name) => {
+    try {
+      const query = model.getPreparedQueryByName(name);
+      let sourceName: string | undefined;
+      try {
+        sourceName = query.preparedResult.sourceExplore?.name;
+      } catch {
+        sourceName = undefined;
+      }
+      // A query inherits the notes of the view it runs; describe it by its own.
+      const own = (query._query as { annotations?: { notes?: unknown[]; blockNotes?: unknown[] } })
+        .annotations;
+      const annotations = new Annotations(
+        own ? { notes: own.notes, blockNotes: own.blockNotes } as ConstructorParameters<typeof Annotations>[0] : undefined,
+      );
+      const url = (query._query as { location?: { url: string } }).location?.url;
+      return {
+        name,
+        description: describe({ annotations }),
+        sourceName,
+        file: url ? fileOf(url) : undefined,
+      };
+    } catch {
+      return { name };
+    }
+  });
+}
+
+function describe(entity: Annotated): string | undefined {
+  const notes = [
+    ...entity.annotations.forRoute("doc"),
+    ...entity.annotations.forRoute('"'),
+  ];
+  const text = notes.map((note) => note.content.trim()).filter((t) => t !== "").join("\n");
+  return text === "" ? undefined : text;
+}
+
+function connectionOf(explore: Explore): string {
+  const def = explore.structDef as { connection?: string };
+  return def.connection ?? "duckdb";
+}

@@ -1,0 +1,63 @@
+/**
+ * The engine: package archives, their sandboxed DuckDB, model compilation,
+ * metadata, queries and a compiled-model cache. No HTTP, no database.
+ * @module
+ */
+
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_ENTRIES,
+  fileText,
+  type PackageFiles,
+  readArchive,
+  type ReadArchiveOptions,
+} from "./archive.ts";
+export { type ExtractArchiveOptions, extractArchive, removeExtracted, sha256Hex } from "./extract.ts";
+export {
+  absoluteTablePath,
+  closeAllPackageDuckDB,
+  closePackageDuckDB,
+  openPackageDuckDB,
+  PackageDuckDBConnection,
+  type PackageDuckDBOptions,
+} from "./duckdb_sandbox.ts";
+export {
+  type CompiledModel,
+  type CompiledPackage,
+  compileModel,
+  compilePackage,
+  type CompileOptions,
+  createPackageRuntime,
+  isModelFile,
+  type LookupConnection,
+  notebookToModel,
+  type PackageRuntime,
+} from "./compile.ts";
+export {
+  type FieldMetadata,
+  type FieldType,
+  type JoinMetadata,
+  type ModelMetadata,
+  modelMetadata,
+  type ModelMetadataOptions,
+  type NamedQueryMetadata,
+  type SourceMetadata,
+} from "./metadata.ts";
+export {
+  type ColumnSchema,
+  DEFAULT_ROW_LIMIT,
+  DEFAULT_TIMEOUT_MS,
+  jsonSafe,
+  type QueryResponse,
+  runQuery,
+  type RunQueryOptions,
+  setQueryConcurrency,
+} from "./query.ts";
+export { formatProblems, type Problem, problemsOf, QueryError, redactPath } from "./problems.ts";
+export { createSemaphore, type Release, type Semaphore } from "./semaphore.ts";
+export {
+  approximateModelBytes,
+  createModelCache,
+  type ModelCache,
+  type ModelCacheOptions,
+} from "./model_cache.ts";

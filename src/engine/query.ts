@@ -1,0 +1,293 @@
+/**
+ * Running a query against a compiled model, with a row limit, a timeout and
+ * a per-process bound on concurrent queries.
+ *
+ * Which query runs:
+ * - `query`: Malloy query text run against the model. Text that does not
+ *   start with a statement (`run:`, `query:`, `source:`, `import`, `#`) gets
+ *   `run: ` prepended, so `flights -> by_carrier` works as is.
+ * - `queryName` with `sourceName`: the view `queryName` of that source
+ *   (`run: source -> view`); when the source has no such view but the model
+ *   has a top-level `query: queryName`, that query runs.
+ * - `queryName` alone: the model's top-level `query: queryName`.
+ * @module
+ */
+
+import {
+  type Connection,
+  type Explore,
+  type PreparedResult,
+  type QueryMaterializer,
+  type QueryRecord,
+  Result,
+} from "@malloydata/malloy";
+import type { CompiledModel } from "./compile.ts";
+import { QueryError, problemsOf, redactPath } from "./problems.ts";
+import { createSemaphore, type Semaphore } from "./semaphore.ts";
+
+/** Options of {@link runQuery}. */
+export interface RunQueryOptions {
+  /** Malloy query text. Exactly one of `query` and `queryName`. */
+  query?: string;
+  /** A view of `sourceName`, or a top-level named query. */
+  queryName?: string;
+  /** The source whose view `queryName` names. */
+  sourceName?: string;
+  /** Most rows returned. Default 1000. */
+  rowLimit?: number;
+  /** Cancel after this many milliseconds (waiting for a slot included). Default 30,000. */
+  timeoutMs?: number;
+  /** Count all rows with a second query when the result is truncated. Default true. */
+  countTotalRows?: boolean;
+  /** Bound on concurrent queries; default the process-wide one ({@link setQueryConcurrency}). */
+  semaphore?: Semaphore;
+  /** Cancels the query when it aborts (e.g. the client went away). */
+  signal?: AbortSignal;
+}
+
+/** A column of the result. */
+export interface ColumnSchema {
+  name: string;
+  /** `string`, `number`, `date`, `timestamp`, `boolean`, `json`, `array`, `record`, ... */
+  type: string;
+}
+
+/** What {@link runQuery} answers (the seed's `execute_query` result). */
+export interface QueryResponse {
+  /** Rows, JSON-safe: big integers as strings, dates as ISO 8601 strings. */
+  data: Record<string, unknown>[];
+  /** Rows of the whole result: exact unless `truncated` and the count was skipped or failed. */
+  totalRows: number;
+  /** True when more rows existed than `rowLimit`. */
+  truncated: boolean;
+  /** Milliseconds spent compiling and running. */
+  executionTime: number;
+  metadata: {
+    schema: ColumnSchema[];
+    sourceName?: string;
+    queryName?: string;
+    sql: string;
+    connection: string;
+  };
+}
+
+/** Default most rows of a result. */
+export const DEFAULT_ROW_LIMIT = 1000;
+/** Default query timeout in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+let processSemaphore: Semaphore = createSemaphore(8);
+
+/** Sets how many queries this process runs at once (default 8). */
+export function setQueryConcurrency(max: number): void {
+  processSemaphore = createSemaphore(max);
+}
+
+/**
+ * Runs a query against a compiled model. Throws a {@link QueryError}:
+ * `request` (bad arguments), `compile` (with Malloy's problems, 1-based
+ * line/column), `execution` (the database refused) or `timeout`.
+ */
+export async function runQuery(
+  compiled: CompiledModel,
+  options: RunQueryOptions,
+): Promise<QueryResponse> {
+  const started = performance.now();
+  const rowLimit = Math.max(0, Math.floor(options.rowLimit ?? DEFAULT_ROW_LIMIT));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const controller = new AbortController();
+  const timeout = new QueryError("timeout", `the query did not finish within ${timeoutMs} ms; narrow it (filters, limit) or raise the timeout`);
+  const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
+  const onCallerAbort = () => controller.abort(new QueryError("execution", "the query was cancelled"));
+  options.signal?.addEventListener("abort", onCallerAbort);
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason));
+  });
+  aborted.catch(() => {});
+  let release: (() => void) | undefined;
+  try {
+    release = await (options.semaphore ?? processSemaphore).acquire(controller.signal);
+    return await Promise.race([
+      execute(compiled, options, { rowLimit, signal: controller.signal, started }),
+      aborted,
+    ]);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onCallerAbort);
+    release?.();
+  }
+}
+
+async function execute(
+  compiled: CompiledModel,
+  options: RunQueryOptions,
+  context: { rowLimit: number; signal: AbortSignal; started: number },
+): Promise<QueryResponse> {
+  const { materializer, sourceName, queryName } = chooseQuery(compiled, options);
+  let prepared: PreparedResult;
+  try {
+    prepared = await materializer.getPreparedResult();
+  } catch (error) {
+    const problems = redactPath(problemsOf(error, (url) => fileLabel(compiled, url)), compiled.pkg.packageDir);
+    throw new QueryError("compile", `the query does not compile: ${problems[0].message}`, problems);
+  }
+  const connectionName = prepared.connectionName;
+  const connection = await compiled.pkg.runtime.connections.lookupConnection(connectionName);
+  let rows: QueryRecord[];
+  try {
+    rows = await fetchRows(connection, prepared.sql, context.rowLimit + 1, context.signal);
+  } catch (error) {
+    if (context.signal.aborted) throw context.signal.reason;
+    const [problem] = redactPath([{ message: (error as Error).message }], compiled.pkg.packageDir);
+    throw new QueryError("execution", `the query failed: ${problem.message}`);
+  }
+  const truncated = rows.length > context.rowLimit;
+  if (truncated) rows = rows.slice(0, context.rowLimit);
+  let totalRows = rows.length;
+  if (truncated && options.countTotalRows !== false) {
+    totalRows = await countRows(connection, prepared.sql, context.signal) ?? totalRows;
+  }
+  const result = new Result(
+    { ...prepared._rawQuery, result: rows, totalRows },
+    prepared._modelDef,
+  );
+  const data = result.data.toObject().map((row) => jsonSafe(row) as Record<string, unknown>);
+  return {
+    data,
+    totalRows,
+    truncated,
+    executionTime: Math.round((performance.now() - context.started) * 10) / 10,
+    metadata: {
+      schema: schemaOf(prepared.resultExplore),
+      sourceName: sourceName ?? safeSourceName(prepared),
+      queryName,
+      sql: prepared.sql,
+      connection: connectionName,
+    },
+  };
+}
+
+function chooseQuery(
+  compiled: CompiledModel,
+  options: RunQueryOptions,
+): { materializer: QueryMaterializer; sourceName?: string; queryName?: string } {
+  const { query, queryName, sourceName } = options;
+  if ((query === undefined) === (queryName === undefined)) {
+    throw new QueryError("request", "give either query (Malloy text) or queryName (with sourceName for a view), not both or neither");
+  }
+  if (query !== undefined && sourceName !== undefined) {
+    throw new QueryError("request", "sourceName goes with queryName; leave it out when giving query text");
+  }
+  const model = compiled.model;
+  const models = compiled.pkg.runtime._loadModelFromModelDef(model._modelDef);
+  if (query !== undefined) {
+    if (query.trim() === "") throw new QueryError("request", "query is empty; write Malloy such as `run: source -> { aggregate: count() }`");
+    return { materializer: models.loadQuery(asStatement(query)) };
+  }
+  const name = queryName as string;
+  const named = model.queries().named.includes(name);
+  if (sourceName !== undefined) {
+    const source = model.explores.find((explore) => explore.name === sourceName);
+    if (!source) {
+      throw new QueryError("request", `model '${compiled.path}' has no source named '${sourceName}'; its sources are ${list(model.explores.map((e) => e.name))}`);
+    }
+    const view = source.getFieldByNameIfExists(name);
+    if (view?.isQueryField()) {
+      return {
+        materializer: models.loadQuery(`run: ${quote(sourceName)} -> ${quote(name)}`),
+        sourceName,
+        queryName: name,
+      };
+    }
+    if (!named) {
+      const views = source.allFields.filter((f) => f.isQueryField()).map((f) => f.name);
+      throw new QueryError("request", `source '${sourceName}' has no view named '${name}' and the model has no query of that name; its views are ${list(views)}`);
+    }
+  } else if (!named) {
+    throw new QueryError("request", `model '${compiled.path}' has no query named '${name}'; give sourceName to run a view, or use one of ${list(model.queries().named)}`);
+  }
+  return { materializer: models.loadQueryByName(name), sourceName, queryName: name };
+}
+
+async function fetchRows(
+  connection: Connection,
+  sql: string,
+  limit: number,
+  signal: AbortSignal,
+): Promise<QueryRecord[]> {
+  if (connection.canStream()) {
+    const rows: QueryRecord[] = [];
+    for await (const row of connection.runSQLStream(sql, { rowLimit: limit, abortSignal: signal })) {
+      rows.push(row);
+      if (rows.length >= limit) break;
+    }
+    return rows;
+  }
+  const result = await connection.runSQL(sql, { rowLimit: limit, abortSignal: signal });
+  return result.rows;
+}
+
+async function countRows(connection: Connection, sql: string, signal: AbortSignal): Promise<number | undefined> {
+  const statements = sql.split("-- hack: split on this");
+  const last = (statements.pop() ?? "").trim().replace(/;\s*$/, "");
+  statements.push(`SELECT COUNT(*) AS total_rows FROM (${last}) AS counted_rows`);
+  try {
+    const [row] = await fetchRows(connection, statements.join("-- hack: split on this"), 1, signal);
+    const value = Number(row?.["total_rows"]);
+    return Number.isFinite(value) ? value : undefined;
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    return undefined;
+  }
+}
+
+function schemaOf(explore: Explore): ColumnSchema[] {
+  return explore.allFields.map((field) => {
+    if (field.isAtomicField()) return { name: field.name, type: String(field.type) };
+    if (field.isExploreField()) return { name: field.name, type: field.structDef.type === "record" ? "record" : "array" };
+    return { name: field.name, type: "view" };
+  });
+}
+
+/** Makes a value JSON-safe: bigint to number (when safe) or string, Date to ISO string. */
+export function jsonSafe(value: unknown): unknown {
+  if (typeof value === "bigint") {
+    const asNumber = Number(value);
+    return Number.isSafeInteger(asNumber) ? asNumber : value.toString();
+  }
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (Array.isArray(value)) return value.map(jsonSafe);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) out[key] = jsonSafe(inner);
+    return out;
+  }
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  return value;
+}
+
+function asStatement(query: string): string {
+  const body = query.replace(/^(\s|--[^\n]*\n|\/\/[^\n]*\n)*/, "");
+  return /^(run|query|source|import|#)/.test(body) ? query : `run: ${query}`;
+}
+
+function quote(name: string): string {
+  return `\`${name.replace(/`/g, "")}\``;
+}
+
+function list(names: string[]): string {
+  return names.length === 0 ? "(none)" : names.map((n) => `'${n}'`).join(", ");
+}
+
+function fileLabel(compiled: CompiledModel, url: string): string {
+  const file = compiled.pkg.fileOf(url);
+  return file.startsWith("internal:") ? "query" : file;
+}
+
+function safeSourceName(prepared: PreparedResult): string | undefined {
+  try {
+    return prepared.sourceExplore?.name;
+  } catch {
+    return undefined;
+  }
+}

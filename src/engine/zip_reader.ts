@@ -1,0 +1,229 @@
+/**
+ * A small, defensive reader of the zip central directory.
+ *
+ * fflate's `unzipSync` filter sees neither the external attributes (needed to
+ * spot symbolic links) nor the real inflated size, so the archive policy in
+ * `archive.ts` reads the central directory here first, checks every entry,
+ * and only then inflates entries one by one with a byte budget.
+ * @module
+ */
+
+import { Inflate } from "fflate";
+
+/** One entry of a zip's central directory. */
+export interface ZipEntry {
+  /** The name exactly as stored (UTF-8 decoded). */
+  name: string;
+  /** Compression method (0 stored, 8 deflate). */
+  method: number;
+  /** General purpose flags (bit 0: encrypted). */
+  flags: number;
+  /** Compressed size in bytes. */
+  compressedSize: number;
+  /** Declared uncompressed size in bytes. */
+  size: number;
+  /** Upper byte of "version made by": 3 is Unix, 0 is MS-DOS. */
+  hostOs: number;
+  /** External file attributes (Unix mode in the upper 16 bits when `hostOs` is 3). */
+  externalAttributes: number;
+  /** Offset of the entry's local file header. */
+  localHeaderOffset: number;
+}
+
+/** Why a zip could not be read; `archive.ts` turns it into a 400. */
+export class ZipFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ZipFormatError";
+  }
+}
+
+/** The inflated size of an entry went over its budget. */
+export class ZipBudgetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ZipBudgetError";
+  }
+}
+
+/** The archive declares more entries than allowed. */
+export class ZipEntryCountError extends Error {
+  readonly count: number;
+  constructor(count: number) {
+    super(`the archive has ${count} entries`);
+    this.name = "ZipEntryCountError";
+    this.count = count;
+  }
+}
+
+const EOCD = 0x06054b50;
+const EOCD64 = 0x06064b50;
+const EOCD64_LOCATOR = 0x07064b50;
+const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
+const MAX16 = 0xffff;
+const MAX32 = 0xffffffff;
+
+/** True when the entry is a Unix symbolic link (mode S_IFLNK). */
+export function isSymlink(entry: ZipEntry): boolean {
+  const mode = (entry.externalAttributes >>> 16) & 0o170000;
+  return entry.hostOs === 3 && mode === 0o120000;
+}
+
+/**
+ * Reads the central directory of a zip archive.
+ *
+ * Supports Zip64 sizes, offsets and entry counts. Stops early, with a
+ * {@link ZipEntryCountError}, when the archive declares more than `maxEntries`.
+ */
+export function readCentralDirectory(
+  zip: Uint8Array,
+  options: { maxEntries: number },
+): ZipEntry[] {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const eocd = findEndOfCentralDirectory(view);
+  let count = view.getUint16(eocd + 10, true);
+  let offset = view.getUint32(eocd + 16, true);
+  if (count === MAX16 || offset === MAX32) {
+    const locator = eocd - 20;
+    if (locator < 0 || view.getUint32(locator, true) !== EOCD64_LOCATOR) {
+      throw new ZipFormatError("the Zip64 end of central directory locator is missing");
+    }
+    const eocd64 = safeNumber(view.getBigUint64(locator + 8, true));
+    if (eocd64 + 56 > zip.byteLength || view.getUint32(eocd64, true) !== EOCD64) {
+      throw new ZipFormatError("the Zip64 end of central directory record is damaged");
+    }
+    count = safeNumber(view.getBigUint64(eocd64 + 32, true));
+    offset = safeNumber(view.getBigUint64(eocd64 + 48, true));
+  }
+  if (count > options.maxEntries) {
+    throw new ZipEntryCountError(count);
+  }
+  const decoder = new TextDecoder("utf-8", { fatal: false });
+  const entries: ZipEntry[] = [];
+  let at = offset;
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > zip.byteLength || view.getUint32(at, true) !== CENTRAL) {
+      throw new ZipFormatError("the central directory is damaged");
+    }
+    const nameLength = view.getUint16(at + 28, true);
+    const extraLength = view.getUint16(at + 30, true);
+    const commentLength = view.getUint16(at + 32, true);
+    if (at + 46 + nameLength + extraLength > zip.byteLength) {
+      throw new ZipFormatError("the central directory is truncated");
+    }
+    const entry: ZipEntry = {
+      name: decoder.decode(zip.subarray(at + 46, at + 46 + nameLength)),
+      hostOs: view.getUint8(at + 5),
+      flags: view.getUint16(at + 8, true),
+      method: view.getUint16(at + 10, true),
+      compressedSize: view.getUint32(at + 20, true),
+      size: view.getUint32(at + 24, true),
+      externalAttributes: view.getUint32(at + 38, true),
+      localHeaderOffset: view.getUint32(at + 42, true),
+    };
+    applyZip64Extra(entry, view, at + 46 + nameLength, extraLength);
+    entries.push(entry);
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
+
+/**
+ * Inflates one entry, refusing to produce more than `limit` bytes (the
+ * smaller of its declared size and what is left of the archive's budget).
+ */
+export function inflateEntry(
+  zip: Uint8Array,
+  entry: ZipEntry,
+  options: { limit: number },
+): Uint8Array {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const at = entry.localHeaderOffset;
+  if (at + 30 > zip.byteLength || view.getUint32(at, true) !== LOCAL) {
+    throw new ZipFormatError(`the local header of '${entry.name}' is damaged`);
+  }
+  const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
+  const end = start + entry.compressedSize;
+  if (end > zip.byteLength) throw new ZipFormatError(`'${entry.name}' is truncated`);
+  const data = zip.subarray(start, end);
+  if (entry.method === 0) {
+    if (data.length > options.limit) throw new ZipBudgetError(`'${entry.name}' is too large`);
+    return data.slice();
+  }
+  if (entry.method !== 8) {
+    throw new ZipFormatError(
+      `'${entry.name}' uses compression method ${entry.method}; only stored and deflate are supported`,
+    );
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const inflater = new Inflate((chunk) => {
+    total += chunk.length;
+    if (total > options.limit) {
+      throw new ZipBudgetError(`'${entry.name}' inflates to more than ${options.limit} bytes`);
+    }
+    chunks.push(chunk);
+  });
+  const step = 64 * 1024;
+  try {
+    for (let i = 0; i < data.length; i += step) {
+      inflater.push(data.subarray(i, Math.min(i + step, data.length)), i + step >= data.length);
+    }
+    if (data.length === 0) inflater.push(new Uint8Array(0), true);
+  } catch (error) {
+    if (error instanceof ZipBudgetError) throw error;
+    throw new ZipFormatError(`'${entry.name}' could not be inflated: ${(error as Error).message}`);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+function findEndOfCentralDirectory(view: DataView): number {
+  const last = view.byteLength - 22;
+  const first = Math.max(0, last - MAX16);
+  for (let i = last; i >= first; i--) {
+    if (view.getUint32(i, true) === EOCD) return i;
+  }
+  throw new ZipFormatError("it is not a zip archive (no end of central directory record)");
+}
+
+function applyZip64Extra(entry: ZipEntry, view: DataView, start: number, length: number): void {
+  const needs = entry.size === MAX32 || entry.compressedSize === MAX32 ||
+    entry.localHeaderOffset === MAX32;
+  if (!needs) return;
+  let at = start;
+  while (at + 4 <= start + length) {
+    const id = view.getUint16(at, true);
+    const size = view.getUint16(at + 2, true);
+    if (id === 0x0001) {
+      let field = at + 4;
+      if (entry.size === MAX32) {
+        entry.size = safeNumber(view.getBigUint64(field, true));
+        field += 8;
+      }
+      if (entry.compressedSize === MAX32) {
+        entry.compressedSize = safeNumber(view.getBigUint64(field, true));
+        field += 8;
+      }
+      if (entry.localHeaderOffset === MAX32) {
+        entry.localHeaderOffset = safeNumber(view.getBigUint64(field, true));
+      }
+      return;
+    }
+    at += 4 + size;
+  }
+  throw new ZipFormatError(`'${entry.name}' lacks its Zip64 extra field`);
+}
+
+function safeNumber(value: bigint): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new ZipBudgetError("the archive declares a size beyond any limit");
+  }
+  return Number(value);
+}
