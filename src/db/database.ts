@@ -30,6 +30,8 @@ export interface OpenOptions {
   dataDir?: string;
   /** Pool size (default 8 for a server, 4 for PGlite). */
   max?: number;
+  /** PGlite only: start from this data directory dump (tests use a migrated template). */
+  loadDataDir?: Blob;
 }
 
 const POOL_EMBEDDED = 4;
@@ -55,7 +57,7 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
   const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
   const dir = options.dataDir && options.dataDir !== "memory://" ? options.dataDir : undefined;
   if (dir) await mkdir(dir, { recursive: true });
-  const db = await PGlite.create({ dataDir: dir, extensions: { vector } });
+  const db = await PGlite.create({ dataDir: dir, extensions: { vector }, loadDataDir: options.loadDataDir });
   const max = options.max ?? POOL_EMBEDDED;
   const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: max });
   await server.start();

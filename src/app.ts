@@ -1,0 +1,111 @@
+/**
+ * Builds the Elysia app without listening: `main.ts` serves it, tests call
+ * {@link createHandler} with plain `Request`s.
+ * @module
+ */
+import { Elysia } from "elysia";
+import { openapi } from "@elysiajs/openapi";
+import type { Config } from "./config.ts";
+import type { Sql } from "./db/database.ts";
+import { beginRequest, requestMeta, type AppContext } from "./http/context.ts";
+import { handleError } from "./http/error_handler.ts";
+import { createRateLimiter } from "./http/rate_limit.ts";
+import { authRoutes } from "./auth/routes.ts";
+import { statusRoutes } from "./status/routes.ts";
+import { organizationRoutes } from "./organizations/routes.ts";
+import { userRoutes } from "./users/routes.ts";
+
+/** Options of {@link buildApp}. */
+export interface BuildOptions {
+  sql: Sql;
+  config: Config;
+  dbKind: "embedded" | "server";
+  jwtSecret: string;
+  /** Log sink (default: one JSON line on stdout). */
+  log?: (line: Record<string, unknown>) => void;
+}
+
+function defaultLog(line: Record<string, unknown>): void {
+  console.log(JSON.stringify({ time: new Date().toISOString(), ...line }));
+}
+
+/** Creates the shared services of one app instance. */
+export function createContext(options: BuildOptions): AppContext {
+  return {
+    id: crypto.randomUUID(),
+    sql: options.sql,
+    config: options.config,
+    dbKind: options.dbKind,
+    jwtSecret: options.jwtSecret,
+    limiter: createRateLimiter(options.config.rateLimitPerMinute),
+    startedAt: new Date(),
+    log: options.log ?? defaultLog,
+  };
+}
+
+/** Builds the app's routes on a context. */
+export function buildApp(ctx: AppContext) {
+  return new Elysia()
+    .onError(handleError(ctx))
+    .use(
+      openapi({
+        path: "/api/v0/docs",
+        specPath: "/api/v0/openapi.json",
+        documentation: {
+          info: {
+            title: "Malloy data-modeling platform",
+            version: "0.1.0",
+            description: "Administration API (v0), data, coding and retrieval families. Errors are `{ code, message }`.",
+          },
+          components: {
+            securitySchemes: {
+              bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+              apiKey: { type: "apiKey", in: "header", name: "Authorization", description: "ApiKey <group token>" },
+            },
+          },
+          security: [{ bearer: [] }, { apiKey: [] }],
+        },
+      }),
+    )
+    .use(statusRoutes(ctx))
+    .group("/api/v0", (api) => api.use(authRoutes(ctx)).use(organizationRoutes(ctx)).use(userRoutes(ctx)));
+}
+
+/** The app as the server type of Elysia sees it (for plugins that need it). */
+export type App = ReturnType<typeof buildApp>;
+
+/** Options of {@link createHandler}. */
+export interface HandlerOptions {
+  /** Address of the client of a request (the server's socket address). */
+  addressOf?: (request: Request) => string | undefined;
+}
+
+/**
+ * Wraps the app's fetch: assigns the request id (`X-Request-Id`), records the
+ * client address and writes one structured log line per request.
+ */
+export function createHandler(ctx: AppContext, app: App, options: HandlerOptions = {}): (request: Request) => Promise<Response> {
+  return async (request: Request) => {
+    const meta = beginRequest(request, options.addressOf?.(request));
+    let response = await app.handle(request);
+    try {
+      response.headers.set("x-request-id", meta.id);
+    } catch {
+      response = new Response(response.body, response);
+      response.headers.set("x-request-id", meta.id);
+    }
+    if (ctx.config.logRequests) {
+      const m = requestMeta(request) ?? meta;
+      ctx.log({
+        level: "info",
+        requestId: m.id,
+        method: request.method,
+        route: m.route ?? new URL(request.url).pathname,
+        status: response.status,
+        ms: Math.round((performance.now() - m.start) * 10) / 10,
+        principal: m.principal ?? null,
+      });
+    }
+    return response;
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * Authentication: access tokens (HS256 JWTs we issue, or RS256/ES256 tokens of
+ * an external identity provider through its JWKS) and API keys (group tokens).
+ * @module
+ */
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
+import type { Db } from "../db/database.ts";
+import { forbidden, unauthenticated } from "./errors.ts";
+import type { GroupPrincipal, Principal, UserPrincipal } from "./principal.ts";
+
+/** Signs and verifies our own access tokens (the `@elysiajs/jwt` decorator). */
+export interface TokenSigner {
+  sign(payload: Record<string, string | number>): Promise<string>;
+  verify(token?: string, options?: { algorithms?: string[] }): Promise<false | JWTPayload>;
+}
+
+/** External identity provider settings. */
+export interface ExternalIdp {
+  jwksUrl: string;
+  issuer?: string;
+  audience?: string;
+  /** Claim naming the user: matched to userName, then to email. */
+  userClaim: string;
+}
+
+/** What {@link authenticate} needs. */
+export interface AuthDeps {
+  sql: Db;
+  signer: TokenSigner;
+  idp?: ExternalIdp;
+  /** Challenge sent with 401 (MCP routes point at their resource metadata). */
+  challenge?: string;
+}
+
+const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+
+function jwks(url: string): ReturnType<typeof createRemoteJWKSet> {
+  let set = jwksCache.get(url);
+  if (!set) {
+    set = createRemoteJWKSet(new URL(url), { timeoutDuration: 5000, cooldownDuration: 30_000 });
+    jwksCache.set(url, set);
+  }
+  return set;
+}
+
+/** SHA-256 hex of a string (API key secrets are stored this way). */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function userById(sql: Db, id: string): Promise<UserPrincipal | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const [u] = await sql`SELECT id, user_name, system_admin FROM users WHERE id = ${id}`;
+  return u ? { kind: "user", userId: u.id as string, userName: u.user_name as string, systemAdmin: u.system_admin as boolean } : null;
+}
+
+async function bearer(deps: AuthDeps, token: string): Promise<UserPrincipal> {
+  const challenge = deps.challenge ?? 'Bearer realm="api", error="invalid_token"';
+  let alg: string | undefined;
+  try {
+    alg = decodeProtectedHeader(token).alg;
+  } catch {
+    throw unauthenticated("access token is not a JWT", challenge);
+  }
+  if (alg === "HS256") {
+    const payload = await deps.signer.verify(token, { algorithms: ["HS256"] });
+    if (!payload || typeof payload.sub !== "string") {
+      throw unauthenticated("access token is invalid or expired; get a new one from POST /api/v0/auth/token", challenge);
+    }
+    const user = await userById(deps.sql, payload.sub);
+    if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
+    return user;
+  }
+  if ((alg === "RS256" || alg === "ES256") && deps.idp) {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, jwks(deps.idp.jwksUrl), {
+        algorithms: ["RS256", "ES256"],
+        issuer: deps.idp.issuer,
+        audience: deps.idp.audience,
+      }));
+    } catch {
+      throw unauthenticated("access token of the identity provider is invalid or expired", challenge);
+    }
+    const claim = payload[deps.idp.userClaim] ?? payload.email ?? payload.sub;
+    if (typeof claim !== "string") throw unauthenticated(`access token lacks the '${deps.idp.userClaim}' claim`, challenge);
+    const [u] = await deps.sql`SELECT id FROM users WHERE user_name = ${claim} OR lower(email) = lower(${claim})
+      ORDER BY (user_name = ${claim}) DESC LIMIT 1`;
+    const user = u ? await userById(deps.sql, u.id as string) : null;
+    if (!user) throw unauthenticated(`no user '${claim}' exists here; ask an administrator to create it`, challenge);
+    return user;
+  }
+  throw unauthenticated(`access tokens signed with '${alg}' are not accepted`, challenge);
+}
+
+/** Resolves a group token secret to the group it acts as, or `null`. */
+export async function resolveApiKey(sql: Db, secret: string): Promise<GroupPrincipal | null> {
+  const hash = await sha256Hex(secret);
+  const [row] = await sql`
+    SELECT t.id AS token_id, g.id AS group_id, g.name, g.org_id FROM group_tokens t JOIN groups g ON g.id = t.group_id
+     WHERE t.secret_hash = ${hash} AND t.expires_at > now()`;
+  return row
+    ? { kind: "group", tokenId: row.token_id as string, groupId: row.group_id as string, groupName: row.name as string, orgId: row.org_id as string }
+    : null;
+}
+
+/**
+ * The caller of a request: `null` without an `Authorization` header; a 401
+ * for a header that does not authenticate.
+ */
+export async function authenticate(deps: AuthDeps, request: Request): Promise<Principal | null> {
+  const header = request.headers.get("authorization");
+  if (!header) return null;
+  const challenge = deps.challenge ?? 'Bearer realm="api", error="invalid_token"';
+  const space = header.indexOf(" ");
+  const scheme = (space > 0 ? header.slice(0, space) : header).toLowerCase();
+  const value = space > 0 ? header.slice(space + 1).trim() : "";
+  if (!value) throw unauthenticated("Authorization header has no credentials", challenge);
+  if (scheme === "bearer") return await bearer(deps, value);
+  if (scheme === "apikey") {
+    const group = await resolveApiKey(deps.sql, value);
+    if (!group) throw unauthenticated("API key is invalid, expired or deleted", challenge);
+    return group;
+  }
+  throw unauthenticated(`authorization scheme '${scheme}' is not supported; use Bearer or ApiKey`, challenge);
+}
+
+/** The principal, or a 401 when the request carried no credentials. */
+export function required(principal: Principal | null, challenge?: string): Principal {
+  if (!principal) throw unauthenticated("authentication required: send Authorization: Bearer <access token> or ApiKey <key>", challenge);
+  return principal;
+}
+
+/** The user principal; API keys act as groups and may not call user-only operations. */
+export function requiredUser(principal: Principal | null): UserPrincipal {
+  const p = required(principal);
+  if (p.kind !== "user") throw forbidden("this operation needs a user's access token; API keys act as their group and may not call it");
+  return p;
+}

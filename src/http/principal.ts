@@ -1,0 +1,29 @@
+/**
+ * Who is calling: a user (access token) or a group (API key).
+ * @module
+ */
+
+/** A caller authenticated with an access token. */
+export interface UserPrincipal {
+  kind: "user";
+  userId: string;
+  userName: string;
+  systemAdmin: boolean;
+}
+
+/** A caller authenticated with a group token (API key): acts as the group. */
+export interface GroupPrincipal {
+  kind: "group";
+  groupId: string;
+  groupName: string;
+  orgId: string;
+  tokenId: string;
+}
+
+/** An authenticated caller. */
+export type Principal = UserPrincipal | GroupPrincipal;
+
+/** Text for logs and rate limits: `user:<name>` or `group:<name>`. */
+export function principalLabel(principal: Principal): string {
+  return principal.kind === "user" ? `user:${principal.userName}` : `group:${principal.groupName}`;
+}

@@ -1,0 +1,61 @@
+/**
+ * Per-principal token buckets: `RATE_LIMIT_PER_MINUTE` requests a minute with
+ * bursts up to that number; over it, `429 RATE_LIMIT_EXCEEDED` with `Retry-After`.
+ * @module
+ */
+import { ApiError } from "./errors.ts";
+
+/** A limiter holding one bucket per key, in this process. */
+export interface RateLimiter {
+  /** Takes one token for the key or throws 429. */
+  take(key: string): void;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/** Options of {@link createRateLimiter}. */
+export interface RateLimiterOptions {
+  /** Clock in milliseconds (tests). */
+  now?: () => number;
+  /** Buckets kept before idle ones are swept. */
+  maxBuckets?: number;
+}
+
+/** Creates a limiter allowing `perMinute` requests a minute per key (0 disables it). */
+export function createRateLimiter(perMinute: number, options: RateLimiterOptions = {}): RateLimiter {
+  const now = options.now ?? (() => performance.now());
+  const maxBuckets = options.maxBuckets ?? 100_000;
+  const buckets = new Map<string, Bucket>();
+  const perMs = perMinute / 60_000;
+
+  function sweep(t: number): void {
+    for (const [key, b] of buckets) {
+      if (b.tokens + (t - b.at) * perMs >= perMinute) buckets.delete(key);
+    }
+  }
+
+  return {
+    take(key: string): void {
+      if (perMinute <= 0) return;
+      const t = now();
+      let b = buckets.get(key);
+      if (!b) {
+        if (buckets.size >= maxBuckets) sweep(t);
+        b = { tokens: perMinute, at: t };
+        buckets.set(key, b);
+      }
+      b.tokens = Math.min(perMinute, b.tokens + (t - b.at) * perMs);
+      b.at = t;
+      if (b.tokens < 1) {
+        const retryAfter = Math.max(1, Math.ceil((1 - b.tokens) / perMs / 1000));
+        throw new ApiError("RATE_LIMIT_EXCEEDED", `rate limit of ${perMinute} requests per minute exceeded; retry in ${retryAfter} s`, {
+          headers: { "Retry-After": String(retryAfter) },
+        });
+      }
+      b.tokens -= 1;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * The Elysia plugin every authenticated route group uses: resolves the caller
+ * (`principal`, `null` when anonymous) and applies the rate limit to it.
+ * @module
+ */
+import { Elysia } from "elysia";
+import { jwt } from "@elysiajs/jwt";
+import { authenticate, type TokenSigner } from "./auth.ts";
+import type { AppContext } from "./context.ts";
+import { requestMeta } from "./context.ts";
+import { principalLabel } from "./principal.ts";
+
+/** Elysia plugin deriving `principal` and `signer` for the routes that use it. */
+export function security(ctx: AppContext) {
+  const idp = ctx.config.jwksUrl
+    ? { jwksUrl: ctx.config.jwksUrl, issuer: ctx.config.jwtIssuer, audience: ctx.config.jwtAudience, userClaim: ctx.config.jwtUserClaim }
+    : undefined;
+  return new Elysia({ name: "security", seed: ctx.id })
+    .use(jwt({ name: "jwt", secret: ctx.jwtSecret, alg: "HS256", exp: `${ctx.config.jwtTtlSeconds}s` }))
+    .derive({ as: "scoped" }, async ({ request, jwt: signer, route }) => {
+      const meta = requestMeta(request);
+      if (meta) meta.route = route;
+      const principal = await authenticate({ sql: ctx.sql, signer: signer as TokenSigner, idp }, request);
+      const key = principal ? principalLabel(principal) : `address:${meta?.address ?? "unknown"}`;
+      if (meta && principal) meta.principal = key;
+      ctx.limiter.take(key);
+      return { principal, signer: signer as TokenSigner };
+    });
+}

@@ -1,0 +1,44 @@
+/**
+ * Assembles the service: database, migrations, bootstrap, app and handler.
+ * Used by `main.ts` and by the tests, so both run the same start-up.
+ * @module
+ */
+import type { Config } from "./config.ts";
+import { openDatabase, type Database } from "./db/database.ts";
+import { migrate } from "./db/migrate.ts";
+import { bootstrapAdmin, jwtSecret, type BootstrapResult } from "./auth/bootstrap.ts";
+import { buildApp, createContext, createHandler, type App, type HandlerOptions } from "./app.ts";
+import type { AppContext } from "./http/context.ts";
+
+/** A started (not listening) service. */
+export interface Service {
+  db: Database;
+  ctx: AppContext;
+  app: App;
+  handle: (request: Request) => Promise<Response>;
+  bootstrap: BootstrapResult;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startService}. */
+export interface StartOptions extends HandlerOptions {
+  /** An already open database (tests); otherwise opened from the config. */
+  db?: Database;
+  log?: (line: Record<string, unknown>) => void;
+}
+
+/** Opens the database, migrates, bootstraps the admin and builds the app. */
+export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
+  const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir + "/pg" }));
+  try {
+    await migrate(db.sql);
+    const bootstrap = await bootstrapAdmin(db.sql, config);
+    const ctx = createContext({ sql: db.sql, config, dbKind: db.kind, jwtSecret: await jwtSecret(db.sql, config), log: options.log });
+    const app = buildApp(ctx);
+    const handle = createHandler(ctx, app, options);
+    return { db, ctx, app, handle, bootstrap, close: () => db.close() };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Users: create (system admin), get (self or system admin), update, delete.
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../http/context.ts";
+import { isSystemAdmin } from "../http/access.ts";
+import { required } from "../http/auth.ts";
+import { conflict, forbidden, notFound } from "../http/errors.ts";
+import { name } from "../http/params.ts";
+import type { Principal } from "../http/principal.ts";
+import { security } from "../http/security.ts";
+import { deleteUser, findUser, insertUser, updateUser, userView } from "./store.ts";
+
+const email = t.String({ format: "email", maxLength: 320, error: "email must be an email address" });
+const password = t.String({ minLength: 8, maxLength: 1024, error: "password must be 8 to 1024 characters" });
+const userParams = t.Object({ userName: name("userName") });
+
+function isSelf(p: Principal, userName: string): boolean {
+  return p.kind === "user" && p.userName === userName;
+}
+
+/** Routes of the users group. */
+export function userRoutes(ctx: AppContext) {
+  return new Elysia({ prefix: "/users" })
+    .use(security(ctx))
+    .post(
+      "/",
+      async ({ body, principal, set }) => {
+        if (!isSystemAdmin(required(principal))) throw forbidden("only a system administrator can create users");
+        const user = await ctx.sql.begin(async (tx) => {
+          const [dup] = await tx`SELECT user_name FROM users WHERE user_name = ${body.userName} OR lower(email) = lower(${body.email})`;
+          if (dup) throw conflict(dup.user_name === body.userName ? `user '${body.userName}' already exists` : `email '${body.email}' is already used`);
+          return await insertUser(tx, body);
+        });
+        set.status = 201;
+        return userView(user);
+      },
+      {
+        body: t.Object({
+          userName: name("userName"),
+          email,
+          firstName: t.Optional(t.String({ maxLength: 200 })),
+          lastName: t.Optional(t.String({ maxLength: 200 })),
+          password: t.Optional(password),
+          systemAdmin: t.Optional(t.Boolean()),
+        }),
+        detail: { summary: "Create a user (system admin)", tags: ["users"] },
+      },
+    )
+    .get(
+      "/:userName",
+      async ({ params, principal }) => {
+        const p = required(principal);
+        if (!isSystemAdmin(p) && !isSelf(p, params.userName)) throw notFound(`user '${params.userName}' not found`);
+        const user = await findUser(ctx.sql, params.userName);
+        if (!user) throw notFound(`user '${params.userName}' not found`);
+        return userView(user);
+      },
+      { params: userParams, detail: { summary: "Get a user (self or system admin)", tags: ["users"] } },
+    )
+    .patch(
+      "/:userName",
+      async ({ params, body, principal }) => {
+        const p = required(principal);
+        const admin = isSystemAdmin(p);
+        if (!admin && !isSelf(p, params.userName)) throw notFound(`user '${params.userName}' not found`);
+        if (!admin && body.systemAdmin !== undefined) throw forbidden("only a system administrator can change systemAdmin");
+        const user = await ctx.sql.begin(async (tx) => {
+          if (body.email) {
+            const [dup] = await tx`SELECT 1 FROM users WHERE lower(email) = lower(${body.email}) AND user_name <> ${params.userName}`;
+            if (dup) throw conflict(`email '${body.email}' is already used`);
+          }
+          return await updateUser(tx, params.userName, body);
+        });
+        if (!user) throw notFound(`user '${params.userName}' not found`);
+        return userView(user);
+      },
+      {
+        params: userParams,
+        body: t.Object({
+          email: t.Optional(email),
+          firstName: t.Optional(t.String({ maxLength: 200 })),
+          lastName: t.Optional(t.String({ maxLength: 200 })),
+          password: t.Optional(password),
+          systemAdmin: t.Optional(t.Boolean()),
+        }),
+        detail: { summary: "Update a user: self for profile fields, system admin for everything", tags: ["users"] },
+      },
+    )
+    .delete(
+      "/:userName",
+      async ({ params, principal, set }) => {
+        if (!isSystemAdmin(required(principal))) throw forbidden("only a system administrator can delete users");
+        await ctx.sql.begin(async (tx) => {
+          const user = await findUser(tx, params.userName);
+          if (!user) throw notFound(`user '${params.userName}' not found`);
+          if (user.systemAdmin) {
+            const [r] = await tx`SELECT count(*)::int AS n FROM users WHERE system_admin`;
+            if ((r!.n as number) <= 1) throw conflict("cannot delete the last system administrator");
+          }
+          await deleteUser(tx, params.userName);
+        });
+        set.status = 204;
+      },
+      { params: userParams, detail: { summary: "Delete a user (irreversible; their tokens stop working at once)", tags: ["users"] } },
+    );
+}

@@ -1,0 +1,110 @@
+/**
+ * SQL of users.
+ * @module
+ */
+import type { Db } from "../db/database.ts";
+
+/** A user as the API shows it (never the password). */
+export interface UserView {
+  userName: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  systemAdmin: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A user row with its id. */
+export interface UserRow extends UserView {
+  id: string;
+}
+
+function toUser(r: Record<string, unknown>): UserRow {
+  return {
+    id: r.id as string,
+    userName: r.user_name as string,
+    email: r.email as string,
+    firstName: r.first_name as string,
+    lastName: r.last_name as string,
+    systemAdmin: r.system_admin as boolean,
+    createdAt: (r.created_at as Date).toISOString(),
+    updatedAt: (r.updated_at as Date).toISOString(),
+  };
+}
+
+/** Strips the id for responses. */
+export function userView(u: UserRow): UserView {
+  const { id: _id, ...view } = u;
+  return view;
+}
+
+/** Fields of a new user. */
+export interface NewUser {
+  userName: string;
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  password?: string;
+  systemAdmin?: boolean;
+}
+
+/** Inserts a user (argon2id password hash); a duplicate name or email raises 23505. */
+export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
+  const hash = user.password ? await Bun.password.hash(user.password, { algorithm: "argon2id" }) : null;
+  const [r] = await db`
+    INSERT INTO users (user_name, email, first_name, last_name, password_hash, system_admin)
+    VALUES (${user.userName}, ${user.email}, ${user.firstName ?? ""}, ${user.lastName ?? ""}, ${hash}, ${user.systemAdmin ?? false})
+    RETURNING *`;
+  return toUser(r!);
+}
+
+/** A user by name. */
+export async function findUser(db: Db, userName: string): Promise<UserRow | null> {
+  const [r] = await db`SELECT * FROM users WHERE user_name = ${userName}`;
+  return r ? toUser(r) : null;
+}
+
+/** A user by name or email, with the password hash, for login. */
+export async function findLogin(db: Db, login: { userName?: string; email?: string }): Promise<(UserRow & { passwordHash: string | null }) | null> {
+  const [r] = login.userName
+    ? await db`SELECT * FROM users WHERE user_name = ${login.userName}`
+    : await db`SELECT * FROM users WHERE lower(email) = lower(${login.email ?? ""})`;
+  return r ? { ...toUser(r), passwordHash: r.password_hash as string | null } : null;
+}
+
+/** Changes of a user. */
+export interface UserPatch {
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  password?: string;
+  systemAdmin?: boolean;
+}
+
+/** Applies a partial update; returns the updated user or null when missing. */
+export async function updateUser(db: Db, userName: string, patch: UserPatch): Promise<UserRow | null> {
+  const hash = patch.password ? await Bun.password.hash(patch.password, { algorithm: "argon2id" }) : null;
+  const [r] = await db`
+    UPDATE users SET
+      email = coalesce(${patch.email ?? null}, email),
+      first_name = coalesce(${patch.firstName ?? null}, first_name),
+      last_name = coalesce(${patch.lastName ?? null}, last_name),
+      password_hash = coalesce(${hash}, password_hash),
+      system_admin = coalesce(${patch.systemAdmin ?? null}, system_admin),
+      updated_at = now()
+    WHERE user_name = ${userName} RETURNING *`;
+  return r ? toUser(r) : null;
+}
+
+/** Deletes a user; returns whether it existed. */
+export async function deleteUser(db: Db, userName: string): Promise<boolean> {
+  const rows = await db`DELETE FROM users WHERE user_name = ${userName} RETURNING id`;
+  return rows.length > 0;
+}
+
+/** Number of users (bootstrap checks for zero). */
+export async function countUsers(db: Db): Promise<number> {
+  const [r] = await db`SELECT count(*)::int AS n FROM users`;
+  return r!.n as number;
+}
