@@ -8,7 +8,14 @@ import { startService } from "./service.ts";
 
 const config = readConfig();
 let server: ReturnType<typeof Bun.serve> | undefined;
-const service = await startService(config, { addressOf: (request) => server?.requestIP(request)?.address });
+function addressOf(request: Request): string | undefined {
+  if (config.trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return server?.requestIP(request)?.address;
+}
+const service = await startService(config, { addressOf });
 
 if (service.bootstrap.generatedPassword) {
   console.log(
