@@ -1,0 +1,213 @@
+/**
+ * Entity index rows for `get_context`: one record per source, dimension,
+ * measure, view and named query of a model, with the text that is embedded
+ * and the lexical terms that ranking matches questions against.
+ *
+ * @module
+ */
+import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../engine/metadata.ts";
+import type { Lexicon } from "./lexicon.ts";
+import { contentStems, expandAbbreviations, splitName, stem, STOP_WORDS } from "./text_terms.ts";
+
+/** What an entity is. */
+export type EntityKind = "source" | "dimension" | "measure" | "view" | "query";
+
+/** Stemmed words of an entity, by where they come from. */
+export interface LexicalTerms {
+  /** Words of the name (and join path), as written and with abbreviations expanded. */
+  name: string[];
+  /** Words of the entity's own `#(doc)` text. */
+  doc: string[];
+  /** Words of the source's name and doc (for fields), or of the model doc (for sources and queries). */
+  context: string[];
+  /** Synonyms and derived forms of the name words (from a lexicon), not in `name`; two-word lemmas as `"call off"`. */
+  related: string[];
+}
+
+/** One row of the entity index. */
+export interface EntityRecord {
+  /** Stable key: `modelPath#sourceName/kind:name`. */
+  id: string;
+  kind: EntityKind;
+  /** Name as used in a query: dotted path for fields of joins (`carriers.nickname`). */
+  name: string;
+  /** The source the entity belongs to (the source itself for `source`; the query's source for `query`, or `""`). */
+  sourceName: string;
+  /** Package-relative model file. */
+  modelPath: string;
+  /** `source`, `dimension`, `measure`, `view` or `query`. */
+  fieldType: EntityKind;
+  /** `string`, `number`, `date`, ... for fields; `source`, `view`, `query` otherwise. */
+  dataType: string;
+  /** The `#(doc)` text, if any. */
+  description?: string;
+  /** The text that is embedded: humanized name, abbreviations expanded, doc, type words. */
+  text: string;
+  lexicalTerms: LexicalTerms;
+  /** Indexed values of a `#(index)` dimension, when known. */
+  values?: string[];
+}
+
+/** Which part of a model to index. */
+export interface EntityScope {
+  /** Only this source (and queries on it). */
+  sourceName?: string;
+}
+
+/** Options of {@link entitiesFromMetadata}. */
+export interface EntityTextOptions {
+  /** Indexed values by `sourceName.fieldPath` (from `#(index)` runs). */
+  values?: Readonly<Record<string, readonly string[]>>;
+  /** Lexicon for synonym expansion of name words (see `loadLexicon`); none by default. */
+  lexicon?: Lexicon | null;
+  /** Most indexed values kept per dimension; default 200. */
+  maxValues?: number;
+  /** Add the source's doc to each field's embedded text; default false (it dilutes field vectors). */
+  sourceDocInText?: boolean;
+}
+
+/**
+ * Builds the entity records of one model: its sources (each with its
+ * dimensions, measures and views, join fields by dotted path) and its named
+ * queries, restricted to `scope`.
+ *
+ * @example
+ * const entities = entitiesFromMetadata(meta, {}, { values: { "flights.carrier": ["AA", "UA"] } });
+ */
+export function entitiesFromMetadata(
+  meta: ModelMetadata,
+  scope: EntityScope = {},
+  options: EntityTextOptions = {},
+): EntityRecord[] {
+  const out: EntityRecord[] = [];
+  const sources = meta.sources.filter((s) => !scope.sourceName || s.name === scope.sourceName);
+  for (const source of sources) {
+    out.push(sourceEntity(meta, source, options));
+    for (const field of [...source.dimensions, ...source.measures, ...source.views]) {
+      out.push(fieldEntity(meta, source, field, options));
+    }
+  }
+  for (const query of meta.queries) {
+    if (scope.sourceName && query.sourceName !== scope.sourceName) continue;
+    const source = meta.sources.find((s) => s.name === query.sourceName);
+    out.push(makeEntity({
+      kind: "query",
+      name: query.name,
+      nameWords: splitName(query.name),
+      sourceName: query.sourceName ?? "",
+      modelPath: meta.modelPath,
+      dataType: "query",
+      description: query.description,
+      contextText: [source?.name ?? "", source?.description ?? "", meta.description ?? ""].join(" "),
+    }, options));
+  }
+  return out;
+}
+
+function sourceEntity(meta: ModelMetadata, source: SourceMetadata, options: EntityTextOptions): EntityRecord {
+  return makeEntity({
+    kind: "source",
+    name: source.name,
+    nameWords: splitName(source.name),
+    sourceName: source.name,
+    modelPath: meta.modelPath,
+    dataType: "source",
+    description: source.description,
+    contextText: meta.description ?? "",
+  }, options);
+}
+
+function fieldEntity(
+  meta: ModelMetadata,
+  source: SourceMetadata,
+  field: FieldMetadata,
+  options: EntityTextOptions,
+): EntityRecord {
+  const values = field.fieldType === "dimension"
+    ? options.values?.[`${source.name}.${field.path}`]?.slice(0, options.maxValues ?? 200)
+    : undefined;
+  return makeEntity({
+    kind: field.fieldType,
+    name: field.path,
+    nameWords: splitName(field.path),
+    sourceName: source.name,
+    modelPath: meta.modelPath,
+    dataType: field.dataType,
+    description: field.description,
+    contextText: `${splitName(source.name).join(" ")} ${source.description ?? ""}`,
+    sourceDoc: source.description,
+    values: values && values.length > 0 ? [...values] : undefined,
+  }, options);
+}
+
+interface EntityParts {
+  kind: EntityKind;
+  name: string;
+  nameWords: string[];
+  sourceName: string;
+  modelPath: string;
+  dataType: string;
+  description?: string;
+  contextText: string;
+  sourceDoc?: string;
+  values?: string[];
+}
+
+/** Words describing a data type, so "when" questions lean to dates and "how many" to numbers. */
+const TYPE_WORDS: Record<string, string> = {
+  date: "date day",
+  timestamp: "time date",
+  boolean: "flag whether",
+  number: "",
+  string: "",
+};
+
+function makeEntity(parts: EntityParts, options: EntityTextOptions): EntityRecord {
+  const expanded = expandAbbreviations(parts.nameWords);
+  const nameTerms = unique([...parts.nameWords, ...expanded].filter((w) => !STOP_WORDS.has(w)).map(stem));
+  const docTerms = parts.description ? contentStems(parts.description, { expand: true }) : [];
+  const contextTerms = contentStems(parts.contextText, { expand: true });
+  const related = relatedTerms(expanded, options.lexicon, new Set(nameTerms));
+  const humanized = expanded.join(" ");
+  const text = [
+    humanized,
+    parts.description ?? "",
+    TYPE_WORDS[parts.dataType] ?? "",
+    options.sourceDocInText && parts.sourceDoc ? parts.sourceDoc : "",
+  ].map((s) => s.trim()).filter((s) => s !== "").join(". ");
+  return {
+    id: `${parts.modelPath}#${parts.sourceName}/${parts.kind}:${parts.name}`,
+    kind: parts.kind,
+    name: parts.name,
+    sourceName: parts.sourceName,
+    modelPath: parts.modelPath,
+    fieldType: parts.kind,
+    dataType: parts.dataType,
+    ...(parts.description ? { description: parts.description } : {}),
+    text,
+    lexicalTerms: { name: nameTerms, doc: docTerms, context: contextTerms, related },
+    ...(parts.values ? { values: parts.values } : {}),
+  };
+}
+
+function relatedTerms(nameWords: string[], lexicon: Lexicon | null | undefined, known: Set<string>): string[] {
+  if (!lexicon) return [];
+  const out = new Set<string>();
+  const content = nameWords.filter((w) => !STOP_WORDS.has(w) && w.length > 1 && !/\d/.test(w));
+  // The whole name as a lemma too ("head count", "zip code").
+  const candidates = content.length > 1 ? [...content, content.join(" ")] : content;
+  for (const word of candidates) {
+    for (const rel of lexicon.related(word)) {
+      // Multi-word lemmas ("call off") are kept whole, as stemmed word pairs.
+      const parts = rel.split(/[\s-]+/).filter((w) => w !== "");
+      if (parts.length > 2 || (parts.length === 1 && (STOP_WORDS.has(rel) || rel.length < 2))) continue;
+      const s = parts.map(stem).join(" ");
+      if (!known.has(s)) out.add(s);
+    }
+  }
+  return [...out];
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}

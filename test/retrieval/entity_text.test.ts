@@ -1,0 +1,101 @@
+import { describe, expect, test } from "bun:test";
+import type { ModelMetadata } from "../../src/engine/metadata.ts";
+import { entitiesFromMetadata } from "../../src/retrieval/entity_text.ts";
+import type { Lexicon } from "../../src/retrieval/lexicon.ts";
+import { contentStems, splitName, stem } from "../../src/retrieval/text_terms.ts";
+import { dim, msr, source, view } from "../bench/retrieval_packages.ts";
+
+const META: ModelMetadata = {
+  modelPath: "models/flights.malloy",
+  description: "US flights",
+  sources: [
+    {
+      ...source("flights", "One row per flight", [
+        dim("avgArrDelay", "number"),
+        dim("origin", "string", "Departure airport code", true),
+        dim("dep_dt", "date"),
+        msr("flight_cnt", "How many flights"),
+        view("by_carrier", "Flights per carrier"),
+      ]),
+      dimensions: [
+        dim("avgArrDelay", "number"),
+        dim("origin", "string", "Departure airport code", true),
+        dim("dep_dt", "date"),
+        { ...dim("nickname", "string", "Airline name"), path: "carriers.nickname", joinPath: ["carriers"] },
+      ],
+    },
+    source("airports", undefined, [dim("faa_region", "string")]),
+  ],
+  queries: [{ name: "carrier_summary", description: "The carrier summary", sourceName: "flights" }],
+};
+
+describe("entitiesFromMetadata", () => {
+  test("one record per source, dimension, measure, view and named query", () => {
+    const entities = entitiesFromMetadata(META);
+    expect(entities.map((e) => `${e.kind}:${e.sourceName}:${e.name}`)).toEqual([
+      "source:flights:flights",
+      "dimension:flights:avgArrDelay",
+      "dimension:flights:origin",
+      "dimension:flights:dep_dt",
+      "dimension:flights:carriers.nickname",
+      "measure:flights:flight_cnt",
+      "view:flights:by_carrier",
+      "source:airports:airports",
+      "dimension:airports:faa_region",
+      "query:flights:carrier_summary",
+    ]);
+    const ids = entities.map((e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(entities.every((e) => e.modelPath === "models/flights.malloy")).toBe(true);
+  });
+
+  test("text humanizes names, expands abbreviations and includes the doc", () => {
+    const byName = new Map(entitiesFromMetadata(META).map((e) => [e.name, e]));
+    expect(byName.get("avgArrDelay")!.text).toBe("average arrival delay");
+    expect(byName.get("flight_cnt")!.text).toBe("flight count. How many flights");
+    expect(byName.get("dep_dt")!.text.startsWith("departure date")).toBe(true);
+    expect(byName.get("carriers.nickname")!.text.startsWith("carriers nickname. Airline name")).toBe(true);
+    expect(byName.get("flight_cnt")!.lexicalTerms.name).toEqual(expect.arrayContaining(["cnt", "count", "flight"]));
+    expect(byName.get("origin")!.lexicalTerms.doc).toEqual(expect.arrayContaining(["departur", "airport"]));
+    expect(byName.get("origin")!.lexicalTerms.context).toEqual(expect.arrayContaining(["flight"]));
+    expect(byName.get("origin")!.description).toBe("Departure airport code");
+    expect(byName.get("faa_region")!.dataType).toBe("string");
+  });
+
+  test("scope keeps one source and the queries on it", () => {
+    const entities = entitiesFromMetadata(META, { sourceName: "airports" });
+    expect(entities.map((e) => e.name)).toEqual(["airports", "faa_region"]);
+  });
+
+  test("indexed values attach to their dimension only", () => {
+    const entities = entitiesFromMetadata(META, {}, { values: { "flights.origin": ["JFK", "LAX"], "flights.flight_cnt": ["1"] } });
+    expect(entities.find((e) => e.name === "origin")!.values).toEqual(["JFK", "LAX"]);
+    expect(entities.filter((e) => e.values !== undefined).map((e) => e.name)).toEqual(["origin"]);
+  });
+
+  test("a lexicon adds related words of the name, stemmed, without repeating name words", () => {
+    const lexicon: Lexicon = {
+      dir: "stub",
+      related: (word) => ({ arrival: ["arriving", "reaching"], delay: ["holdup", "time lag", "delay"] }[word] ?? []),
+    };
+    const entity = entitiesFromMetadata(META, {}, { lexicon }).find((e) => e.name === "avgArrDelay")!;
+    expect(entity.lexicalTerms.related).toEqual(expect.arrayContaining([stem("arriving"), "reach", "holdup", "time lag"]));
+    expect(entity.lexicalTerms.related).not.toContain("delay");
+    expect(entitiesFromMetadata(META).find((e) => e.name === "avgArrDelay")!.lexicalTerms.related).toEqual([]);
+  });
+});
+
+describe("text terms", () => {
+  test("splitName handles snake, camel, dots and digits", () => {
+    expect(splitName("avgArrDelay_min")).toEqual(["avg", "arr", "delay", "min"]);
+    expect(splitName("carriers.nickname")).toEqual(["carriers", "nickname"]);
+    expect(splitName("HTTPStatus2xx")).toEqual(["http", "status", "2", "xx"]);
+  });
+
+  test("stemming folds inflections together", () => {
+    expect(stem("deliveries")).toBe(stem("delivery"));
+    expect(stem("delayed")).toBe(stem("delays"));
+    expect(stem("shipping")).toBe(stem("ship"));
+    expect(contentStems("Number of the delayed flights")).toEqual(["number", "delay", "flight"]);
+  });
+});

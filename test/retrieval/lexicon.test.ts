@@ -1,0 +1,73 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadLexicon } from "../../src/retrieval/lexicon.ts";
+
+/** Writes a tiny WordNet database: synsets as [part, words, pointers], pointers as [symbol, synsetIndex, sourceTarget]. */
+function writeDict(synsets: Array<[string, string[], Array<[string, number, string]>]>): string {
+  const dir = mkdtempSync(join(tmpdir(), "wordnet-"));
+  const parts = ["noun", "verb", "adj", "adv"];
+  const pos: Record<string, string> = { noun: "n", verb: "v", adj: "a", adv: "r" };
+  const header = "  1 This is a test database\n";
+  // Offsets are fixed-width, so line lengths do not depend on them: lay out, then fill in.
+  const offsets: number[] = [];
+  const sizes = new Map(parts.map((p) => [p, header.length]));
+  const line = (i: number) => {
+    const [part, words, pointers] = synsets[i]!;
+    const ptrs = pointers.map(([sym, target, st]) =>
+      `${sym} ${String(offsets[target] ?? 0).padStart(8, "0")} ${pos[synsets[target]![0]]} ${st}`);
+    return `${String(offsets[i] ?? 0).padStart(8, "0")} 03 ${pos[part]} ${words.length.toString(16).padStart(2, "0")} ${words.map((w) => `${w} 0`).join(" ")} ${String(pointers.length).padStart(3, "0")} ${ptrs.join(" ")}${ptrs.length ? " " : ""}| gloss  \n`;
+  };
+  synsets.forEach(([part], i) => {
+    offsets[i] = sizes.get(part)!;
+    sizes.set(part, offsets[i]! + line(i).length);
+  });
+  for (const part of parts) {
+    const lines = synsets.map((s, i) => [s, i] as const).filter(([s]) => s[0] === part).map(([, i]) => line(i));
+    writeFileSync(join(dir, `data.${part}`), header + lines.join(""));
+    const lemmas = new Map<string, number[]>();
+    synsets.forEach(([p, words], i) => {
+      if (p === part) for (const w of words) lemmas.set(w.toLowerCase(), [...(lemmas.get(w.toLowerCase()) ?? []), offsets[i]!]);
+    });
+    const index = [...lemmas].sort().map(([w, offs]) =>
+      `${w} ${pos[part]} ${offs.length} 0 ${offs.length} 0 ${offs.map((o) => String(o).padStart(8, "0")).join(" ")}  \n`);
+    writeFileSync(join(dir, `index.${part}`), header + index.join(""));
+  }
+  return dir;
+}
+
+const DIR = writeDict([
+  ["noun", ["delay", "hold", "postponement"], [["+", 1, "0101"]]], // 0: most frequent sense of "delay"
+  ["verb", ["delay", "detain", "hold_up"], [["+", 0, "0101"]]], // 1
+  ["adj", ["late"], [["&", 3, "0000"], ["=", 4, "0000"]]], // 2
+  ["adj", ["belated", "tardy"], []], // 3
+  ["noun", ["lateness"], []], // 4
+  ["noun", ["wait"], []], // 5
+  ["noun", ["delay", "time_lag"], []], // 6: a rarer third sense of "delay"
+  ["verb", ["cancel", "call_off", "scrub"], []], // 7
+]);
+afterAll(() => { if (!process.env.KEEP_DICT) rmSync(DIR, { recursive: true, force: true }); else console.log(DIR); });
+
+describe("loadLexicon", () => {
+  test("synonyms of the most frequent senses, derived forms, similar adjectives and attributes", () => {
+    const lexicon = loadLexicon({ dir: DIR, senses: 1 })!;
+    expect(lexicon.dir).toBe(DIR);
+    // One sense per part of speech: the first noun and the first verb sense.
+    expect(lexicon.related("delay").sort()).toEqual(["detain", "hold", "hold up", "postponement"]);
+    expect(lexicon.related("late").sort()).toEqual(["belated", "lateness", "tardy"]);
+    expect(lexicon.related("unknownword")).toEqual([]);
+  });
+
+  test("more senses widen the set; inflected and multi-word forms find their lemma", () => {
+    const lexicon = loadLexicon({ dir: DIR, senses: 3 })!;
+    expect(lexicon.related("delay")).toEqual(expect.arrayContaining(["detain", "hold up", "time lag"]));
+    expect(lexicon.related("delays")).toEqual(lexicon.related("delay"));
+    expect(lexicon.related("cancelled")).toEqual(expect.arrayContaining(["call off", "scrub"]));
+    expect(lexicon.related("called off")).toEqual(expect.arrayContaining(["cancel", "scrub"]));
+  });
+
+  test("no dictionary means no lexicon", () => {
+    expect(loadLexicon({ dir: join(DIR, "missing") })).toBeNull();
+  });
+});
