@@ -74,14 +74,15 @@ export async function requireEnvironment(
 ): Promise<EnvironmentRow> {
   const env = await findEnvironment(db, principal, where);
   let visible = !!env && env.rank >= 1;
+  let throughPackages = false;
   if (env && !visible && where.visibleThroughPackages) {
     const p = principalKey(principal);
     const [r] = await db`SELECT 1 FROM packages pk WHERE pk.env_id = ${env.id}
       AND effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) >= 1 LIMIT 1`;
-    visible = !!r;
+    visible = throughPackages = !!r;
   }
   if (!env || !visible) throw notFound(`environment '${where.name}' not found`);
-  if (env.rank < where.need) {
+  if (env.rank < where.need && !(throughPackages && where.need <= 1)) {
     throw forbidden(
       `environment '${where.name}': this operation needs the ${roleName("environment", where.need)} role; you have ${env.permission ?? "no role"}`,
     );
