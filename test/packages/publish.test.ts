@@ -119,7 +119,7 @@ describe("accepted publishes", () => {
     const src = await fetchSource("flights");
     expect(src.status).toBe(200);
     expect(src.headers.get("content-type")).toBe("application/zip");
-    expect(new Uint8Array(await src.arrayBuffer())).toEqual(zip);
+    expect(new Uint8Array(await src.arrayBuffer())).toEqual(zip as Uint8Array<ArrayBuffer>);
     const [blob] = await w.s.service.db.sql`SELECT size, sha256 FROM package_blobs`;
     expect(Number(blob!.size)).toBe(zip.length);
     const entities = await w.s.service.db.sql`SELECT kind, name, source_name, indexed FROM model_entities ORDER BY kind, name`;
@@ -145,7 +145,7 @@ describe("accepted publishes", () => {
     expect(n!.n).toBe(1);
     // only the winner's archive is kept
     const winner = zips[results.findIndex((r) => r.status === 201)]!;
-    expect(new Uint8Array(await (await fetchSource("race")).arrayBuffer())).toEqual(winner);
+    expect(new Uint8Array(await (await fetchSource("race")).arrayBuffer())).toEqual(winner as Uint8Array<ArrayBuffer>);
   });
 
   test("identical archives are stored once", async () => {
