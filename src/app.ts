@@ -14,6 +14,11 @@ import { authRoutes } from "./auth/routes.ts";
 import { statusRoutes } from "./status/routes.ts";
 import { organizationRoutes } from "./organizations/routes.ts";
 import { userRoutes } from "./users/routes.ts";
+import { environmentRoutes } from "./environments/routes.ts";
+import { connectionRoutes } from "./connections/routes.ts";
+import { packageRoutes } from "./packages/routes.ts";
+import { versionRoutes } from "./versions/routes.ts";
+import { modelRoutes } from "./models/routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -68,7 +73,16 @@ export function buildApp(ctx: AppContext) {
       }),
     )
     .use(statusRoutes(ctx))
-    .group("/api/v0", (api) => api.use(authRoutes(ctx)).use(organizationRoutes(ctx)).use(userRoutes(ctx)));
+    .group("/api/v0", (api) =>
+      api
+        .use(authRoutes(ctx))
+        .use(organizationRoutes(ctx))
+        .use(userRoutes(ctx))
+        .use(environmentRoutes(ctx))
+        .use(connectionRoutes(ctx))
+        .use(packageRoutes(ctx))
+        .use(versionRoutes(ctx))
+        .use(modelRoutes(ctx)));
 }
 
 /** The app as the server type of Elysia sees it (for plugins that need it). */

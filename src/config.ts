@@ -25,6 +25,12 @@ export interface Config {
   /** Trust `X-Forwarded-For` for the client address (behind a proxy only). */
   trustProxy: boolean;
   logRequests: boolean;
+  /** Most uncompressed bytes of a published package (`MAX_PACKAGE_BYTES`, default 1 GiB). */
+  maxPackageBytes: number;
+  /** Key of connection credentials, 32 bytes base64 or hex (`SECRET_KEY`); else `DATA_DIR/secret.key`. */
+  secretKey?: string;
+  /** How long a connection check may take, ms (`CONNECTION_TEST_TIMEOUT_MS`, default 10,000). */
+  connectionTestTimeoutMs: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -53,5 +59,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || undefined,
     trustProxy: env.TRUST_PROXY === "true",
     logRequests: env.LOG_REQUESTS !== "false",
+    maxPackageBytes: intFrom(env.MAX_PACKAGE_BYTES, 1024 * 1024 * 1024, "MAX_PACKAGE_BYTES"),
+    secretKey: env.SECRET_KEY || undefined,
+    connectionTestTimeoutMs: intFrom(env.CONNECTION_TEST_TIMEOUT_MS, 10_000, "CONNECTION_TEST_TIMEOUT_MS"),
   };
 }

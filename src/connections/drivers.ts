@@ -1,0 +1,308 @@
+/**
+ * The connection types: which fields each takes (public or write-only secret,
+ * required or not), how a stored connection becomes a Malloy `Connection`
+ * through its `@malloydata/db-*` driver, and the live check run on create and
+ * update. Malloy connections are cached per process by row id and version.
+ * @module
+ */
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { Connection } from "@malloydata/malloy";
+import { badRequest } from "../http/errors.ts";
+
+/** The connection types of the API. */
+export const CONNECTION_TYPES = ["duckdb", "postgres", "mysql", "bigquery", "snowflake", "trino", "motherduck"] as const;
+/** A connection type. */
+export type ConnectionType = typeof CONNECTION_TYPES[number];
+
+interface FieldSpec {
+  type: "string" | "integer";
+  secret?: boolean;
+  required?: boolean;
+}
+
+/** Fields of each `<type>Connection` object. */
+export const FIELDS: Record<ConnectionType, Record<string, FieldSpec>> = {
+  duckdb: { databaseName: { type: "string" } },
+  postgres: {
+    host: { type: "string" },
+    port: { type: "integer" },
+    databaseName: { type: "string" },
+    userName: { type: "string" },
+    password: { type: "string", secret: true },
+    connectionString: { type: "string", secret: true },
+  },
+  mysql: {
+    host: { type: "string", required: true },
+    port: { type: "integer" },
+    databaseName: { type: "string" },
+    userName: { type: "string", required: true },
+    password: { type: "string", secret: true },
+  },
+  bigquery: {
+    defaultProjectId: { type: "string", required: true },
+    billingProjectId: { type: "string" },
+    location: { type: "string" },
+    maximumBytesBilled: { type: "string" },
+    queryTimeoutMilliseconds: { type: "string" },
+    serviceAccountKeyJson: { type: "string", secret: true, required: true },
+  },
+  snowflake: {
+    account: { type: "string", required: true },
+    warehouse: { type: "string" },
+    database: { type: "string" },
+    schema: { type: "string" },
+    role: { type: "string" },
+    userName: { type: "string", required: true },
+    password: { type: "string", secret: true },
+    privateKey: { type: "string", secret: true },
+    privateKeyPass: { type: "string", secret: true },
+  },
+  trino: {
+    server: { type: "string", required: true },
+    port: { type: "integer" },
+    catalog: { type: "string" },
+    schema: { type: "string" },
+    userName: { type: "string", required: true },
+    password: { type: "string", secret: true },
+  },
+  motherduck: {
+    database: { type: "string", required: true },
+    accessToken: { type: "string", secret: true, required: true },
+  },
+};
+
+/** Name of the body field holding a type's settings, e.g. `postgresConnection`. */
+export function settingsField(type: ConnectionType): string {
+  return `${type}Connection`;
+}
+
+/** A connection's settings split into what may be shown and what is write-only. */
+export interface SplitSettings {
+  config: Record<string, string | number>;
+  secret: Record<string, string>;
+}
+
+/**
+ * Checks a type's settings object (unknown fields, types, required fields,
+ * type-specific rules) and splits it into public and secret fields. 400 on
+ * the first problem.
+ */
+export function splitSettings(type: ConnectionType, settings: Record<string, unknown>): SplitSettings {
+  const spec = FIELDS[type];
+  const field = settingsField(type);
+  const out: SplitSettings = { config: {}, secret: {} };
+  for (const [key, value] of Object.entries(settings)) {
+    const f = spec[key];
+    if (!f) throw badRequest(`${field}.${key} is not a setting of a ${type} connection; known: ${Object.keys(spec).join(", ")}`);
+    if (value === null || value === undefined || value === "") continue;
+    if (f.type === "integer" && !(Number.isInteger(value) && (value as number) > 0 && (value as number) < 65536)) {
+      throw badRequest(`${field}.${key} must be an integer from 1 to 65535`);
+    }
+    if (f.type === "string" && typeof value !== "string") throw badRequest(`${field}.${key} must be a string`);
+    if (f.secret) out.secret[key] = value as string;
+    else out.config[key] = value as string | number;
+  }
+  const all = { ...out.config, ...out.secret };
+  const missing = Object.entries(spec).filter(([k, f]) => f.required && all[k] === undefined).map(([k]) => `${field}.${k}`);
+  if (missing.length > 0) throw badRequest(`a ${type} connection needs ${missing.join(", ")}; add ${missing.length > 1 ? "them" : "it"} and try again`);
+  checkTypeRules(type, all, field);
+  return out;
+}
+
+function checkTypeRules(type: ConnectionType, all: Record<string, string | number>, field: string): void {
+  if (type === "postgres" && all.connectionString === undefined && all.host === undefined) {
+    throw badRequest(`a postgres connection needs ${field}.host (or ${field}.connectionString)`);
+  }
+  if (type === "snowflake" && all.password === undefined && all.privateKey === undefined) {
+    throw badRequest(`a snowflake connection needs ${field}.password or ${field}.privateKey`);
+  }
+  if (type === "duckdb" && all.databaseName !== undefined && !/^[a-zA-Z0-9_-]{1,64}$/.test(String(all.databaseName))) {
+    throw badRequest(`${field}.databaseName must be 1-64 letters, digits, '_' or '-' (a database file kept by the service), or omitted for in-memory`);
+  }
+  if (type === "trino" && !/^https?:\/\/[^\s]+$/.test(String(all.server))) {
+    throw badRequest(`${field}.server must be an http(s) URL, e.g. https://trino.example.com`);
+  }
+  if (type === "bigquery") {
+    let key: unknown;
+    try {
+      key = JSON.parse(String(all.serviceAccountKeyJson));
+    } catch {
+      throw badRequest(`${field}.serviceAccountKeyJson is not valid JSON; paste the whole key file of the service account`);
+    }
+    const k = key as Record<string, unknown> | null;
+    if (!k || typeof k !== "object" || typeof k.client_email !== "string" || typeof k.private_key !== "string") {
+      throw badRequest(`${field}.serviceAccountKeyJson must be a service-account key file with client_email and private_key`);
+    }
+  }
+}
+
+/** A stored connection, decrypted, as {@link createMalloyConnection} needs it. */
+export interface ConnectionSpec {
+  id: string;
+  envId: string;
+  name: string;
+  type: ConnectionType;
+  config: Record<string, string | number>;
+  secret: Record<string, string>;
+}
+
+/** Options of {@link createMalloyConnection}. */
+export interface DriverOptions {
+  /** Folder of environment DuckDB database files. */
+  dataDir: string;
+}
+
+/** Builds the Malloy connection of a stored connection with its driver. */
+export async function createMalloyConnection(spec: ConnectionSpec, options: DriverOptions): Promise<Connection> {
+  const c = spec.config;
+  const s = spec.secret;
+  const str = (v: unknown) => (v === undefined ? undefined : String(v));
+  switch (spec.type) {
+    case "postgres": {
+      const { PostgresConnection } = await import("@malloydata/db-postgres");
+      return new PostgresConnection({
+        name: spec.name,
+        host: str(c.host),
+        port: c.port as number | undefined,
+        databaseName: str(c.databaseName),
+        username: str(c.userName),
+        password: s.password,
+        connectionString: s.connectionString,
+      });
+    }
+    case "mysql": {
+      const { MySQLConnection } = await import("@malloydata/db-mysql");
+      return new MySQLConnection(spec.name, {
+        host: str(c.host),
+        port: c.port as number | undefined,
+        database: str(c.databaseName),
+        user: str(c.userName),
+        password: s.password,
+      });
+    }
+    case "bigquery": {
+      const { BigQueryConnection } = await import("@malloydata/db-bigquery");
+      return new BigQueryConnection({
+        name: spec.name,
+        projectId: str(c.defaultProjectId),
+        billingProjectId: str(c.billingProjectId),
+        location: str(c.location),
+        maximumBytesBilled: str(c.maximumBytesBilled),
+        timeoutMs: str(c.queryTimeoutMilliseconds),
+        serviceAccountKeyJson: s.serviceAccountKeyJson,
+      });
+    }
+    case "snowflake": {
+      const { SnowflakeConnection } = await import("@malloydata/db-snowflake");
+      return new SnowflakeConnection(spec.name, {
+        connOptions: {
+          account: String(c.account),
+          username: str(c.userName),
+          password: s.password,
+          privateKey: s.privateKey,
+          privateKeyPass: s.privateKeyPass,
+          authenticator: s.privateKey ? "SNOWFLAKE_JWT" : undefined,
+          warehouse: str(c.warehouse),
+          database: str(c.database),
+          schema: str(c.schema),
+          role: str(c.role),
+        },
+      });
+    }
+    case "trino": {
+      const { TrinoConnection } = await import("@malloydata/db-trino");
+      return new TrinoConnection(spec.name, undefined, {
+        server: str(c.server),
+        port: c.port as number | undefined,
+        catalog: str(c.catalog),
+        schema: str(c.schema),
+        user: str(c.userName),
+        password: s.password,
+      });
+    }
+    case "motherduck": {
+      const { DuckDBConnection } = await import("@malloydata/db-duckdb");
+      return new DuckDBConnection({ name: spec.name, databasePath: `md:${c.database}`, motherDuckToken: s.accessToken });
+    }
+    case "duckdb": {
+      const { DuckDBConnection } = await import("@malloydata/db-duckdb");
+      const dir = resolve(join(options.dataDir, "duckdb", spec.envId));
+      await mkdir(dir, { recursive: true });
+      const file = c.databaseName === undefined ? ":memory:" : join(dir, `${c.databaseName}.duckdb`);
+      return new DuckDBConnection({
+        name: spec.name,
+        databasePath: file,
+        workingDirectory: dir,
+        securityPolicy: "sandboxed",
+        allowedDirectories: [dir],
+        tempDirectory: dir,
+      });
+    }
+  }
+}
+
+/** Closes a Malloy connection, ignoring errors (best effort). */
+export async function closeQuietly(connection: Connection | undefined): Promise<void> {
+  try {
+    await (connection as { close?: () => Promise<void> } | undefined)?.close?.();
+  } catch {
+    // closing a broken connection may fail; nothing to do
+  }
+}
+
+function redact(message: string, secrets: Record<string, string>): string {
+  let out = message;
+  for (const value of Object.values(secrets)) if (value.length >= 3) out = out.split(value).join("***");
+  return out.replace(/\s+/g, " ").trim().slice(0, 500);
+}
+
+/**
+ * Connects and runs `SELECT 1` within `timeoutMs`; 400 with the driver's
+ * reason (secrets redacted) when it fails or times out. Closes the connection.
+ */
+export async function testConnection(spec: ConnectionSpec, options: DriverOptions & { timeoutMs: number }): Promise<void> {
+  let connection: Connection | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    connection = await createMalloyConnection(spec, options);
+    const probe = connection.runSQL("SELECT 1 AS ok", { rowLimit: 1 });
+    probe.catch(() => {});
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    });
+    await Promise.race([probe, timeout]);
+  } catch (error) {
+    const reason = redact(error instanceof Error ? error.message || error.name : String(error), spec.secret);
+    throw badRequest(`connection '${spec.name}' (${spec.type}) failed its check: ${reason}; fix the settings and try again`);
+  } finally {
+    clearTimeout(timer);
+    void closeQuietly(connection);
+  }
+}
+
+const cache = new Map<string, { key: string; connection: Promise<Connection> }>();
+
+/**
+ * The cached Malloy connection of a stored connection; `version` (its
+ * `updated_at`) changes on every update, which replaces the cached one.
+ */
+export function cachedMalloyConnection(spec: ConnectionSpec & { version: string }, options: DriverOptions): Promise<Connection> {
+  const slot = cache.get(spec.id);
+  if (slot && slot.key === spec.version) return slot.connection;
+  if (slot) void slot.connection.then(closeQuietly, () => {});
+  const connection = createMalloyConnection(spec, options);
+  connection.catch(() => cache.delete(spec.id));
+  cache.set(spec.id, { key: spec.version, connection });
+  return connection;
+}
+
+/** Drops (and closes) cached connections, by row id; all of them without ids. */
+export async function evictConnections(ids?: string[]): Promise<void> {
+  const keys = ids ?? [...cache.keys()];
+  await Promise.all(keys.map(async (id) => {
+    const slot = cache.get(id);
+    cache.delete(id);
+    if (slot) await slot.connection.then(closeQuietly, () => {});
+  }));
+}

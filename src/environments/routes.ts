@@ -1,0 +1,140 @@
+/**
+ * Environments (served as `/environments` and `/projects`): list, create, get,
+ * update (partial), delete (with packages, versions and connections).
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import { ADMIN, MODEL, READ, principalKey } from "../http/access.ts";
+import { environmentScoped } from "../http/aliases.ts";
+import { required } from "../http/auth.ts";
+import type { AppContext } from "../http/context.ts";
+import { conflict, forbidden, notFound } from "../http/errors.ts";
+import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
+import { name, pageQuery } from "../http/params.ts";
+import type { Principal } from "../http/principal.ts";
+import { security } from "../http/security.ts";
+import type { Db } from "../db/database.ts";
+import {
+  deleteEnvironment,
+  environmentView,
+  insertEnvironment,
+  listEnvironments,
+  requireEnvironment,
+  type EnvironmentRow,
+  updateEnvironment,
+} from "./store.ts";
+
+/** Path params `{ org, env }`. */
+export const envParams = t.Object({ org: name("organizationName"), env: name("environmentName") });
+
+const envBody = t.Object({
+  name: name("name"),
+  description: t.Optional(t.String({ maxLength: 4000, error: "description must be at most 4000 characters" })),
+});
+const envPatch = t.Object({
+  description: t.Optional(t.String({ maxLength: 4000, error: "description must be at most 4000 characters" })),
+});
+
+/** An organization by name with the caller's rank on it (404 when it does not exist). */
+export async function organizationRank(db: Db, principal: Principal, orgName: string): Promise<{ id: string; rank: number }> {
+  const p = principalKey(principal);
+  const [r] = await db`SELECT id, effective_rank(${p.kind}, ${p.id}::uuid, 'organization', id) AS rank
+                         FROM organizations WHERE name = ${orgName}`;
+  if (!r) throw notFound(`organization '${orgName}' not found`);
+  return { id: r.id as string, rank: Number(r.rank) };
+}
+
+/** Options of {@link environmentFor}. */
+export interface EnvironmentForOptions {
+  need?: number;
+  visibleThroughPackages?: boolean;
+}
+
+/** The environment of a route's `{org}/{env}` when the caller may act on it (404/403 otherwise). */
+export async function environmentFor(
+  ctx: AppContext,
+  principal: Principal,
+  params: { org: string; env: string } & EnvironmentForOptions,
+): Promise<EnvironmentRow> {
+  const org = await organizationRank(ctx.sql, principal, params.org);
+  return await requireEnvironment(ctx.sql, principal, {
+    orgId: org.id,
+    name: params.env,
+    need: params.need ?? READ,
+    visibleThroughPackages: params.visibleThroughPackages,
+  });
+}
+
+function environmentPlugin(ctx: AppContext, prefix: string) {
+  const tags = ["environments"];
+  return new Elysia({ prefix })
+    .use(security(ctx))
+    .get(
+      "/",
+      async ({ params, principal, query, request, set }) => {
+        const p = required(principal);
+        const org = await organizationRank(ctx.sql, p, params.org);
+        const limit = query.limit ?? DEFAULT_LIMIT;
+        const rows = await listEnvironments(ctx.sql, p, { orgId: org.id, limit, after: decodeCursor(query.cursor) });
+        if (org.rank < READ && rows.length === 0) throw notFound(`organization '${params.org}' not found`);
+        return pageResponse(request, rows, { limit, key: (r) => r.name, set }).map(environmentView);
+      },
+      {
+        params: t.Object({ org: name("organizationName") }),
+        query: pageQuery,
+        detail: { summary: "List the environments of an organization the caller can read", tags },
+      },
+    )
+    .post(
+      "/",
+      async ({ params, body, principal, set }) => {
+        const p = required(principal);
+        const org = await organizationRank(ctx.sql, p, params.org);
+        if (org.rank < READ) throw notFound(`organization '${params.org}' not found`);
+        if (org.rank < MODEL) throw forbidden(`organization '${params.org}': creating an environment needs the admin or modeler role`);
+        const env = await ctx.sql.begin(async (tx) => {
+          const [dup] = await tx`SELECT 1 FROM environments WHERE org_id = ${org.id} AND name = ${body.name}`;
+          if (dup) throw conflict(`environment '${body.name}' already exists in organization '${params.org}'; choose another name`);
+          return await insertEnvironment(tx, { orgId: org.id, ...body }, { creatorUserId: p.kind === "user" ? p.userId : null });
+        });
+        set.status = 201;
+        return environmentView(env);
+      },
+      {
+        params: t.Object({ org: name("organizationName") }),
+        body: envBody,
+        detail: { summary: "Create an environment (organization admin or modeler; the creator becomes its admin)", tags },
+      },
+    )
+    .get(
+      "/:env",
+      async ({ params, principal }) =>
+        environmentView(await environmentFor(ctx, required(principal), { ...params, visibleThroughPackages: true })),
+      { params: envParams, detail: { summary: "Get an environment", tags } },
+    )
+    .patch(
+      "/:env",
+      async ({ params, body, principal }) => {
+        const env = await environmentFor(ctx, required(principal), { ...params, need: MODEL });
+        return environmentView(await updateEnvironment(ctx.sql, env, body));
+      },
+      { params: envParams, body: envPatch, detail: { summary: "Update an environment (partial; admin or modeler)", tags } },
+    )
+    .delete(
+      "/:env",
+      async ({ params, principal, set }) => {
+        const env = await environmentFor(ctx, required(principal), { ...params, need: ADMIN });
+        await ctx.sql.begin((tx) => deleteEnvironment(tx, env.id));
+        set.status = 204;
+      },
+      {
+        params: envParams,
+        detail: { summary: "Delete an environment with its packages, versions and connections (irreversible; admin)", tags },
+      },
+    );
+}
+
+/** Routes of environments under both `/environments` and `/projects`. */
+export function environmentRoutes(ctx: AppContext) {
+  return environmentScoped((prefix) => environmentPlugin(ctx, prefix));
+}

@@ -1,0 +1,143 @@
+/**
+ * SQL of environments, and the lookup every environment-scoped route starts with.
+ * @module
+ */
+import type { Db } from "../db/database.ts";
+import { principalKey, roleName } from "../http/access.ts";
+import { forbidden, notFound } from "../http/errors.ts";
+import type { Principal } from "../http/principal.ts";
+
+/** An environment as the API shows it. */
+export interface EnvironmentView {
+  name: string;
+  description: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The caller's role here: admin, modeler or viewer. */
+  permission?: string | null;
+}
+
+/** An environment row with its ids and the caller's rank. */
+export interface EnvironmentRow extends EnvironmentView {
+  id: string;
+  orgId: string;
+  rank: number;
+}
+
+function toEnv(r: Record<string, unknown>): EnvironmentRow {
+  const rank = Number(r.rank ?? 0);
+  return {
+    id: r.id as string,
+    orgId: r.org_id as string,
+    name: r.name as string,
+    description: r.description as string,
+    createdAt: (r.created_at as Date).toISOString(),
+    updatedAt: (r.updated_at as Date).toISOString(),
+    permission: roleName("environment", rank),
+    rank,
+  };
+}
+
+/** Strips ids and rank for responses. */
+export function environmentView(e: EnvironmentRow): EnvironmentView {
+  return { name: e.name, description: e.description, createdAt: e.createdAt, updatedAt: e.updatedAt, permission: e.permission };
+}
+
+/** Finds an environment of an organization by name with the caller's rank on it. */
+export async function findEnvironment(db: Db, principal: Principal, where: { orgId: string; name: string }): Promise<EnvironmentRow | null> {
+  const p = principalKey(principal);
+  const [r] = await db`
+    SELECT e.*, effective_rank(${p.kind}, ${p.id}::uuid, 'environment', e.id) AS rank
+      FROM environments e WHERE e.org_id = ${where.orgId} AND e.name = ${where.name}`;
+  return r ? toEnv(r) : null;
+}
+
+/** Options of {@link requireEnvironment}. */
+export interface RequireEnvironmentOptions {
+  /** Rank the operation needs (1 read, 2 modeler, 3 admin). */
+  need: number;
+  /**
+   * Treat the environment as visible when the caller can read any package in
+   * it (a package grant without an environment grant).
+   */
+  visibleThroughPackages?: boolean;
+}
+
+/**
+ * The environment `{org}/{env}` when the caller may act on it: 404 when it does
+ * not exist or is invisible, 403 when visible but the rank is too low.
+ */
+export async function requireEnvironment(
+  db: Db,
+  principal: Principal,
+  where: { orgId: string; name: string } & RequireEnvironmentOptions,
+): Promise<EnvironmentRow> {
+  const env = await findEnvironment(db, principal, where);
+  let visible = !!env && env.rank >= 1;
+  let throughPackages = false;
+  if (env && !visible && where.visibleThroughPackages) {
+    const p = principalKey(principal);
+    const [r] = await db`SELECT 1 FROM packages pk WHERE pk.env_id = ${env.id}
+      AND effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) >= 1 LIMIT 1`;
+    visible = throughPackages = !!r;
+  }
+  if (!env || !visible) throw notFound(`environment '${where.name}' not found`);
+  if (env.rank < where.need && !(throughPackages && where.need <= 1)) {
+    throw forbidden(
+      `environment '${where.name}': this operation needs the ${roleName("environment", where.need)} role; you have ${env.permission ?? "no role"}`,
+    );
+  }
+  return env;
+}
+
+/** Environments of an organization the caller can read, by name, keyset-paged. */
+export async function listEnvironments(db: Db, principal: Principal, page: { orgId: string; limit: number; after?: string }): Promise<EnvironmentRow[]> {
+  const p = principalKey(principal);
+  const rows = await db`
+    SELECT * FROM (
+      SELECT e.*, effective_rank(${p.kind}, ${p.id}::uuid, 'environment', e.id) AS rank
+        FROM environments e WHERE e.org_id = ${page.orgId} AND e.name > ${page.after ?? ""}) x
+     WHERE rank >= 1 ORDER BY name LIMIT ${page.limit + 1}`;
+  return rows.map(toEnv);
+}
+
+/** Inserts an environment; a creating user becomes its admin (caller's transaction). */
+export async function insertEnvironment(
+  db: Db,
+  env: { orgId: string; name: string; description?: string },
+  options: { creatorUserId?: string | null } = {},
+): Promise<EnvironmentRow> {
+  const [r] = await db`
+    INSERT INTO environments (org_id, name, description) VALUES (${env.orgId}, ${env.name}, ${env.description ?? ""})
+    RETURNING *, 3 AS rank`;
+  if (options.creatorUserId) {
+    await db`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role)
+             VALUES ('environment', ${r!.id as string}, 'user', ${options.creatorUserId}, 'admin')`;
+  }
+  return toEnv(r!);
+}
+
+/** Applies a partial update (only provided fields change). */
+export async function updateEnvironment(db: Db, env: EnvironmentRow, patch: { description?: string }): Promise<EnvironmentRow> {
+  const [r] = await db`
+    UPDATE environments SET description = coalesce(${patch.description ?? null}, description), updated_at = now()
+     WHERE id = ${env.id} RETURNING *`;
+  return { ...toEnv(r!), rank: env.rank, permission: env.permission };
+}
+
+/**
+ * Deletes an environment with its packages, versions, connections (cascades)
+ * and the archives no version refers to any more. Run in one transaction.
+ */
+export async function deleteEnvironment(db: Db, envId: string): Promise<void> {
+  await db`DELETE FROM environments WHERE id = ${envId}`;
+  await deleteOrphanBlobs(db);
+}
+
+/** Removes stored archives that no version refers to. */
+export async function deleteOrphanBlobs(db: Db): Promise<number> {
+  const rows = await db`
+    DELETE FROM package_blobs b WHERE NOT EXISTS (SELECT 1 FROM package_versions v WHERE v.blob_sha256 = b.sha256)
+    RETURNING sha256`;
+  return rows.length;
+}

@@ -1,0 +1,90 @@
+/**
+ * Models of a package version: list their paths, and the compiled model info
+ * (sources, fields with types and docs, views, named queries) from the
+ * metadata stored at publish.
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../http/context.ts";
+import { environmentScoped } from "../http/aliases.ts";
+import { required } from "../http/auth.ts";
+import { badRequest, notFound } from "../http/errors.ts";
+import { versionIdParam } from "../http/params.ts";
+import { security } from "../http/security.ts";
+import { packageFor, pkgParams } from "../packages/routes.ts";
+import type { PackageRow } from "../packages/store.ts";
+import { resolveVersion, type VersionRow } from "../versions/store.ts";
+import { findModel, listModels } from "./store.ts";
+
+const versionQuery = t.Object({ versionId: t.Optional(versionIdParam) });
+
+/**
+ * Checks a model path of a URL: package-relative, forward slashes, no `..`
+ * or empty segments, a `.malloy` or `.malloynb` file. Returns it decoded.
+ */
+export function checkModelPath(raw: string): string {
+  let path: string;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    throw badRequest("modelPath is not valid URL encoding");
+  }
+  const segments = path.split("/");
+  if (
+    path.length === 0 || path.length > 1024 || path.includes("\\") || path.includes("\0") ||
+    segments.some((s) => s === "" || s === "." || s === "..")
+  ) {
+    throw badRequest(`modelPath '${path}' must be a package-relative path without '..' or empty segments, e.g. models/flights.malloy`);
+  }
+  if (!/\.malloy(nb)?$/.test(path)) throw badRequest(`modelPath '${path}' must name a .malloy or .malloynb file`);
+  return path;
+}
+
+/** The version a models request names (latest by default): 404 when there is none. */
+export async function versionFor(ctx: AppContext, pkg: PackageRow, versionId?: string): Promise<VersionRow> {
+  const version = await resolveVersion(ctx.sql, pkg.id, versionId);
+  if (!version) {
+    throw notFound(versionId
+      ? `version ${versionId} of package '${pkg.name}' not found`
+      : `package '${pkg.name}' has no unarchived version; name one with ?versionId=`);
+  }
+  return version;
+}
+
+function modelPlugin(ctx: AppContext, prefix: string) {
+  const tags = ["models"];
+  return new Elysia({ prefix })
+    .use(security(ctx))
+    .get(
+      "/:env/packages/:pkg/models",
+      async ({ params, principal, query }) => {
+        const pkg = await packageFor(ctx, required(principal), params);
+        const version = await versionFor(ctx, pkg, query.versionId);
+        return (await listModels(ctx.sql, version.uuid)).map((m) => ({ ...m, packageName: pkg.name, versionId: version.id }));
+      },
+      { params: pkgParams, query: versionQuery, detail: { summary: "List the models of a version (latest by default)", tags } },
+    )
+    .get(
+      "/:env/packages/:pkg/models/*",
+      async ({ params, principal, query }) => {
+        const { "*": raw, ...names } = params as typeof params & { "*": string };
+        const modelPath = checkModelPath(raw);
+        const pkg = await packageFor(ctx, required(principal), names);
+        const version = await versionFor(ctx, pkg, query.versionId);
+        const meta = await findModel(ctx.sql, version.uuid, modelPath);
+        if (!meta) throw notFound(`model '${modelPath}' not found in version ${version.id} of package '${pkg.name}'`);
+        return { ...meta, packageName: pkg.name, versionId: version.id };
+      },
+      {
+        // the wildcard is checked by checkModelPath (a "*" key in the schema breaks Elysia's mirror)
+        params: t.Object({ ...pkgParams.properties }, { additionalProperties: true }),
+        query: versionQuery,
+        detail: { summary: "Get a compiled model's info: sources, fields with types and docs, views, named queries", tags },
+      },
+    );
+}
+
+/** Routes of models under both `/environments` and `/projects`. */
+export function modelRoutes(ctx: AppContext) {
+  return environmentScoped((prefix) => modelPlugin(ctx, prefix));
+}

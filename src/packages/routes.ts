@@ -1,0 +1,221 @@
+/**
+ * Packages: list in an environment or across an organization, publish a
+ * version (multipart), get, update metadata, delete, and download the exact
+ * archive of a version.
+ * @module
+ */
+import { join } from "node:path";
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../http/context.ts";
+import { ADMIN, MODEL, READ, principalKey, roleName } from "../http/access.ts";
+import { environmentScoped } from "../http/aliases.ts";
+import { required } from "../http/auth.ts";
+import { forbidden, notFound } from "../http/errors.ts";
+import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
+import { name, pageQuery, versionIdParam } from "../http/params.ts";
+import type { Principal } from "../http/principal.ts";
+import { security } from "../http/security.ts";
+import { connectionLookup } from "../connections/store.ts";
+import { envParams, environmentFor, organizationRank } from "../environments/routes.ts";
+import { resolveVersion, versionView } from "../versions/store.ts";
+import { readPublishForm, publishVersion } from "./publish.ts";
+import {
+  deletePackage,
+  findPackage,
+  listOrganizationPackages,
+  listPackages,
+  type PackageRow,
+  packageView,
+  readBlob,
+  updatePackage,
+} from "./store.ts";
+
+/** Path params `{ org, env, pkg }`. */
+export const pkgParams = t.Object({ org: name("organizationName"), env: name("environmentName"), pkg: name("packageName") });
+
+/**
+ * The package of a route's `{org}/{env}/{pkg}` when the caller may act on it:
+ * 404 when it (or its environment or organization) does not exist or is
+ * invisible to the caller, 403 when visible but the role is too low.
+ */
+export async function packageFor(
+  ctx: AppContext,
+  principal: Principal,
+  params: { org: string; env: string; pkg: string; need?: number },
+): Promise<PackageRow> {
+  const missing = () => notFound(`package '${params.pkg}' not found in environment '${params.env}'`);
+  const [env] = await ctx.sql`SELECT e.id FROM environments e JOIN organizations o ON o.id = e.org_id
+                               WHERE o.name = ${params.org} AND e.name = ${params.env}`;
+  if (!env) throw missing();
+  const pkg = await findPackage(ctx.sql, principal, { envId: env.id as string, name: params.pkg });
+  if (!pkg || pkg.rank < READ) throw missing();
+  const need = params.need ?? READ;
+  if (pkg.rank < need) {
+    throw forbidden(`package '${params.pkg}': this operation needs the ${roleName("package", need)} role; you have ${pkg.permission ?? "none"}`);
+  }
+  return pkg;
+}
+
+/** Directory of extracted package archives. */
+export function packageCacheDir(ctx: AppContext): string {
+  return join(ctx.config.dataDir, "packages");
+}
+
+const packagePatch = t.Object({
+  description: t.Optional(t.String({ maxLength: 4000, error: "description must be at most 4000 characters" })),
+}, { additionalProperties: true });
+
+const publishDoc = {
+  summary: "Publish a package version (multipart: package, version, packageFile, md5Hash); compiles every model, stores nothing when refused",
+  tags: ["packages"],
+  requestBody: {
+    required: true,
+    content: {
+      "multipart/form-data": {
+        schema: {
+          type: "object" as const,
+          required: ["version", "packageFile", "md5Hash"],
+          properties: {
+            package: { type: "string" as const, description: "JSON: { description, ...metadata }" },
+            version: { type: "string" as const, description: 'JSON: { "id": "1.0.0", "pinLatest": true }' },
+            packageFile: { type: "string" as const, format: "binary", description: "zip of the package folder" },
+            md5Hash: { type: "string" as const, description: "hex md5 of packageFile" },
+          },
+        },
+      },
+    },
+  },
+};
+
+function packagePlugin(ctx: AppContext, prefix: string) {
+  const tags = ["packages"];
+  return new Elysia({ prefix })
+    .use(security(ctx))
+    .get(
+      "/:env/packages",
+      async ({ params, principal, query, request, set }) => {
+        const p = required(principal);
+        const env = await environmentFor(ctx, p, { ...params, visibleThroughPackages: true });
+        const limit = query.limit ?? DEFAULT_LIMIT;
+        const rows = await listPackages(ctx.sql, p, { envId: env.id, limit, after: decodeCursor(query.cursor) });
+        return pageResponse(request, rows, { limit, key: (r) => r.name, set }).map(packageView);
+      },
+      { params: envParams, query: pageQuery, detail: { summary: "List the packages of an environment the caller can read", tags } },
+    )
+    .post(
+      "/:env/packages/:pkg",
+      async ({ params, principal, request, set }) => {
+        const p = required(principal);
+        const env = await environmentFor(ctx, p, { ...params, visibleThroughPackages: true });
+        const existing = await findPackage(ctx.sql, p, { envId: env.id, name: params.pkg });
+        if (existing && existing.rank >= READ) await packageFor(ctx, p, { ...params, need: MODEL });
+        else if (env.rank < MODEL) {
+          if (env.rank < READ) throw notFound(`environment '${params.env}' not found`);
+          throw forbidden(`environment '${params.env}': publishing needs the modeler or admin role; you have ${env.permission ?? "none"}`);
+        }
+        const form = await readPublishForm(request, { packageName: params.pkg });
+        const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };
+        const published = await publishVersion(ctx.sql, {
+          target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
+          form,
+        }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
+        const pkg = await findPackage(ctx.sql, p, { envId: env.id, name: params.pkg });
+        set.status = 201;
+        return {
+          ...packageView(pkg!),
+          version: versionView({ ...published.version, isLatest: pkg!.latestVersion === published.version.id }),
+          models: published.models.map((m) => m.modelPath),
+        };
+      },
+      { params: pkgParams, parse: "none", detail: publishDoc },
+    )
+    .get(
+      "/:env/packages/:pkg",
+      async ({ params, principal }) => packageView(await packageFor(ctx, required(principal), params)),
+      { params: pkgParams, detail: { summary: "Get a package", tags } },
+    )
+    .patch(
+      "/:env/packages/:pkg",
+      async ({ params, principal, body }) => {
+        const p = required(principal);
+        const pkg = await packageFor(ctx, p, { ...params, need: MODEL });
+        const { description, name: _n, ...metadata } = body as Record<string, unknown>;
+        await updatePackage(ctx.sql, pkg.id, { description: description as string | undefined, metadata });
+        return packageView(await packageFor(ctx, p, params));
+      },
+      { params: pkgParams, body: packagePatch, detail: { summary: "Update a package's metadata (description and other fields; admin or modeler)", tags } },
+    )
+    .delete(
+      "/:env/packages/:pkg",
+      async ({ params, principal, set }) => {
+        const pkg = await packageFor(ctx, required(principal), { ...params, need: ADMIN });
+        await ctx.sql.begin((tx) => deletePackage(tx, pkg.id));
+        set.status = 204;
+      },
+      { params: pkgParams, detail: { summary: "Delete a package and all its versions (irreversible; package or environment admin)", tags } },
+    )
+    .get(
+      "/:env/packages/:pkg/source",
+      async ({ params, principal, query }) => {
+        const pkg = await packageFor(ctx, required(principal), params);
+        const version = await resolveVersion(ctx.sql, pkg.id, query.versionId);
+        if (!version) {
+          throw notFound(query.versionId
+            ? `version ${query.versionId} of package '${params.pkg}' not found`
+            : `package '${params.pkg}' has no unarchived version; name one with ?versionId=`);
+        }
+        const bytes = await readBlob(ctx.sql, version.blobSha256);
+        if (!bytes) throw notFound(`the archive of version ${version.id} is missing`);
+        return new Response(bytes as Uint8Array<ArrayBuffer>, {
+          headers: {
+            "content-type": "application/zip",
+            "content-disposition": `attachment; filename="${params.pkg}-${version.id}.zip"`,
+            "x-version-id": version.id,
+            etag: `"${version.blobSha256}"`,
+          },
+        });
+      },
+      {
+        params: pkgParams,
+        query: t.Object({ versionId: t.Optional(versionIdParam) }),
+        detail: { summary: "Download the zip uploaded for a version (latest by default)", tags },
+      },
+    );
+}
+
+function organizationPackagesPlugin(ctx: AppContext) {
+  return new Elysia({ prefix: "/organizations" })
+    .use(security(ctx))
+    .get(
+      "/:org/packages",
+      async ({ params, principal, query, request, set }) => {
+        const p = required(principal);
+        const org = await organizationRank(ctx.sql, p, params.org);
+        const limit = query.limit ?? DEFAULT_LIMIT;
+        const shareable = query.onlyShareable !== false;
+        const rows = await listOrganizationPackages(ctx.sql, p, {
+          orgId: org.id,
+          minRank: shareable ? MODEL : READ,
+          limit,
+          after: decodeCursor(query.cursor),
+        });
+        if (org.rank < READ && rows.length === 0) {
+          const pk = principalKey(p);
+          const [any] = await ctx.sql`SELECT 1 FROM packages pk JOIN environments e ON e.id = pk.env_id
+            WHERE e.org_id = ${org.id} AND effective_rank(${pk.kind}, ${pk.id}::uuid, 'package', pk.id) >= 1 LIMIT 1`;
+          if (!any) throw notFound(`organization '${params.org}' not found`);
+        }
+        return pageResponse(request, rows, { limit, key: (r) => `${r.environmentName}/${r.name}`, set }).map(packageView);
+      },
+      {
+        params: t.Object({ org: name("organizationName") }),
+        query: t.Composite([pageQuery, t.Object({ onlyShareable: t.Optional(t.BooleanString({ error: "onlyShareable must be true or false" })) })]),
+        detail: { summary: "List packages across an organization: shareable ones (admin or modeler) by default, all readable with onlyShareable=false", tags: ["packages"] },
+      },
+    );
+}
+
+/** Routes of packages (environment-scoped under both spellings, plus the organization-wide list). */
+export function packageRoutes(ctx: AppContext) {
+  return new Elysia().use(environmentScoped((prefix) => packagePlugin(ctx, prefix))).use(organizationPackagesPlugin(ctx));
+}

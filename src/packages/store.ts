@@ -1,0 +1,150 @@
+/**
+ * SQL of packages and of their stored archives (content-addressed blobs).
+ * @module
+ */
+import type { Db } from "../db/database.ts";
+import { principalKey, roleName } from "../http/access.ts";
+import type { Principal } from "../http/principal.ts";
+import { deleteOrphanBlobs } from "../environments/store.ts";
+
+/** A package as the API shows it. */
+export interface PackageView {
+  name: string;
+  description: string;
+  /** The latest version's id (`1.2.3`), `null` when none is unarchived. */
+  latestVersion: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Index status of the latest version (`unknown` without one). */
+  indexStatus: string;
+  /** Environment of the package (in organization-wide lists). */
+  environmentName?: string;
+  /** The caller's role on the package: admin, modeler or viewer. */
+  permission?: string | null;
+  /** Other metadata of the `package` part of the last publish or PATCH. */
+  metadata?: Record<string, unknown>;
+}
+
+/** A package row with ids and the caller's rank. */
+export interface PackageRow extends PackageView {
+  id: string;
+  envId: string;
+  rank: number;
+}
+
+function toPackage(r: Record<string, unknown>): PackageRow {
+  const rank = Number(r.rank ?? 0);
+  return {
+    id: r.id as string,
+    envId: r.env_id as string,
+    name: r.name as string,
+    description: r.description as string,
+    latestVersion: (r.latest_id as string | null) ?? null,
+    createdAt: (r.created_at as Date).toISOString(),
+    updatedAt: (r.updated_at as Date).toISOString(),
+    indexStatus: (r.latest_index_status as string | null) ?? "unknown",
+    ...(r.env_name ? { environmentName: r.env_name as string } : {}),
+    metadata: (r.metadata as Record<string, unknown>) ?? {},
+    permission: roleName("package", rank),
+    rank,
+  };
+}
+
+/** Strips ids and rank for responses. */
+export function packageView(p: PackageRow): PackageView {
+  const { id: _i, envId: _e, rank: _r, ...view } = p;
+  return view;
+}
+
+function withLatest(db: Db, principal: Principal) {
+  const p = principalKey(principal);
+  return db`
+    SELECT pk.*, e.name AS env_name, lv.version_id AS latest_id, lv.index_status AS latest_index_status,
+           effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank
+      FROM packages pk JOIN environments e ON e.id = pk.env_id
+      LEFT JOIN LATERAL (
+        SELECT v.version_id, v.index_status FROM package_versions v
+         WHERE v.package_id = pk.id AND v.archive_status = 'unarchive'
+         ORDER BY (v.id = pk.latest_version) DESC NULLS LAST, v.created_at DESC, v.id LIMIT 1) lv ON true`;
+}
+
+/** A package of an environment by name with the caller's rank on it. */
+export async function findPackage(db: Db, principal: Principal, where: { envId: string; name: string }): Promise<PackageRow | null> {
+  const [r] = await db`SELECT * FROM (${withLatest(db, principal)}) x WHERE env_id = ${where.envId} AND name = ${where.name}`;
+  if (!r) return null;
+  const { env_name: _e, ...row } = r;
+  return toPackage(row);
+}
+
+/** Packages of an environment the caller can read, by name, keyset-paged. */
+export async function listPackages(db: Db, principal: Principal, page: { envId: string; limit: number; after?: string }): Promise<PackageRow[]> {
+  const rows = await db`SELECT * FROM (${withLatest(db, principal)}) x
+                         WHERE env_id = ${page.envId} AND name > ${page.after ?? ""} AND rank >= 1
+                         ORDER BY name LIMIT ${page.limit + 1}`;
+  return rows.map((r) => {
+    const { env_name: _e, ...row } = r;
+    return toPackage(row);
+  });
+}
+
+/** Packages of an organization where the caller's rank is at least `minRank`, by environment and name. */
+export async function listOrganizationPackages(
+  db: Db,
+  principal: Principal,
+  page: { orgId: string; minRank: number; limit: number; after?: string },
+): Promise<PackageRow[]> {
+  const rows = await db`SELECT x.* FROM (${withLatest(db, principal)}) x JOIN environments e ON e.id = x.env_id
+                         WHERE e.org_id = ${page.orgId} AND x.rank >= ${page.minRank}
+                           AND (x.env_name || '/' || x.name) > ${page.after ?? ""}
+                         ORDER BY x.env_name || '/' || x.name LIMIT ${page.limit + 1}`;
+  return rows.map(toPackage);
+}
+
+/** Creates the package row on first publish (no-op when it exists); returns its id and whether it was created. */
+export async function ensurePackage(
+  db: Db,
+  pkg: { envId: string; name: string; description?: string; metadata: Record<string, unknown>; createdBy: string | null },
+): Promise<{ id: string; created: boolean }> {
+  const [created] = await db`
+    INSERT INTO packages (env_id, name, description, metadata, created_by)
+    VALUES (${pkg.envId}, ${pkg.name}, ${pkg.description ?? ""}, ${db.json(pkg.metadata as never)}, ${pkg.createdBy})
+    ON CONFLICT (env_id, name) DO NOTHING RETURNING id`;
+  if (created) {
+    if (pkg.createdBy) {
+      await db`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role)
+               VALUES ('package', ${created.id as string}, 'user', ${pkg.createdBy}, 'admin') ON CONFLICT DO NOTHING`;
+    }
+    return { id: created.id as string, created: true };
+  }
+  const [r] = await db`SELECT id FROM packages WHERE env_id = ${pkg.envId} AND name = ${pkg.name}`;
+  return { id: r!.id as string, created: false };
+}
+
+/** Applies metadata changes: `description` and other fields (merged; null removes one). */
+export async function updatePackage(db: Db, id: string, patch: { description?: string; metadata?: Record<string, unknown> }): Promise<void> {
+  await db`UPDATE packages SET
+             description = coalesce(${patch.description ?? null}, description),
+             metadata = jsonb_strip_nulls(metadata || ${db.json((patch.metadata ?? {}) as never)}),
+             updated_at = now()
+           WHERE id = ${id}`;
+}
+
+/** Deletes a package with its versions and metadata, and archives no version uses any more. */
+export async function deletePackage(db: Db, id: string): Promise<void> {
+  await db`DELETE FROM packages WHERE id = ${id}`;
+  await deleteOrphanBlobs(db);
+}
+
+/** Stores an archive under its sha256 (no-op when stored already). */
+export async function putBlob(db: Db, sha256: string, bytes: Uint8Array): Promise<void> {
+  await db`INSERT INTO package_blobs (sha256, bytes, size) VALUES (${sha256}, ${bytes as never}, ${bytes.length})
+           ON CONFLICT (sha256) DO NOTHING`;
+}
+
+/** The stored archive with this sha256, exactly as uploaded, or `null`. */
+export async function readBlob(db: Db, sha256: string): Promise<Uint8Array | null> {
+  const [r] = await db`SELECT bytes FROM package_blobs WHERE sha256 = ${sha256}`;
+  if (!r) return null;
+  const b = r.bytes as Uint8Array;
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}

@@ -1,0 +1,138 @@
+/**
+ * Versions of a package: list (newest first), get, and update status (archive
+ * or unarchive; every other field is read-only).
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../http/context.ts";
+import { MODEL } from "../http/access.ts";
+import { environmentScoped } from "../http/aliases.ts";
+import { required } from "../http/auth.ts";
+import { badRequest, notFound } from "../http/errors.ts";
+import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
+import { name, pageQuery, versionIdParam } from "../http/params.ts";
+import { security } from "../http/security.ts";
+import { packageFor, pkgParams } from "../packages/routes.ts";
+import {
+  findVersion,
+  listVersions,
+  setArchiveStatus,
+  versionCursor,
+  type VersionRow,
+  versionView,
+} from "./store.ts";
+
+const versionParams = t.Object({
+  org: name("organizationName"),
+  env: name("environmentName"),
+  pkg: name("packageName"),
+  versionId: versionIdParam,
+});
+
+const versionBody = t.Object({
+  id: t.Optional(t.String()),
+  createdAt: t.Optional(t.String()),
+  updatedAt: t.Optional(t.String()),
+  archiveStatus: t.Optional(t.Union([t.Literal("archive"), t.Literal("unarchive"), t.Literal("error_state")], {
+    error: "archiveStatus must be archive or unarchive",
+  })),
+  indexStatus: t.Optional(t.Union([t.Literal("unknown"), t.Literal("indexing"), t.Literal("indexed"), t.Literal("failed")], {
+    error: "indexStatus must be unknown, indexing, indexed or failed (and it is read-only)",
+  })),
+  isLatest: t.Optional(t.Boolean()),
+});
+
+type VersionPatch = typeof versionBody.static;
+
+function sameInstant(a: string, b: string): boolean {
+  const x = Date.parse(a);
+  return !Number.isNaN(x) && x === Date.parse(b);
+}
+
+/**
+ * Checks a Version body against the stored version: read-only fields must be
+ * equal (400 otherwise); returns the archive status to set, if it changes.
+ */
+export function archiveChange(current: VersionRow, body: VersionPatch): "archive" | "unarchive" | undefined {
+  if (body.id !== undefined && body.id !== current.id) {
+    throw badRequest(`id is read-only: this is version ${current.id}, the body says ${body.id}; leave id out or send the same value`);
+  }
+  for (const field of ["createdAt", "updatedAt"] as const) {
+    const value = body[field];
+    if (value !== undefined && !sameInstant(value, current[field])) {
+      throw badRequest(`${field} is read-only (it is ${current[field]}); leave it out or send the same value`);
+    }
+  }
+  if (body.indexStatus !== undefined && body.indexStatus !== current.indexStatus) {
+    throw badRequest(`indexStatus is read-only (it is ${current.indexStatus}); it follows the version's runs`);
+  }
+  if (body.isLatest !== undefined && body.isLatest !== current.isLatest) {
+    throw badRequest("isLatest is read-only; publish with pinLatest or archive versions to change which version is latest");
+  }
+  const wanted = body.archiveStatus;
+  if (wanted === undefined || wanted === current.archiveStatus) return undefined;
+  if (wanted === "error_state") {
+    throw badRequest("archiveStatus error_state is set by the service when a build or index run fails; send archive or unarchive");
+  }
+  if (current.archiveStatus === "error_state") {
+    throw badRequest(`version ${current.id} is in error_state and cannot be ${wanted}d; publish a fixed version instead`);
+  }
+  return wanted;
+}
+
+function versionPlugin(ctx: AppContext, prefix: string) {
+  const tags = ["versions"];
+  return new Elysia({ prefix })
+    .use(security(ctx))
+    .get(
+      "/:env/packages/:pkg/versions",
+      async ({ params, principal, query, request, set }) => {
+        const pkg = await packageFor(ctx, required(principal), params);
+        const limit = query.limit ?? DEFAULT_LIMIT;
+        const rows = await listVersions(ctx.sql, pkg.id, { limit, before: decodeCursor(query.cursor) });
+        return pageResponse(request, rows, { limit, key: versionCursor, set }).map(versionView);
+      },
+      { params: pkgParams, query: pageQuery, detail: { summary: "List the versions of a package, newest first", tags } },
+    )
+    .get(
+      "/:env/packages/:pkg/versions/:versionId",
+      async ({ params, principal }) => {
+        const pkg = await packageFor(ctx, required(principal), params);
+        const version = await findVersion(ctx.sql, pkg.id, params.versionId);
+        if (!version) throw notFound(`version ${params.versionId} of package '${params.pkg}' not found`);
+        return versionView(version);
+      },
+      { params: versionParams, detail: { summary: "Get a version", tags } },
+    )
+    .patch(
+      "/:env/packages/:pkg/versions/:versionId",
+      async ({ params, principal, body }) => {
+        const pkg = await packageFor(ctx, required(principal), { ...params, need: MODEL });
+        return await ctx.sql.begin(async (tx) => {
+          const [locked] = await tx`SELECT id FROM packages WHERE id = ${pkg.id} FOR UPDATE`;
+          if (!locked) throw notFound(`package '${params.pkg}' not found`);
+          const version = await findVersion(tx, pkg.id, params.versionId);
+          if (!version) throw notFound(`version ${params.versionId} of package '${params.pkg}' not found`);
+          const change = archiveChange(version, body);
+          if (!change) return versionView(version);
+          // Archiving the only unarchived version while a run of it is in flight
+          // is 403 by API.md; runs do not exist yet, so there is nothing to check.
+          await setArchiveStatus(tx, version.uuid, change);
+          return versionView((await findVersion(tx, pkg.id, params.versionId))!);
+        });
+      },
+      {
+        params: versionParams,
+        body: versionBody,
+        detail: {
+          summary: "Update a version's status: archiveStatus archive or unarchive; other fields are read-only (admin or modeler)",
+          tags,
+        },
+      },
+    );
+}
+
+/** Routes of versions under both `/environments` and `/projects`. */
+export function versionRoutes(ctx: AppContext) {
+  return environmentScoped((prefix) => versionPlugin(ctx, prefix));
+}
