@@ -14,6 +14,12 @@ import { authRoutes } from "./auth/routes.ts";
 import { statusRoutes } from "./status/routes.ts";
 import { organizationRoutes } from "./organizations/routes.ts";
 import { userRoutes } from "./users/routes.ts";
+import { groupRoutes } from "./groups/routes.ts";
+import { groupTokenRoutes } from "./groups/token_routes.ts";
+import { permissionLevelRoutes } from "./permissions/levels.ts";
+import { systemPermissionRoutes } from "./permissions/system.ts";
+import { inviteRoutes } from "./invites/routes.ts";
+import { attributeRoutes } from "./attributes/routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -68,7 +74,17 @@ export function buildApp(ctx: AppContext) {
       }),
     )
     .use(statusRoutes(ctx))
-    .group("/api/v0", (api) => api.use(authRoutes(ctx)).use(organizationRoutes(ctx)).use(userRoutes(ctx)));
+    .group("/api/v0", (api) =>
+      api
+        .use(authRoutes(ctx))
+        .use(organizationRoutes(ctx))
+        .use(userRoutes(ctx))
+        .use(groupRoutes(ctx))
+        .use(groupTokenRoutes(ctx))
+        .use(permissionLevelRoutes(ctx))
+        .use(systemPermissionRoutes(ctx))
+        .use(inviteRoutes(ctx))
+        .use(attributeRoutes(ctx)));
 }
 
 /** The app as the server type of Elysia sees it (for plugins that need it). */
