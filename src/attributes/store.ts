@@ -76,7 +76,7 @@ export async function listAttributes(db: Db, orgId: string, options: AttributeLi
 
 /** Declares or replaces an attribute; a type change drops its values. Returns whether it was created. */
 export async function putAttribute(db: Db, orgId: string, attr: { name: string; type: AttributeType; defaultValue: unknown }): Promise<boolean> {
-  const dflt = attr.defaultValue === null || attr.defaultValue === undefined ? null : JSON.stringify(attr.defaultValue);
+  const dflt = attr.defaultValue === undefined ? null : (attr.defaultValue as never);
   const [old] = await db`SELECT id, type FROM attributes WHERE org_id = ${orgId} AND name = ${attr.name} FOR UPDATE`;
   if (!old) {
     await db`INSERT INTO attributes (org_id, name, type, default_value) VALUES (${orgId}, ${attr.name}, ${attr.type}, ${dflt}::jsonb)`;
@@ -92,7 +92,7 @@ export async function putAttribute(db: Db, orgId: string, attr: { name: string; 
 
 /** Sets (creates or replaces) a user's value. */
 export async function putUserValue(db: Db, attributeId: string, value: { userId: string; value: unknown }): Promise<void> {
-  await db`INSERT INTO attribute_user_values (attribute_id, user_id, value) VALUES (${attributeId}, ${value.userId}, ${JSON.stringify(value.value)}::jsonb)
+  await db`INSERT INTO attribute_user_values (attribute_id, user_id, value) VALUES (${attributeId}, ${value.userId}, ${value.value as never}::jsonb)
            ON CONFLICT (attribute_id, user_id) DO UPDATE SET value = excluded.value, updated_at = now()`;
 }
 
@@ -104,7 +104,7 @@ export async function deleteUserValue(db: Db, attributeId: string, userName: str
 /** Sets (creates or replaces) a group's value and rank. */
 export async function putGroupValue(db: Db, attributeId: string, value: { groupId: string; value: unknown; rank: number | null }): Promise<void> {
   await db`INSERT INTO attribute_group_values (attribute_id, group_id, value, rank)
-           VALUES (${attributeId}, ${value.groupId}, ${JSON.stringify(value.value)}::jsonb, ${value.rank})
+           VALUES (${attributeId}, ${value.groupId}, ${value.value as never}::jsonb, ${value.rank})
            ON CONFLICT (attribute_id, group_id) DO UPDATE SET value = excluded.value, rank = excluded.rank, updated_at = now()`;
 }
 
