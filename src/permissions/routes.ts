@@ -169,8 +169,8 @@ export function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
           return grant;
         }
         if (!asRequest) requireManage(spec, loc);
-        if (p.kind !== "user") throw forbidden("API keys act as their group and cannot request access; use a user's access token");
         if (!(await seesOwn(ctx, p, loc))) throw notFound(`${loc.label} not found`);
+        if (p.kind !== "user") throw forbidden("API keys act as their group and cannot request access; use a user's access token");
         if (body.userGroupId !== `user:${p.userName}`) {
           throw forbidden(`an access request is for yourself: set userGroupId to user:${p.userName}, or ask an admin to grant ${body.userGroupId}`);
         }
