@@ -19,6 +19,12 @@ import { connectionRoutes } from "./connections/routes.ts";
 import { packageRoutes } from "./packages/routes.ts";
 import { versionRoutes } from "./versions/routes.ts";
 import { modelRoutes } from "./models/routes.ts";
+import { groupRoutes } from "./groups/routes.ts";
+import { groupTokenRoutes } from "./groups/token_routes.ts";
+import { permissionLevelRoutes } from "./permissions/levels.ts";
+import { systemPermissionRoutes } from "./permissions/system.ts";
+import { inviteRoutes } from "./invites/routes.ts";
+import { attributeRoutes } from "./attributes/routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -82,7 +88,13 @@ export function buildApp(ctx: AppContext) {
         .use(connectionRoutes(ctx))
         .use(packageRoutes(ctx))
         .use(versionRoutes(ctx))
-        .use(modelRoutes(ctx)));
+        .use(modelRoutes(ctx))
+        .use(groupRoutes(ctx))
+        .use(groupTokenRoutes(ctx))
+        .use(permissionLevelRoutes(ctx))
+        .use(systemPermissionRoutes(ctx))
+        .use(inviteRoutes(ctx))
+        .use(attributeRoutes(ctx)));
 }
 
 /** The app as the server type of Elysia sees it (for plugins that need it). */

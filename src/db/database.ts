@@ -60,6 +60,7 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
   const db = await PGlite.create({ dataDir: dir, extensions: { vector }, loadDataDir: options.loadDataDir });
   const max = options.max ?? POOL_EMBEDDED;
   const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: max });
+  keepExtendedQueriesTogether(server);
   await server.start();
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
   const sql = connect(url, max);
@@ -72,5 +73,57 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
       await server.stop();
       await db.close();
     },
+  };
+}
+
+/** The private query queue of `PGLiteSocketServer` (pglite-socket 0.2). */
+interface SocketQueue {
+  queue: { handlerId: number; message: Uint8Array; onData(data: Uint8Array): void; resolve(n: number): void; reject(e: unknown): void }[];
+  processing: boolean;
+  lastHandlerId: number | null;
+  db: { isInTransaction(): boolean; runExclusive<T>(fn: () => Promise<T>): Promise<T>; execProtocolRawStream(m: Uint8Array, o: { onRawData(d: Uint8Array): void }): Promise<unknown> };
+  processQueue(): Promise<void>;
+}
+
+/** Message types that end a client's turn: Sync, simple Query, Terminate (and the untyped startup messages). */
+const TURN_ENDS = new Set([0x53, 0x51, 0x58, 0x00]);
+
+/**
+ * pglite-socket 0.2 queues protocol messages one by one and, outside a
+ * transaction, interleaves the messages of different connections. postgres.js
+ * sends each query as Parse/Bind/Describe/Execute/Sync on the unnamed portal,
+ * so two concurrent queries could swap portals: one connection got the other's
+ * rows, or `portal "" does not exist`. This keeps the queue on one connection
+ * from its first message to its Sync (and, as before, for a whole transaction).
+ */
+function keepExtendedQueriesTogether(server: object): void {
+  const q = (server as { queryQueue: SocketQueue }).queryQueue;
+  let midTurn = false;
+  q.processQueue = async function processQueue(this: SocketQueue): Promise<void> {
+    if (this.processing || this.queue.length === 0) return;
+    this.processing = true;
+    try {
+      while (this.queue.length > 0) {
+        const sticky = this.lastHandlerId !== null && (midTurn || this.db.isInTransaction());
+        const index = sticky ? this.queue.findIndex((item) => item.handlerId === this.lastHandlerId) : 0;
+        if (index === -1) break;
+        const item = this.queue.splice(index, 1)[0]!;
+        let bytes = 0;
+        try {
+          await this.db.runExclusive(() =>
+            this.db.execProtocolRawStream(item.message, { onRawData: (d) => { bytes += d.length; item.onData(d); } })
+          );
+        } catch (error) {
+          midTurn = false;
+          item.reject(error);
+          continue;
+        }
+        this.lastHandlerId = item.handlerId;
+        midTurn = !TURN_ENDS.has(item.message[0] ?? 0);
+        item.resolve(bytes);
+      }
+    } finally {
+      this.processing = false;
+    }
   };
 }

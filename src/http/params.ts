@@ -42,3 +42,33 @@ export const pageQuery = t.Object({
 
 /** Path params `{ org }`. */
 export const orgParams = t.Object({ org: name("organizationName") });
+
+/** A user or group reference (`user:<userName>` or `group:<groupName>`), in a path or a body. */
+export const userGroupParam = t.String({
+  pattern: "^(user|group):[a-zA-Z0-9_-]+$",
+  maxLength: 140,
+  error: "principal must be user:<userName> or group:<groupName>",
+});
+
+/** A UUID path parameter (document ids). */
+export function uuid(label: string) {
+  return t.String({
+    pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
+    error: `${label} must be a UUID, e.g. 123e4567-e89b-12d3-a456-426614174000`,
+  });
+}
+
+/** Path params `{ org, group }`. */
+export const groupParams = t.Object({ org: name("organizationName"), group: name("groupName") });
+
+/** A parsed `kind:name` principal reference. */
+export interface PrincipalRef {
+  kind: "user" | "group" | "workspace";
+  name: string;
+}
+
+/** Splits `user:bob` into `{ kind: "user", name: "bob" }` (the schema already checked the pattern). */
+export function parsePrincipal(text: string): PrincipalRef {
+  const colon = text.indexOf(":");
+  return { kind: text.slice(0, colon) as PrincipalRef["kind"], name: text.slice(colon + 1) };
+}

@@ -4,17 +4,19 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, isSystemAdmin } from "../http/access.ts";
-import { required } from "../http/auth.ts";
+import { ADMIN, isSystemAdmin, roleName } from "../http/access.ts";
+import { required, requiredUser } from "../http/auth.ts";
 import { conflict, forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
+import { linkInvite, redeemInvite } from "../invites/store.ts";
 import {
   deleteOrganization,
   findOrganization,
   insertOrganization,
+  listMembers,
   listOrganizations,
   organizationView,
   updateOrganization,
@@ -35,7 +37,7 @@ const orgPatch = t.Object({
 export async function organizationFor(ctx: AppContext, principal: Principal, orgName: string, need = 1) {
   const org = await findOrganization(ctx.sql, orgName, principal);
   if (!org || org.rank < 1) throw notFound(`organization '${orgName}' not found`);
-  if (org.rank < need) throw forbidden(`organization '${orgName}': this operation needs the admin role; you are ${org.permission}`);
+  if (org.rank < need) throw forbidden(`organization '${orgName}': this operation needs the ${roleName("organization", need)} role; you are ${org.permission}`);
   return org;
 }
 
@@ -45,18 +47,36 @@ export function organizationRoutes(ctx: AppContext) {
     .use(security(ctx))
     .post(
       "/",
-      async ({ body, principal, set }) => {
+      async ({ body, principal, request, set }) => {
+        const invite = request.headers.get("x-invite-token");
         const p = required(principal);
-        if (!isSystemAdmin(p)) throw forbidden("only a system administrator can create organizations (or use an invite token)");
+        if (invite === null && !isSystemAdmin(p)) {
+          throw forbidden("only a system administrator can create organizations; others need an invite token in X-Invite-Token");
+        }
+        const user = requiredUser(p);
         const org = await ctx.sql.begin(async (tx) => {
+          if (invite !== null) await redeemInvite(tx, invite, user.userId);
           const [exists] = await tx`SELECT 1 FROM organizations WHERE name = ${body.name}`;
-          if (exists) throw conflict(`organization '${body.name}' already exists`);
-          return await insertOrganization(tx, body, p.kind === "user" ? p.userId : null);
+          if (exists) throw conflict(`organization '${body.name}' already exists; pick another name`);
+          const created = await insertOrganization(tx, body, user.userId);
+          if (invite !== null) await linkInvite(tx, invite, created.id);
+          return created;
         });
         set.status = 201;
         return organizationView(org);
       },
-      { body: orgBody, detail: { summary: "Create an organization", tags: ["organizations"] } },
+      {
+        body: orgBody,
+        headers: t.Object({ "x-invite-token": t.Optional(t.String({ maxLength: 64 })) }),
+        detail: {
+          summary: "Create an organization (system admin, or any logged-in user with an invite)",
+          description: "A system admin creates organizations freely. Any other user needs a Bearer access token and header " +
+            "`X-Invite-Token`: the invite is consumed in the same transaction (each token creates exactly one organization, " +
+            "also under concurrent requests; a failed creation leaves it unconsumed) and the caller becomes the organization's " +
+            "admin. Unknown token: 403; used token: 409. A system admin sending the header consumes the invite too.",
+          tags: ["organizations"],
+        },
+      },
     )
     .get(
       "/",
@@ -88,5 +108,36 @@ export function organizationRoutes(ctx: AppContext) {
         set.status = 204;
       },
       { params: orgParams, detail: { summary: "Delete an organization and everything in it (irreversible)", tags: ["organizations"] } },
+    )
+    .get(
+      "/:org/users",
+      async ({ params, query, principal, request, set }) => {
+        const org = await organizationFor(ctx, required(principal), params.org);
+        const limit = query.limit ?? DEFAULT_LIMIT;
+        const rows = await listMembers(ctx.sql, org.id, { limit, after: decodeCursor(query.cursor) });
+        return pageResponse(request, rows, { limit, key: (r) => r.userName, set });
+      },
+      {
+        params: orgParams,
+        query: pageQuery,
+        detail: {
+          summary: "List the members of an organization (userName, email, their role)",
+          description: "Members hold an approved organization grant (directly) or belong to one of its groups.",
+          tags: ["organizations"],
+        },
+      },
+    )
+    .get(
+      "/:org/users/:userName",
+      async ({ params, principal }) => {
+        const org = await organizationFor(ctx, required(principal), params.org);
+        const [member] = await listMembers(ctx.sql, org.id, { limit: 1, userName: params.userName });
+        if (!member) throw notFound(`user '${params.userName}' is not a member of organization '${params.org}'`);
+        return member;
+      },
+      {
+        params: t.Object({ org: name("organizationName"), userName: name("userName") }),
+        detail: { summary: "Get a member of an organization (caller and target must both be members)", tags: ["organizations"] },
+      },
     );
 }

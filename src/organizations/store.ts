@@ -102,3 +102,62 @@ export async function updateOrganization(db: Db, id: string, patch: Organization
 export async function deleteOrganization(db: Db, id: string): Promise<void> {
   await db`DELETE FROM organizations WHERE id = ${id}`;
 }
+
+/**
+ * Whether a user is a member of an organization (same rule as {@link listMembers}): a
+ * user is a member of an organization when it holds an approved grant on it or
+ * belongs to one of its groups (nested groups stay within one organization, so
+ * direct membership of some group of it covers transitive membership). System
+ * administrators see every organization but are not members by that alone.
+ */
+export async function isMember(db: Db, userId: string, orgId: string): Promise<boolean> {
+  const [r] = await db`
+    SELECT EXISTS (SELECT 1 FROM grants WHERE resource_kind = 'organization' AND resource_id = ${orgId}
+                     AND principal_kind = 'user' AND principal_id = ${userId} AND NOT pending)
+        OR EXISTS (SELECT 1 FROM group_members gm JOIN groups g ON g.id = gm.group_id
+                    WHERE g.org_id = ${orgId} AND gm.member_user_id = ${userId}) AS member`;
+  return Boolean(r?.member);
+}
+
+/** A member of an organization as the API shows it. */
+export interface MemberView {
+  userName: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  /** The member's role in the organization: admin, modeler or member. */
+  permission: string | null;
+}
+
+/** Options of {@link listMembers}. */
+export interface MemberListOptions {
+  limit: number;
+  /** userName of the last row of the previous page. */
+  after?: string;
+  /** Only this user (get one member). */
+  userName?: string;
+}
+
+/** Members of an organization ordered by userName, keyset-paged (`limit + 1` rows). */
+export async function listMembers(db: Db, orgId: string, options: MemberListOptions): Promise<MemberView[]> {
+  const rows = await db`
+    WITH members AS (
+      SELECT principal_id AS user_id FROM grants
+       WHERE resource_kind = 'organization' AND resource_id = ${orgId} AND principal_kind = 'user' AND NOT pending
+      UNION
+      SELECT gm.member_user_id FROM group_members gm JOIN groups g ON g.id = gm.group_id
+       WHERE g.org_id = ${orgId} AND gm.member_user_id IS NOT NULL)
+    SELECT u.user_name, u.email, u.first_name, u.last_name,
+           effective_rank('user', u.id, 'organization', ${orgId}::uuid) AS rank
+      FROM users u JOIN members m ON m.user_id = u.id
+     WHERE u.user_name > ${options.after ?? ""}
+       AND (${options.userName ?? null}::text IS NULL OR u.user_name = ${options.userName ?? null})
+     ORDER BY u.user_name LIMIT ${options.limit + 1}`;
+  return rows.map((r) => ({
+    userName: r.user_name as string,
+    email: r.email as string,
+    firstName: r.first_name as string,
+    lastName: r.last_name as string,
+    permission: roleName("organization", Number(r.rank)),
+  }));
+}

@@ -1,0 +1,115 @@
+/**
+ * SQL of trusted attributes: a typed schema per organization, with user-scoped
+ * and group-scoped values (values are jsonb).
+ * @module
+ */
+import type { Db } from "../db/database.ts";
+import { badRequest } from "../http/errors.ts";
+
+/** Types an attribute can declare. */
+export const ATTRIBUTE_TYPES = ["string", "number", "boolean", "string_list"] as const;
+
+/** One of {@link ATTRIBUTE_TYPES}. */
+export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
+
+/** An attribute with all its values, as the API shows it. */
+export interface AttributeView {
+  name: string;
+  type: AttributeType;
+  defaultValue: unknown;
+  userValues: { userName: string; value: unknown }[];
+  groupValues: { groupName: string; value: unknown; rank: number | null }[];
+}
+
+/** Whether a value fits a type. */
+export function fitsType(type: AttributeType, value: unknown): boolean {
+  switch (type) {
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "string_list":
+      return Array.isArray(value) && value.every((v) => typeof v === "string");
+  }
+}
+
+/** 400 unless the value fits the attribute's type. */
+export function checkValue(type: AttributeType, value: unknown, field: string): void {
+  if (!fitsType(type, value)) {
+    const example = { string: '"text"', number: "42", boolean: "true", string_list: '["a", "b"]' }[type];
+    throw badRequest(`${field} must be a ${type.replace("_", " ")} (e.g. ${example}); got ${JSON.stringify(value) ?? "nothing"}`);
+  }
+}
+
+/** Options of {@link listAttributes}. */
+export interface AttributeListOptions {
+  limit: number;
+  /** Name of the last attribute of the previous page. */
+  after?: string;
+  /** Only this attribute. */
+  name?: string;
+}
+
+/** Attributes of an organization ordered by name (`limit + 1` rows), each with all its values. */
+export async function listAttributes(db: Db, orgId: string, options: AttributeListOptions): Promise<(AttributeView & { id: string })[]> {
+  const rows = await db`
+    SELECT a.id, a.name, a.type, a.default_value,
+      coalesce((SELECT jsonb_agg(jsonb_build_object('userName', u.user_name, 'value', v.value) ORDER BY u.user_name)
+                  FROM attribute_user_values v JOIN users u ON u.id = v.user_id WHERE v.attribute_id = a.id), '[]'::jsonb) AS user_values,
+      coalesce((SELECT jsonb_agg(jsonb_build_object('groupName', g.name, 'value', v.value, 'rank', v.rank) ORDER BY v.rank NULLS LAST, g.name)
+                  FROM attribute_group_values v JOIN groups g ON g.id = v.group_id WHERE v.attribute_id = a.id), '[]'::jsonb) AS group_values
+      FROM attributes a
+     WHERE a.org_id = ${orgId} AND a.name > ${options.after ?? ""}
+       AND (${options.name ?? null}::text IS NULL OR a.name = ${options.name ?? null})
+     ORDER BY a.name LIMIT ${options.limit + 1}`;
+  return rows.map((r) => ({
+    id: r.id as string,
+    name: r.name as string,
+    type: r.type as AttributeType,
+    defaultValue: r.default_value ?? null,
+    userValues: r.user_values as AttributeView["userValues"],
+    groupValues: r.group_values as AttributeView["groupValues"],
+  }));
+}
+
+/** Declares or replaces an attribute; a type change drops its values. Returns whether it was created. */
+export async function putAttribute(db: Db, orgId: string, attr: { name: string; type: AttributeType; defaultValue: unknown }): Promise<boolean> {
+  const dflt = attr.defaultValue === undefined ? null : (attr.defaultValue as never);
+  const [old] = await db`SELECT id, type FROM attributes WHERE org_id = ${orgId} AND name = ${attr.name} FOR UPDATE`;
+  if (!old) {
+    await db`INSERT INTO attributes (org_id, name, type, default_value) VALUES (${orgId}, ${attr.name}, ${attr.type}, ${dflt}::jsonb)`;
+    return true;
+  }
+  if (old.type !== attr.type) {
+    await db`DELETE FROM attribute_user_values WHERE attribute_id = ${old.id as string}`;
+    await db`DELETE FROM attribute_group_values WHERE attribute_id = ${old.id as string}`;
+  }
+  await db`UPDATE attributes SET type = ${attr.type}, default_value = ${dflt}::jsonb, updated_at = now() WHERE id = ${old.id as string}`;
+  return false;
+}
+
+/** Sets (creates or replaces) a user's value. */
+export async function putUserValue(db: Db, attributeId: string, value: { userId: string; value: unknown }): Promise<void> {
+  await db`INSERT INTO attribute_user_values (attribute_id, user_id, value) VALUES (${attributeId}, ${value.userId}, ${value.value as never}::jsonb)
+           ON CONFLICT (attribute_id, user_id) DO UPDATE SET value = excluded.value, updated_at = now()`;
+}
+
+/** Removes a user's value by user name (no error when absent). */
+export async function deleteUserValue(db: Db, attributeId: string, userName: string): Promise<void> {
+  await db`DELETE FROM attribute_user_values v USING users u WHERE v.user_id = u.id AND u.user_name = ${userName} AND v.attribute_id = ${attributeId}`;
+}
+
+/** Sets (creates or replaces) a group's value and rank. */
+export async function putGroupValue(db: Db, attributeId: string, value: { groupId: string; value: unknown; rank: number | null }): Promise<void> {
+  await db`INSERT INTO attribute_group_values (attribute_id, group_id, value, rank)
+           VALUES (${attributeId}, ${value.groupId}, ${value.value as never}::jsonb, ${value.rank})
+           ON CONFLICT (attribute_id, group_id) DO UPDATE SET value = excluded.value, rank = excluded.rank, updated_at = now()`;
+}
+
+/** Removes a group's value by group name (no error when absent). */
+export async function deleteGroupValue(db: Db, attributeId: string, groupName: string): Promise<void> {
+  await db`DELETE FROM attribute_group_values v USING groups g
+            WHERE v.group_id = g.id AND g.name = ${groupName} AND v.attribute_id = ${attributeId}`;
+}

@@ -1,0 +1,92 @@
+/**
+ * Group tokens (API keys acting as the group): create (the only response with
+ * the secret), list (no secrets), delete (invalid at once).
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../http/context.ts";
+import { required, sha256Hex } from "../http/auth.ts";
+import { badRequest, conflict, notFound } from "../http/errors.ts";
+import { groupParams, name } from "../http/params.ts";
+import { security } from "../http/security.ts";
+import { groupFor } from "./access.ts";
+import { deleteToken, insertToken, listTokens } from "./store.ts";
+
+/** Default lifetime of a group token: 100 years. */
+export const DEFAULT_TOKEN_YEARS = 100;
+
+/** A new secret: 32 random bytes, base64url without padding (43 characters). */
+export function newSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+}
+
+function expiry(text: string | undefined): Date {
+  if (text === undefined) {
+    const d = new Date();
+    d.setUTCFullYear(d.getUTCFullYear() + DEFAULT_TOKEN_YEARS);
+    return d;
+  }
+  const d = new Date(text);
+  if (Number.isNaN(d.getTime())) throw badRequest(`expiresAt '${text}' is not an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z`);
+  if (d.getTime() <= Date.now()) throw badRequest(`expiresAt '${text}' is in the past; give a future date-time or omit it (${DEFAULT_TOKEN_YEARS} years)`);
+  return d;
+}
+
+const tags = ["groups"];
+
+/** Routes of group tokens. */
+export function groupTokenRoutes(ctx: AppContext) {
+  return new Elysia({ prefix: "/organizations/:org/groups/:group/tokens" })
+    .use(security(ctx))
+    .post(
+      "/",
+      async ({ params, query, principal, set }) => {
+        const group = await groupFor(ctx, required(principal), { ...params, manage: true });
+        const expiresAt = expiry(query.expiresAt);
+        const secret = newSecret();
+        const token = await ctx.sql.begin(async (tx) => {
+          const [dup] = await tx`SELECT 1 FROM group_tokens WHERE group_id = ${group.id} AND name = ${query.name}`;
+          if (dup) throw conflict(`group '${group.name}' already has a token named '${query.name}'; delete it or pick another name`);
+          return await insertToken(tx, group, { name: query.name, secretHash: await sha256Hex(secret), expiresAt });
+        });
+        set.status = 201;
+        return { ...token, secret };
+      },
+      {
+        params: groupParams,
+        query: t.Object({
+          name: name("name"),
+          expiresAt: t.Optional(t.String({ maxLength: 64, error: "expiresAt must be an ISO 8601 date-time" })),
+        }),
+        detail: {
+          summary: "Create a group token (API key); the response is the only one that carries its secret",
+          description: "`?name=` (required) and `?expiresAt=` (ISO 8601, default 100 years). Send the secret as " +
+            "`Authorization: ApiKey <secret>`; it acts with the group's permissions. Group admins and organization admins only.",
+          tags,
+        },
+      },
+    )
+    .get(
+      "/",
+      async ({ params, principal }) => {
+        const group = await groupFor(ctx, required(principal), { ...params, manage: true });
+        return await listTokens(ctx.sql, group);
+      },
+      { params: groupParams, detail: { summary: "List a group's tokens (never the secrets)", tags } },
+    )
+    .delete(
+      "/:tokenName",
+      async ({ params, principal, set }) => {
+        const group = await groupFor(ctx, required(principal), { org: params.org, group: params.group, manage: true });
+        const gone = await ctx.sql.begin((tx) => deleteToken(tx, group.id, params.tokenName));
+        if (!gone) throw notFound(`group '${group.name}' has no token named '${params.tokenName}'`);
+        set.status = 204;
+      },
+      {
+        params: t.Object({ org: name("organizationName"), group: name("groupName"), tokenName: name("tokenName") }),
+        detail: { summary: "Delete a group token (irreversible; it stops working on the next request)", tags },
+      },
+    );
+}
+
