@@ -106,7 +106,7 @@ describe("the error envelope", () => {
     expect((await s.call("POST", "/api/v0/organizations", { token: admin, body: { name: "dup" } })).status).toBe(201);
     const r = await s.call("POST", "/api/v0/organizations", { token: admin, body: { name: "dup" } });
     expect(r.status).toBe(409);
-    expect(r.body).toEqual({ code: "CONFLICT", message: "organization 'dup' already exists" });
+    expect(r.body).toEqual({ code: "CONFLICT", message: "organization 'dup' already exists; pick another name" });
   });
 
   test("an unexpected failure is 500 INTERNAL_ERROR without SQL, stack or secrets", async () => {
