@@ -47,6 +47,7 @@ export async function freshDatabase(): Promise<Database> {
   const url = new URL(SERVER_URL);
   url.pathname = `/${name}`;
   const db = await openDatabase({ url: url.toString(), max: 8 });
+  await migrate(db.sql);
   return {
     ...db,
     async close() {
