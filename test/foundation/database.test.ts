@@ -18,6 +18,26 @@ test("concurrent queries each get their own rows", async () => {
   });
 });
 
+test("queries inside concurrent transactions and outside them never see each other's rows", async () => {
+  const wrong: string[] = [];
+  await Promise.all(
+    Array.from({ length: 24 }, async (_, i) => {
+      if (i % 3 === 0) {
+        const [r] = await db.sql`SELECT ${i}::int AS i`;
+        if (r!.i !== i) wrong.push(`plain ${i} got ${r!.i}`);
+        return;
+      }
+      await db.sql.begin(async (tx) => {
+        for (let k = 0; k < 3; k++) {
+          const [r] = await tx`SELECT ${i * 10 + k}::int AS v, ${"t" + i}::text AS t`;
+          if (r!.v !== i * 10 + k || r!.t !== `t${i}`) wrong.push(`tx ${i}.${k} got ${r!.v}/${r!.t}`);
+        }
+      });
+    }),
+  );
+  expect(wrong).toEqual([]);
+});
+
 test("concurrent transactions commit or roll back independently, and errors do not jam the pool", async () => {
   await db.sql`CREATE TABLE tx_probe (n int PRIMARY KEY)`;
   const outcomes = await Promise.allSettled(
