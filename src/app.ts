@@ -19,6 +19,7 @@ import { connectionRoutes } from "./connections/routes.ts";
 import { packageRoutes } from "./packages/routes.ts";
 import { versionRoutes } from "./versions/routes.ts";
 import { modelRoutes } from "./models/routes.ts";
+import { queryRoutes } from "./query/routes.ts";
 import { groupRoutes } from "./groups/routes.ts";
 import { groupTokenRoutes } from "./groups/token_routes.ts";
 import { permissionLevelRoutes } from "./permissions/levels.ts";
@@ -89,6 +90,7 @@ export function buildApp(ctx: AppContext) {
         .use(packageRoutes(ctx))
         .use(versionRoutes(ctx))
         .use(modelRoutes(ctx))
+        .use(queryRoutes(ctx))
         .use(groupRoutes(ctx))
         .use(groupTokenRoutes(ctx))
         .use(permissionLevelRoutes(ctx))

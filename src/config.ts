@@ -31,6 +31,16 @@ export interface Config {
   secretKey?: string;
   /** How long a connection check may take, ms (`CONNECTION_TEST_TIMEOUT_MS`, default 10,000). */
   connectionTestTimeoutMs: number;
+  /** Most rows a query returns (`QUERY_ROW_LIMIT`, default 1000). */
+  queryRowLimit: number;
+  /** Query timeout in ms, waiting for a slot included (`QUERY_TIMEOUT_MS`, default 30,000). */
+  queryTimeoutMs: number;
+  /** Queries this node runs at once (`QUERY_CONCURRENCY`, default 8). */
+  queryConcurrency: number;
+  /** Most compiled models cached per node (`QUERY_MODEL_CACHE_ENTRIES`, default 100). */
+  modelCacheEntries: number;
+  /** Most approximate bytes of cached models (`QUERY_MODEL_CACHE_BYTES`, default 512 MiB). */
+  modelCacheBytes: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -62,5 +72,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     maxPackageBytes: intFrom(env.MAX_PACKAGE_BYTES, 1024 * 1024 * 1024, "MAX_PACKAGE_BYTES"),
     secretKey: env.SECRET_KEY || undefined,
     connectionTestTimeoutMs: intFrom(env.CONNECTION_TEST_TIMEOUT_MS, 10_000, "CONNECTION_TEST_TIMEOUT_MS"),
+    queryRowLimit: intFrom(env.QUERY_ROW_LIMIT, 1000, "QUERY_ROW_LIMIT"),
+    queryTimeoutMs: intFrom(env.QUERY_TIMEOUT_MS, 30_000, "QUERY_TIMEOUT_MS"),
+    queryConcurrency: Math.max(1, intFrom(env.QUERY_CONCURRENCY, 8, "QUERY_CONCURRENCY")),
+    modelCacheEntries: Math.max(1, intFrom(env.QUERY_MODEL_CACHE_ENTRIES, 100, "QUERY_MODEL_CACHE_ENTRIES")),
+    modelCacheBytes: intFrom(env.QUERY_MODEL_CACHE_BYTES, 512 * 1024 * 1024, "QUERY_MODEL_CACHE_BYTES"),
   };
 }

@@ -14,6 +14,7 @@ import { name, pageQuery } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import type { Db } from "../db/database.ts";
+import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import {
   deleteEnvironment,
   environmentView,
@@ -124,7 +125,9 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
       "/:env",
       async ({ params, principal, set }) => {
         const env = await environmentFor(ctx, required(principal), { ...params, need: ADMIN });
+        const versions = await versionUuidsOf(ctx, { envId: env.id });
         await ctx.sql.begin((tx) => deleteEnvironment(tx, env.id));
+        evictVersions(ctx, versions);
         set.status = 204;
       },
       {

@@ -18,6 +18,7 @@ import { security } from "../http/security.ts";
 import { connectionLookup } from "../connections/store.ts";
 import { envParams, environmentFor, organizationRank } from "../environments/routes.ts";
 import { resolveVersion, versionView } from "../versions/store.ts";
+import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { readPublishForm, publishVersion } from "./publish.ts";
 import {
   deletePackage,
@@ -149,7 +150,9 @@ function packagePlugin(ctx: AppContext, prefix: string) {
       "/:env/packages/:pkg",
       async ({ params, principal, set }) => {
         const pkg = await packageFor(ctx, required(principal), { ...params, need: ADMIN });
+        const versions = await versionUuidsOf(ctx, { packageId: pkg.id });
         await ctx.sql.begin((tx) => deletePackage(tx, pkg.id));
+        evictVersions(ctx, versions);
         set.status = 204;
       },
       { params: pkgParams, detail: { summary: "Delete a package and all its versions (irreversible; package or environment admin)", tags } },

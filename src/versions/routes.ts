@@ -13,6 +13,7 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { packageFor, pkgParams } from "../packages/routes.ts";
+import { evictVersions } from "../query/models.ts";
 import {
   findVersion,
   listVersions,
@@ -118,6 +119,8 @@ function versionPlugin(ctx: AppContext, prefix: string) {
           // Archiving the only unarchived version while a run of it is in flight
           // is 403 by API.md; runs do not exist yet, so there is nothing to check.
           await setArchiveStatus(tx, version.uuid, change);
+          // an archived version cannot be queried: free its compiled models now
+          if (change === "archive") evictVersions(ctx, [version.uuid]);
           return versionView((await findVersion(tx, pkg.id, params.versionId))!);
         });
       },

@@ -1,0 +1,115 @@
+/**
+ * The arguments of a query (the MCP tool `execute_query`'s, snake_case) and
+ * their rules: exactly one of `query` and `query_name`; `query_name` needs
+ * `source_name`; `source_name` goes only with `query_name`.
+ * @module
+ */
+import { badRequest } from "../http/errors.ts";
+import { NAME_PATTERN, VERSION_ID_PATTERN } from "../http/params.ts";
+import { checkModelPath } from "../models/routes.ts";
+
+/** Arguments of a query, named as the MCP tool `execute_query` names them. */
+export interface QueryArgs {
+  organization: string;
+  environment_name: string;
+  package_name: string;
+  /** Package-relative path of the model file, e.g. `models/flights.malloy`. */
+  model_uri: string;
+  /** Malloy query text; not with `query_name` or `source_name`. */
+  query?: string;
+  /** A view of `source_name`, or a top-level named query (still with `source_name`). */
+  query_name?: string;
+  source_name?: string;
+  /** Package version (`1.2.3`); the latest unarchived one when omitted. */
+  version_id?: string;
+  /** Only packages this workspace has access to. */
+  workspace?: string;
+}
+
+/** How argument names appear in error messages: the MCP tool's (`snake`) or REST's (`camel`). */
+export type ArgumentStyle = "snake" | "camel";
+
+/** {@link QueryArgs} after {@link checkQueryArgs}: `model_uri` decoded and checked. */
+export interface CheckedQueryArgs extends QueryArgs {
+  modelPath: string;
+}
+
+const CAMEL: Record<string, string> = {
+  environment_name: "environmentName",
+  package_name: "packageName",
+  model_uri: "modelPath",
+  query_name: "queryName",
+  source_name: "sourceName",
+  version_id: "versionId",
+};
+
+/** The name of an argument in the given style. */
+export function argName(name: string, style: ArgumentStyle): string {
+  return style === "camel" ? CAMEL[name] ?? name : name;
+}
+
+function optionalText(args: Record<string, unknown>, key: string, style: ArgumentStyle): string | undefined {
+  const value = args[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" || value.trim() === "") {
+    throw badRequest(`${argName(key, style)} must be a non-empty string; leave it out when not used`);
+  }
+  return value;
+}
+
+function requiredName(args: Record<string, unknown>, key: string, style: ArgumentStyle): string {
+  const value = args[key];
+  const label = argName(key, style);
+  if (typeof value !== "string" || value === "") throw badRequest(`${label} is required, e.g. "${key === "organization" ? "acme" : "prod"}"`);
+  if (!new RegExp(NAME_PATTERN).test(value) || value.length > 128) {
+    throw badRequest(`${label} '${value}' must be 1-128 letters, digits, '_' or '-'`);
+  }
+  return value;
+}
+
+/**
+ * Checks the arguments and their combination rules. Throws a `400
+ * VALIDATION_ERROR` naming the broken rule (the MCP layer maps it to -32602).
+ */
+export function checkQueryArgs(input: unknown, options: { style?: ArgumentStyle } = {}): CheckedQueryArgs {
+  const style = options.style ?? "snake";
+  const n = (key: string) => argName(key, style);
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw badRequest("query arguments must be an object");
+  }
+  const args = input as Record<string, unknown>;
+  const organization = requiredName(args, "organization", style);
+  const environment_name = requiredName(args, "environment_name", style);
+  const package_name = requiredName(args, "package_name", style);
+  if (typeof args.model_uri !== "string" || args.model_uri === "") {
+    throw badRequest(`${n("model_uri")} is required: the package-relative path of the model file, e.g. models/flights.malloy`);
+  }
+  let modelPath: string;
+  try {
+    modelPath = checkModelPath(args.model_uri);
+  } catch (error) {
+    if (style === "snake" && error instanceof Error) throw badRequest(error.message.replace(/^modelPath/, "model_uri"));
+    throw error;
+  }
+  const query = optionalText(args, "query", style);
+  const query_name = optionalText(args, "query_name", style);
+  const source_name = optionalText(args, "source_name", style);
+  const version_id = optionalText(args, "version_id", style);
+  const workspace = args.workspace === undefined || args.workspace === null ? undefined : requiredName(args, "workspace", style);
+  if (query !== undefined && query_name !== undefined) {
+    throw badRequest(`give either ${n("query")} (Malloy text) or ${n("query_name")} with ${n("source_name")}, not both`);
+  }
+  if (query === undefined && query_name === undefined) {
+    throw badRequest(`give ${n("query")} (Malloy text, e.g. "flights -> { aggregate: flight_count }") or ${n("query_name")} with ${n("source_name")}; neither was given`);
+  }
+  if (query_name !== undefined && source_name === undefined) {
+    throw badRequest(`${n("query_name")} needs ${n("source_name")}: name the source whose view (or the source of the named query) '${query_name}' is`);
+  }
+  if (query !== undefined && source_name !== undefined) {
+    throw badRequest(`${n("source_name")} goes with ${n("query_name")} only; leave it out when giving ${n("query")} text (name the source inside the query)`);
+  }
+  if (version_id !== undefined && (!new RegExp(VERSION_ID_PATTERN).test(version_id) || version_id.length > 64)) {
+    throw badRequest(`${n("version_id")} '${version_id}' must be letters, digits, '_', '.' or '-', e.g. 1.0.0`);
+  }
+  return { organization, environment_name, package_name, model_uri: args.model_uri, modelPath, query, query_name, source_name, version_id, workspace };
+}

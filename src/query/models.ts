@@ -1,0 +1,139 @@
+/**
+ * Compiled models of package versions for queries, per node: the version's
+ * archive extracted once into the read-only cache directory keyed by its
+ * sha256, and an LRU cache of compiled models keyed by version uuid and
+ * model path (bounded by count and approximate bytes; cold compiles and warm
+ * hits logged through `ctx.log`).
+ *
+ * This module imports nothing of the routes, so package and version routes
+ * can evict through {@link evictVersions} without an import cycle.
+ * @module
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { connectionLookup } from "../connections/store.ts";
+import {
+  approximateModelBytes,
+  type CompiledModel,
+  compileModel,
+  createModelCache,
+  createPackageRuntime,
+  extractArchive,
+  isModelFile,
+  type ModelCache,
+  type PackageFiles,
+} from "../engine/mod.ts";
+import type { AppContext } from "../http/context.ts";
+import { notFound } from "../http/errors.ts";
+import { readBlob } from "../packages/store.ts";
+
+/** The per-node state of one app context. */
+interface NodeModels {
+  cache: ModelCache<CompiledModel>;
+  /** Extractions in flight, by sha256. */
+  extracting: Map<string, Promise<string>>;
+}
+
+const perContext = new WeakMap<AppContext, NodeModels>();
+
+function nodeModels(ctx: AppContext): NodeModels {
+  let state = perContext.get(ctx);
+  if (!state) {
+    state = {
+      cache: createModelCache<CompiledModel>({
+        maxEntries: ctx.config.modelCacheEntries,
+        maxBytes: ctx.config.modelCacheBytes,
+        sizeOf: approximateModelBytes,
+        log: (event) => ctx.log({ level: "info", ...event }),
+      }),
+      extracting: new Map(),
+    };
+    perContext.set(ctx, state);
+  }
+  return state;
+}
+
+/** The compiled-model cache of a context (one per app, shared by REST and MCP). */
+export function modelCacheOf(ctx: AppContext): ModelCache<CompiledModel> {
+  return nodeModels(ctx).cache;
+}
+
+/** Drops the compiled models of these versions (row uuids), e.g. when they are archived or deleted. */
+export function evictVersions(ctx: AppContext, versionUuids: Iterable<string>): void {
+  const cache = perContext.get(ctx)?.cache;
+  if (!cache) return;
+  for (const uuid of versionUuids) cache.deleteVersion(uuid);
+}
+
+/** Directory of extracted package archives (`DATA_DIR/packages`). */
+export function extractionDir(ctx: AppContext): string {
+  return join(ctx.config.dataDir, "packages");
+}
+
+/** What {@link compiledModelFor} compiles. */
+export interface ModelTarget {
+  /** Version row uuid (the cache key). */
+  versionUuid: string;
+  /** Version id for messages, e.g. `1.0.0`. */
+  versionId: string;
+  blobSha256: string;
+  envId: string;
+  packageName: string;
+  modelPath: string;
+}
+
+/**
+ * The compiled model of a version's model file: from the cache, or extracted
+ * (once per node) and compiled. 404 when the version has no such model file.
+ */
+export async function compiledModelFor(ctx: AppContext, target: ModelTarget): Promise<CompiledModel> {
+  const state = nodeModels(ctx);
+  return await state.cache.get({ versionId: target.versionUuid, modelPath: target.modelPath }, async () => {
+    const dir = await extracted(ctx, state, target);
+    const isFile = await stat(join(dir, target.modelPath)).then((s) => s.isFile(), () => false);
+    if (!isFile) {
+      throw notFound(`model '${target.modelPath}' not found in version ${target.versionId} of package '${target.packageName}'; list its models with GET .../packages/${target.packageName}/models`);
+    }
+    const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };
+    const pkg = createPackageRuntime(await modelFiles(dir), dir, { lookupConnection: connectionLookup(ctx.sql, target.envId, keys) });
+    return await compileModel(pkg, target.modelPath);
+  });
+}
+
+/** The extracted folder of the version's archive, extracting it on first use on this node. */
+async function extracted(ctx: AppContext, state: NodeModels, target: ModelTarget): Promise<string> {
+  const sha = target.blobSha256;
+  const dir = join(extractionDir(ctx), sha);
+  if (await stat(dir).then((s) => s.isDirectory(), () => false)) return dir;
+  let pending = state.extracting.get(sha);
+  if (!pending) {
+    pending = (async () => {
+      const zip = await readBlob(ctx.sql, sha);
+      if (!zip) throw notFound(`the archive of version ${target.versionId} of package '${target.packageName}' is missing; publish the version again`);
+      return await extractArchive(zip, { cacheDir: extractionDir(ctx), sha256: sha, read: { maxBytes: ctx.config.maxPackageBytes } });
+    })();
+    state.extracting.set(sha, pending);
+    pending.finally(() => state.extracting.delete(sha)).catch(() => {});
+  }
+  return await pending;
+}
+
+/** The model files (`.malloy`, `.malloynb`) of an extracted package: all the URL reader serves. */
+async function modelFiles(dir: string): Promise<PackageFiles> {
+  const files: PackageFiles = new Map();
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile() || !isModelFile(entry.name)) continue;
+    const full = join(entry.parentPath, entry.name);
+    files.set(full.slice(dir.length + 1), new Uint8Array(await readFile(full)));
+  }
+  return files;
+}
+
+/** Row uuids of the versions of a package or of every package of an environment (read before deleting them, to evict after). */
+export async function versionUuidsOf(ctx: AppContext, where: { packageId: string } | { envId: string }): Promise<string[]> {
+  const rows = "packageId" in where
+    ? await ctx.sql`SELECT id FROM package_versions WHERE package_id = ${where.packageId}`
+    : await ctx.sql`SELECT v.id FROM package_versions v JOIN packages p ON p.id = v.package_id WHERE p.env_id = ${where.envId}`;
+  return rows.map((r) => r.id as string);
+}

@@ -1,0 +1,80 @@
+/**
+ * The REST query route (data family):
+ * `POST E/packages/{pkg}/models/{modelPath}/query` with
+ * `{ query?, queryName?, sourceName?, versionId? }` answering
+ * `{ data, totalRows, executionTime, metadata }`; served under both
+ * `/environments` and `/projects`.
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import { QueryError } from "../engine/mod.ts";
+import type { AppContext } from "../http/context.ts";
+import { environmentScoped } from "../http/aliases.ts";
+import { required } from "../http/auth.ts";
+import { ApiError, badRequest, notFound } from "../http/errors.ts";
+import { security } from "../http/security.ts";
+import { pkgParams } from "../packages/routes.ts";
+import { createQueryRunner } from "./service.ts";
+
+const text = (label: string) => t.Optional(t.String({ maxLength: 1_000_000, error: `${label} must be a string` }));
+
+const queryBody = t.Object({
+  query: text("query"),
+  queryName: text("queryName"),
+  sourceName: text("sourceName"),
+  versionId: text("versionId"),
+}, { additionalProperties: true });
+
+const SNAKE = { query_name: "queryName", source_name: "sourceName", version_id: "versionId" } as const;
+
+/** The `400 VALIDATION_ERROR` of a failed query: message, `kind` and `problems` (file, line, column, message). */
+export function queryErrorResponse(error: QueryError): ApiError {
+  return new ApiError("VALIDATION_ERROR", error.message, { details: { kind: error.kind, problems: error.problems } });
+}
+
+function queryPlugin(ctx: AppContext, prefix: string) {
+  const runner = createQueryRunner(ctx);
+  return new Elysia({ prefix })
+    .use(security(ctx))
+    .post(
+      "/:env/packages/:pkg/models/*",
+      async ({ params, principal, body, request }) => {
+        const { "*": raw, ...names } = params as typeof params & { "*": string };
+        if (!raw.endsWith("/query")) throw notFound(`no route for POST ${new URL(request.url).pathname}; queries are POST .../models/{modelPath}/query`);
+        const p = required(principal);
+        const fields = (body ?? {}) as Record<string, unknown>;
+        for (const [snake, camel] of Object.entries(SNAKE)) {
+          if (fields[snake] !== undefined) throw badRequest(`body field '${snake}' is spelled ${camel} in the REST API`);
+        }
+        try {
+          return await runner.run(p, {
+            organization: names.org,
+            environment_name: names.env,
+            package_name: names.pkg,
+            model_uri: raw.slice(0, -"/query".length),
+            query: fields.query as string | undefined,
+            query_name: fields.queryName as string | undefined,
+            source_name: fields.sourceName as string | undefined,
+            version_id: fields.versionId as string | undefined,
+          }, { style: "camel", signal: request.signal });
+        } catch (error) {
+          if (error instanceof QueryError) throw queryErrorResponse(error);
+          throw error;
+        }
+      },
+      {
+        // the wildcard is checked by checkModelPath (a "*" key in the schema breaks Elysia's mirror)
+        params: t.Object({ ...pkgParams.properties }, { additionalProperties: true }),
+        body: queryBody,
+        detail: {
+          summary: "Run a query against a model: `query` (Malloy text) or `queryName` + `sourceName` (a view or named query), optional `versionId` (latest unarchived by default); answers { data, totalRows, executionTime, metadata }. The path is .../models/{modelPath}/query",
+          tags: ["query"],
+        },
+      },
+    );
+}
+
+/** The query route under both `/environments` and `/projects`. */
+export function queryRoutes(ctx: AppContext) {
+  return environmentScoped((prefix) => queryPlugin(ctx, prefix));
+}

@@ -1,0 +1,176 @@
+/**
+ * Running a query for a caller (the flow of DESIGN.md, "Query"): check the
+ * arguments -> package read access (404 when invisible) -> the version
+ * (latest unarchived by default; archived or error_state refused) -> the
+ * compiled model (extracted once per node, LRU-cached) -> the engine's
+ * `runQuery` with the node's row limit, timeout and concurrency bound ->
+ * `{ data, totalRows, executionTime, metadata }`.
+ *
+ * Used by the REST query route and by the MCP tool `execute_query`.
+ * @module
+ */
+import { type ColumnSchema, createSemaphore, QueryError, runQuery, type Semaphore } from "../engine/mod.ts";
+import type { AppContext } from "../http/context.ts";
+import { READ, principalKey } from "../http/access.ts";
+import { badRequest, notFound } from "../http/errors.ts";
+import type { Principal } from "../http/principal.ts";
+import { packageFor } from "../packages/routes.ts";
+import type { PackageRow } from "../packages/store.ts";
+import { resolveVersion, type VersionRow } from "../versions/store.ts";
+import { type ArgumentStyle, argName, checkQueryArgs, type QueryArgs } from "./args.ts";
+import { compiledModelFor } from "./models.ts";
+
+export { type ArgumentStyle, type QueryArgs } from "./args.ts";
+export { QueryError } from "../engine/mod.ts";
+
+/** The answer of a query (the seed's `execute_query` result). */
+export interface QueryEnvelope {
+  /** Rows, JSON-safe: big integers beyond 2^53 as strings, dates and timestamps as ISO 8601 strings. */
+  data: Record<string, unknown>[];
+  /** Rows of the whole result (more than `data.length` when truncated). */
+  totalRows: number;
+  /** Milliseconds spent compiling the query and running it. */
+  executionTime: number;
+  metadata: QueryMetadata;
+}
+
+/** What a result is and where it came from. */
+export interface QueryMetadata {
+  /** Columns of the result: name and Malloy type. */
+  schema: ColumnSchema[];
+  sourceName?: string;
+  queryName?: string;
+  /** The package version that answered, e.g. `1.0.0`. */
+  versionId: string;
+  modelPath: string;
+  /** The connection the SQL ran on (`duckdb` or an environment connection). */
+  connection: string;
+  sql: string;
+  /** True when more rows existed than `rowLimit`; `data` holds the first `rowLimit`. */
+  truncated: boolean;
+  rowLimit: number;
+}
+
+/** Options of {@link QueryRunner.run}. */
+export interface RunOptions {
+  /** Names used in error messages: the MCP tool's snake_case (default) or REST's camelCase. */
+  style?: ArgumentStyle;
+  /** Cancels the query (e.g. the client went away). */
+  signal?: AbortSignal;
+}
+
+/** Runs queries for callers; see {@link createQueryRunner}. */
+export interface QueryRunner {
+  /**
+   * Runs a query. Throws an `ApiError` (`400 VALIDATION_ERROR` for broken
+   * argument rules or an archived version, `404` for what the caller cannot
+   * see or what does not exist) or a {@link QueryError} (`kind` `compile`
+   * with problems at line/column, `execution`, `timeout`, or `request` for a
+   * source or view the model lacks).
+   */
+  run(principal: Principal, args: QueryArgs, options?: RunOptions): Promise<QueryEnvelope>;
+}
+
+const runners = new WeakMap<AppContext, QueryRunner>();
+
+/**
+ * The query runner of an app context. One per context: repeated calls return
+ * the same runner, so REST and MCP share the compiled-model cache and the
+ * node's concurrency bound (`QUERY_CONCURRENCY`).
+ */
+export function createQueryRunner(ctx: AppContext): QueryRunner {
+  let runner = runners.get(ctx);
+  if (!runner) {
+    const semaphore = createSemaphore(ctx.config.queryConcurrency);
+    runner = { run: (principal, args, options = {}) => run(ctx, semaphore, { principal, args, options }) };
+    runners.set(ctx, runner);
+  }
+  return runner;
+}
+
+async function run(
+  ctx: AppContext,
+  semaphore: Semaphore,
+  call: { principal: Principal; args: QueryArgs; options: RunOptions },
+): Promise<QueryEnvelope> {
+  const started = performance.now();
+  const style = call.options.style ?? "snake";
+  const args = checkQueryArgs(call.args, { style });
+  const pkg = await packageFor(ctx, call.principal, { org: args.organization, env: args.environment_name, pkg: args.package_name, need: READ });
+  if (args.workspace) await checkWorkspace(ctx, call.principal, { pkg, workspace: args.workspace });
+  const version = await queryableVersion(ctx, pkg, { versionId: args.version_id, style });
+  const compiled = await compiledModelFor(ctx, {
+    versionUuid: version.uuid,
+    versionId: version.id,
+    blobSha256: version.blobSha256,
+    envId: pkg.envId,
+    packageName: pkg.name,
+    modelPath: args.modelPath,
+  });
+  const rowLimit = ctx.config.queryRowLimit;
+  const result = await runQuery(compiled, {
+    query: args.query,
+    queryName: args.query_name,
+    sourceName: args.source_name,
+    rowLimit,
+    timeoutMs: ctx.config.queryTimeoutMs,
+    semaphore,
+    signal: call.options.signal,
+  });
+  return {
+    data: result.data,
+    totalRows: result.totalRows,
+    executionTime: Math.round((performance.now() - started) * 10) / 10,
+    metadata: {
+      schema: result.metadata.schema,
+      ...(result.metadata.sourceName === undefined ? {} : { sourceName: result.metadata.sourceName }),
+      ...(result.metadata.queryName === undefined ? {} : { queryName: result.metadata.queryName }),
+      versionId: version.id,
+      modelPath: args.modelPath,
+      connection: result.metadata.connection,
+      sql: result.metadata.sql,
+      truncated: result.truncated,
+      rowLimit,
+    },
+  };
+}
+
+/**
+ * The version a query names, or the latest unarchived one. A named version
+ * that is archived or in error_state is a 400 that says what to do.
+ */
+async function queryableVersion(ctx: AppContext, pkg: PackageRow, options: { versionId?: string; style: ArgumentStyle }): Promise<VersionRow> {
+  const version = await resolveVersion(ctx.sql, pkg.id, options.versionId);
+  const name = argName("version_id", options.style);
+  if (!version) {
+    throw notFound(options.versionId
+      ? `version ${options.versionId} of package '${pkg.name}' not found; list its versions with GET .../packages/${pkg.name}/versions`
+      : `package '${pkg.name}' has no unarchived version to query; unarchive one or publish a new one`);
+  }
+  if (version.archiveStatus === "archive") {
+    throw badRequest(
+      `version ${version.id} of package '${pkg.name}' is archived and cannot be queried; unarchive it with PATCH .../packages/${pkg.name}/versions/${version.id} {"archiveStatus": "unarchive"} (package admin or modeler), or leave out ${name} to query the latest version`,
+    );
+  }
+  if (version.archiveStatus === "error_state") {
+    throw badRequest(
+      `version ${version.id} of package '${pkg.name}' is in error_state (a build or index run failed) and cannot be queried; publish a fixed version, or leave out ${name} to query the latest version`,
+    );
+  }
+  return version;
+}
+
+/** 404 unless the workspace exists in the package's organization, the caller can see it, and it has access to the package. */
+async function checkWorkspace(ctx: AppContext, principal: Principal, where: { pkg: PackageRow; workspace: string }): Promise<void> {
+  const p = principalKey(principal);
+  const [row] = await ctx.sql`
+    SELECT effective_rank(${p.kind}, ${p.id}::uuid, 'workspace', w.id) AS rank,
+           EXISTS (SELECT 1 FROM grants g WHERE g.resource_kind = 'package' AND g.resource_id = ${where.pkg.id}
+                      AND g.principal_kind = 'workspace' AND g.principal_id = w.id) AS has_package
+      FROM workspaces w JOIN environments e ON e.org_id = w.org_id
+     WHERE e.id = ${where.pkg.envId} AND w.name = ${where.workspace}`;
+  if (!row || Number(row.rank) < READ) throw notFound(`workspace '${where.workspace}' not found`);
+  if (!row.has_package) {
+    throw notFound(`package '${where.pkg.name}' not found in workspace '${where.workspace}'; a workspace manager can add it to the workspace`);
+  }
+}

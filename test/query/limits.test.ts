@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { API, publish, startWorld, type World } from "../packages/helpers.ts";
+import { shopFiles } from "./fixtures.ts";
+
+// A node configured with a tiny row limit and timeout.
+let w: World;
+const Q = `${API}/organizations/acme/environments/prod/packages/shop/models/models/shop.malloy/query`;
+const SLOW = `run: duckdb.sql("select a.range as x from range(100000) a, range(100000) b") -> { aggregate: s is x.sum() }`;
+
+const query = (body: unknown) => w.s.call("POST", Q, { token: w.admin, body });
+
+beforeAll(async () => {
+  w = await startWorld({ QUERY_ROW_LIMIT: "4", QUERY_TIMEOUT_MS: "500" });
+  expect((await publish(w, "shop", "1.0.0", { token: w.admin, files: await shopFiles() })).status).toBe(201);
+});
+afterAll(() => w.s.close());
+
+describe("node limits", () => {
+  test("QUERY_ROW_LIMIT cuts the rows; totalRows counts them all; metadata says truncated", async () => {
+    const r = await query({ query: "orders -> { select: id; order_by: id }" });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }]);
+    expect(r.body.totalRows).toBe(10);
+    expect(r.body.metadata).toMatchObject({ truncated: true, rowLimit: 4 });
+    const small = await query({ query: "orders -> { group_by: status }" });
+    expect(small.body.totalRows).toBe(3);
+    expect(small.body.metadata.truncated).toBe(false);
+  });
+
+  test("QUERY_TIMEOUT_MS cancels a slow query with a message saying so; the next query works", async () => {
+    const started = performance.now();
+    const slow = await query({ query: SLOW });
+    expect(slow.status).toBe(400);
+    expect(slow.body.kind).toBe("timeout");
+    expect(slow.body.message).toContain("did not finish within 500 ms");
+    expect(performance.now() - started).toBeLessThan(5000);
+    const next = await query({ query: "orders -> { aggregate: order_count }" });
+    expect(next.status).toBe(200);
+    expect(next.body.data).toEqual([{ order_count: 10 }]);
+  });
+});
