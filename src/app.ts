@@ -14,6 +14,7 @@ import { authRoutes } from "./auth/routes.ts";
 import { statusRoutes } from "./status/routes.ts";
 import { organizationRoutes } from "./organizations/routes.ts";
 import { userRoutes } from "./users/routes.ts";
+import { mcpRoutes, type McpRoutesOptions } from "./mcp/routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -43,8 +44,8 @@ export function createContext(options: BuildOptions): AppContext {
   };
 }
 
-/** Builds the app's routes on a context. */
-export function buildApp(ctx: AppContext) {
+/** Builds the app's routes on a context; `options.mcp` supplies the MCP tools' implementations. */
+export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = {}) {
   return new Elysia()
     .onError(handleError(ctx))
     .use(
@@ -68,6 +69,7 @@ export function buildApp(ctx: AppContext) {
       }),
     )
     .use(statusRoutes(ctx))
+    .use(mcpRoutes(ctx, options.mcp))
     .group("/api/v0", (api) => api.use(authRoutes(ctx)).use(organizationRoutes(ctx)).use(userRoutes(ctx)));
 }
 

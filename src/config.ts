@@ -25,6 +25,8 @@ export interface Config {
   /** Trust `X-Forwarded-For` for the client address (behind a proxy only). */
   trustProxy: boolean;
   logRequests: boolean;
+  /** Browser origins (besides loopback pages) allowed to call the MCP endpoints. */
+  mcpAllowedOrigins: string[];
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -53,5 +55,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || undefined,
     trustProxy: env.TRUST_PROXY === "true",
     logRequests: env.LOG_REQUESTS !== "false",
+    mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
   };
 }
