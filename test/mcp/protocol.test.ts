@@ -13,7 +13,7 @@ beforeAll(async () => {
   served = serveOnLoopback(s.service.handle);
   acme = await createOrgWithKey(s.service.db.sql, "acme");
   client = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${acme.secret}`);
-});
+}, 60_000);
 afterAll(async () => {
   await client?.close();
   served?.stop();
