@@ -43,8 +43,8 @@ let acme: OrgWithKey;
 let client: Client;
 const base = { environment_name: "prod", package_name: "flights", model_uri: "models/flights.malloy" };
 
-function text(result: { content?: unknown }): string {
-  return (result.content as { type: string; text: string }[])[0]!.text;
+function text(result: object): string {
+  return ((result as { content: { text: string }[] }).content)[0]!.text;
 }
 
 beforeAll(async () => {
