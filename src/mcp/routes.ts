@@ -55,6 +55,7 @@ async function resolveCaller(ctx: AppContext, request: Request, params: McpParam
     ? { jwksUrl: ctx.config.jwksUrl, issuer: ctx.config.jwtIssuer, audience: ctx.config.jwtAudience, userClaim: ctx.config.jwtUserClaim }
     : undefined;
   const found = await authenticate({ sql: ctx.sql, signer, idp, challenge: challenge(origin, path, { invalidToken: true }) }, request);
+  if (!found) ctx.limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
   const principal = required(found, challenge(origin, path));
   const meta = requestMeta(request);
   if (meta) {
@@ -71,6 +72,21 @@ async function resolveCaller(ctx: AppContext, request: Request, params: McpParam
     scope.workspace = workspace;
   }
   return { principal, scope };
+}
+
+/**
+ * Server-to-server clients that follow the seed send `Content-Type:
+ * application/json` and often no `Accept` (or `*\/*`); the transport wants both
+ * JSON and SSE listed. Every answer here is JSON, so such a request is treated
+ * as accepting both. An `Accept` that excludes JSON is left for the transport to refuse (406).
+ */
+function acceptingJson(request: Request): Request {
+  const accept = request.headers.get("accept") ?? "";
+  if (accept.includes("application/json") && accept.includes("text/event-stream")) return request;
+  if (accept !== "" && !accept.includes("*/*") && !accept.includes("application/json")) return request;
+  const headers = new Headers(request.headers);
+  headers.set("accept", "application/json, text/event-stream");
+  return new Request(request, { headers });
 }
 
 /** Answers one MCP request. */
@@ -91,7 +107,7 @@ async function serve(ctx: AppContext, request: Request, params: McpParams, signe
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(acceptingJson(request));
   } finally {
     await server.close();
   }

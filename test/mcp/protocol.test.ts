@@ -137,6 +137,20 @@ describe("transport", () => {
     expect((await bad.json()).error.code).toBe(-32700);
   });
 
+  test("a plain JSON POST without Accept (server-to-server) is answered with JSON; Accept: text/html is 406", async () => {
+    const plain = await fetch(`${served.url}/mcp/acme`, {
+      method: "POST",
+      headers: { authorization: `ApiKey ${acme.secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" }),
+    });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get("content-type")).toContain("application/json");
+    const body = await plain.json();
+    expect(body.result.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(["execute_query", "get_context"]);
+    const html = await postRpc(`${served.url}/mcp/acme`, INITIALIZE, { authorization: `ApiKey ${acme.secret}`, accept: "text/html" });
+    expect(html.status).toBe(406);
+  });
+
   test("a foreign browser Origin is 403, a loopback Origin is served", async () => {
     const auth = { authorization: `ApiKey ${acme.secret}` };
     const evil = await postRpc(`${served.url}/mcp/acme`, INITIALIZE, { ...auth, origin: "http://evil.example.com" });
