@@ -26,6 +26,9 @@ import { permissionLevelRoutes } from "./permissions/levels.ts";
 import { systemPermissionRoutes } from "./permissions/system.ts";
 import { inviteRoutes } from "./invites/routes.ts";
 import { attributeRoutes } from "./attributes/routes.ts";
+import { mcpRoutes, type McpRoutesOptions } from "./mcp/routes.ts";
+import type { QueryRunner } from "./mcp/tools.ts";
+import { createQueryRunner } from "./query/service.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -55,8 +58,8 @@ export function createContext(options: BuildOptions): AppContext {
   };
 }
 
-/** Builds the app's routes on a context. */
-export function buildApp(ctx: AppContext) {
+/** Builds the app's routes on a context; `options.mcp` supplies the MCP tools' implementations. */
+export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = {}) {
   return new Elysia()
     .onError(handleError(ctx))
     .use(
@@ -96,7 +99,17 @@ export function buildApp(ctx: AppContext) {
         .use(permissionLevelRoutes(ctx))
         .use(systemPermissionRoutes(ctx))
         .use(inviteRoutes(ctx))
-        .use(attributeRoutes(ctx)));
+        .use(attributeRoutes(ctx)))
+    .use(mcpRoutes(ctx, { queryRunner: mcpQueryRunner(ctx), ...options.mcp }));
+}
+
+/** `execute_query` of the MCP server: the same runner as the REST query route. */
+function mcpQueryRunner(ctx: AppContext): QueryRunner {
+  const runner = createQueryRunner(ctx);
+  return {
+    run: (principal, args, scope) =>
+      runner.run(principal, { ...args, organization: scope.orgName, workspace: scope.workspace?.name }, { signal: scope.signal }),
+  };
 }
 
 /** The app as the server type of Elysia sees it (for plugins that need it). */

@@ -41,6 +41,8 @@ export interface Config {
   modelCacheEntries: number;
   /** Most approximate bytes of cached models (`QUERY_MODEL_CACHE_BYTES`, default 512 MiB). */
   modelCacheBytes: number;
+  /** Browser origins (besides loopback pages) allowed to call the MCP endpoints. */
+  mcpAllowedOrigins: string[];
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -77,5 +79,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     queryConcurrency: Math.max(1, intFrom(env.QUERY_CONCURRENCY, 8, "QUERY_CONCURRENCY")),
     modelCacheEntries: Math.max(1, intFrom(env.QUERY_MODEL_CACHE_ENTRIES, 100, "QUERY_MODEL_CACHE_ENTRIES")),
     modelCacheBytes: intFrom(env.QUERY_MODEL_CACHE_BYTES, 512 * 1024 * 1024, "QUERY_MODEL_CACHE_BYTES"),
+    mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
   };
 }

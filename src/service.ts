@@ -9,6 +9,7 @@ import { migrate } from "./db/migrate.ts";
 import { bootstrapAdmin, jwtSecret, type BootstrapResult } from "./auth/bootstrap.ts";
 import { buildApp, createContext, createHandler, type App, type HandlerOptions } from "./app.ts";
 import type { AppContext } from "./http/context.ts";
+import type { McpRoutesOptions } from "./mcp/routes.ts";
 
 /** A started (not listening) service. */
 export interface Service {
@@ -25,6 +26,8 @@ export interface StartOptions extends HandlerOptions {
   /** An already open database (tests); otherwise opened from the config. */
   db?: Database;
   log?: (line: Record<string, unknown>) => void;
+  /** Implementations behind the MCP tools (`execute_query`, `get_context`). */
+  mcp?: McpRoutesOptions;
 }
 
 /** Opens the database, migrates, bootstraps the admin and builds the app. */
@@ -34,7 +37,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     await migrate(db.sql);
     const bootstrap = await bootstrapAdmin(db.sql, config);
     const ctx = createContext({ sql: db.sql, config, dbKind: db.kind, jwtSecret: await jwtSecret(db.sql, config), log: options.log });
-    const app = buildApp(ctx);
+    const app = buildApp(ctx, { mcp: options.mcp });
     const handle = createHandler(ctx, app, options);
     return { db, ctx, app, handle, bootstrap, close: () => db.close() };
   } catch (error) {

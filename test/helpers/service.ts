@@ -37,6 +37,11 @@ async function migratedDump(): Promise<Blob> {
 /** Whether the suite runs against a PostgreSQL server (TEST_DATABASE_URL). */
 export const SERVER_URL = process.env.TEST_DATABASE_URL || undefined;
 
+// Build the migrated template while the test file loads: bun gives beforeAll hooks
+// 5 s whatever bunfig's timeout says, and building the template (about 4 s, more
+// on a loaded machine) inside the first file's hook made that hook time out.
+if (!SERVER_URL) await migratedDump();
+
 /** A fresh, migrated database for one test file. */
 export async function freshDatabase(): Promise<Database> {
   if (!SERVER_URL) return await openDatabase({ loadDataDir: await migratedDump() });

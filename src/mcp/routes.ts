@@ -1,0 +1,142 @@
+/**
+ * The consumption MCP server over the Streamable HTTP transport:
+ * `/mcp/{org}` (packages of the organization the caller may read) and
+ * `/mcp/{org}/workspace/{workspace_name}` (only that workspace's packages),
+ * plus their protected resource metadata (RFC 9728) under
+ * `/.well-known/oauth-protected-resource/mcp/...`.
+ *
+ * Stateless: every POST builds a fresh server and transport
+ * (`sessionIdGenerator: undefined`) and answers with one JSON body
+ * (`enableJsonResponse: true`), so any copy of the service can answer any
+ * request and nothing is kept between requests. GET (a standalone SSE stream)
+ * and DELETE (ending a session) have nothing to serve here: `405`.
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import { jwt } from "@elysiajs/jwt";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { READ, effectiveRank } from "../http/access.ts";
+import { authenticate, required, type TokenSigner } from "../http/auth.ts";
+import { requestMeta, type AppContext } from "../http/context.ts";
+import { ApiError, forbidden, notFound } from "../http/errors.ts";
+import { name } from "../http/params.ts";
+import { principalLabel, type Principal } from "../http/principal.ts";
+import { organizationFor } from "../organizations/routes.ts";
+import { challenge, mcpPath, originAllowed, publicOrigin, resourceMetadata } from "./protected_resource.ts";
+import { createMcpServer } from "./server.ts";
+import { findWorkspace } from "./store.ts";
+import type { ContextSearcher, QueryRunner, ToolScope } from "./tools.ts";
+
+/** Options of {@link mcpRoutes}: the implementations behind the tools (absent until built). */
+export interface McpRoutesOptions {
+  queryRunner?: QueryRunner;
+  contextSearcher?: ContextSearcher;
+}
+
+/** Largest JSON-RPC body accepted (bytes). */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const orgOnly = t.Object({ org: name("organizationName") });
+const orgAndWorkspace = t.Object({ org: name("organizationName"), workspace_name: name("workspace_name") });
+
+interface McpParams {
+  org: string;
+  workspace_name?: string;
+}
+
+/** Who calls which endpoint: a 401 with the endpoint's challenge, or the principal and scope. */
+async function resolveCaller(ctx: AppContext, request: Request, params: McpParams, signer: TokenSigner): Promise<{ principal: Principal; scope: ToolScope }> {
+  const origin = publicOrigin(request, { trustProxy: ctx.config.trustProxy });
+  const path = mcpPath(params.org, params.workspace_name);
+  if (!originAllowed(request, ctx.config.mcpAllowedOrigins)) {
+    throw forbidden(`Origin '${request.headers.get("origin")}' may not call this MCP endpoint; an administrator can allow it with MCP_ALLOWED_ORIGINS`);
+  }
+  const idp = ctx.config.jwksUrl
+    ? { jwksUrl: ctx.config.jwksUrl, issuer: ctx.config.jwtIssuer, audience: ctx.config.jwtAudience, userClaim: ctx.config.jwtUserClaim }
+    : undefined;
+  const found = await authenticate({ sql: ctx.sql, signer, idp, challenge: challenge(origin, path, { invalidToken: true }) }, request);
+  if (!found) ctx.limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
+  const principal = required(found, challenge(origin, path));
+  const meta = requestMeta(request);
+  if (meta) {
+    meta.principal = principalLabel(principal);
+    meta.route = params.workspace_name === undefined ? "/mcp/:org" : "/mcp/:org/workspace/:workspace_name";
+  }
+  ctx.limiter.take(principalLabel(principal));
+  const org = await organizationFor(ctx, principal, params.org);
+  const scope: ToolScope = { orgId: org.id, orgName: org.name, signal: request.signal };
+  if (params.workspace_name !== undefined) {
+    const workspace = await findWorkspace(ctx.sql, org.id, params.workspace_name);
+    const visible = workspace && (await effectiveRank(ctx.sql, principal, { kind: "workspace", id: workspace.id })) >= READ;
+    if (!workspace || !visible) throw notFound(`workspace '${params.workspace_name}' not found in organization '${params.org}'`);
+    scope.workspace = workspace;
+  }
+  return { principal, scope };
+}
+
+/**
+ * Server-to-server clients that follow the seed send `Content-Type:
+ * application/json` and often no `Accept` (or `*\/*`); the transport wants both
+ * JSON and SSE listed. Every answer here is JSON, so such a request is treated
+ * as accepting both. An `Accept` that excludes JSON is left for the transport to refuse (406).
+ */
+function acceptingJson(request: Request): Request {
+  const accept = request.headers.get("accept") ?? "";
+  if (accept.includes("application/json") && accept.includes("text/event-stream")) return request;
+  if (accept !== "" && !accept.includes("*/*") && !accept.includes("application/json")) return request;
+  const headers = new Headers(request.headers);
+  headers.set("accept", "application/json, text/event-stream");
+  return new Request(request, { headers });
+}
+
+/** Answers one MCP request. */
+async function serve(ctx: AppContext, request: Request, params: McpParams, signer: TokenSigner, options: McpRoutesOptions): Promise<Response> {
+  const { principal, scope } = await resolveCaller(ctx, request, params, signer);
+  if (request.method !== "POST") {
+    throw new ApiError("VALIDATION_ERROR", `${request.method} is not served: this MCP endpoint is stateless; send JSON-RPC messages with POST`, {
+      status: 405,
+      headers: { allow: "POST" },
+    });
+  }
+  const requestId = requestMeta(request)?.id;
+  const server = createMcpServer(principal, { ...options, scope, requestId, log: (line) => ctx.log(line) });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(acceptingJson(request));
+  } finally {
+    await server.close();
+  }
+}
+
+/** Elysia plugin of the MCP endpoints and their protected resource metadata. */
+export function mcpRoutes(ctx: AppContext, options: McpRoutesOptions = {}) {
+  const detail = (summary: string) => ({ summary, tags: ["mcp"] });
+  const metadata = ({ request, params }: { request: Request; params: McpParams }) =>
+    Response.json(resourceMetadata(publicOrigin(request, { trustProxy: ctx.config.trustProxy }), mcpPath(params.org, params.workspace_name)), {
+      headers: { "cache-control": "public, max-age=300" },
+    });
+  type Handler = { request: Request; params: McpParams; jwt: unknown };
+  const handler = ({ request, params, jwt: signer }: Handler) => serve(ctx, request, params, signer as TokenSigner, options);
+  const app = new Elysia({ name: "mcp", seed: ctx.id })
+    .use(jwt({ name: "jwt", secret: ctx.jwtSecret, alg: "HS256", exp: `${ctx.config.jwtTtlSeconds}s` }))
+    .get("/.well-known/oauth-protected-resource/mcp/:org", metadata, {
+      params: orgOnly,
+      detail: detail("Protected resource metadata (RFC 9728) of an organization's MCP endpoint"),
+    })
+    .get("/.well-known/oauth-protected-resource/mcp/:org/workspace/:workspace_name", metadata, {
+      params: orgAndWorkspace,
+      detail: detail("Protected resource metadata (RFC 9728) of a workspace's MCP endpoint"),
+    });
+  for (const [path, params] of [["/mcp/:org", orgOnly], ["/mcp/:org/workspace/:workspace_name", orgAndWorkspace]] as const) {
+    app
+      .post(path, handler, { params, parse: "none", detail: detail("MCP Streamable HTTP endpoint (JSON-RPC 2.0 over POST)") })
+      .get(path, handler, { params, detail: detail("Not served (stateless endpoint): 405") })
+      .delete(path, handler, { params, detail: detail("Not served (stateless endpoint): 405") });
+  }
+  return app;
+}

@@ -1,0 +1,226 @@
+/**
+ * The two tools of the consumption MCP server, `execute_query` and
+ * `get_context`: their input schemas (exactly the seed's arguments), the
+ * argument rules (a broken rule is JSON-RPC `-32602`), and the interfaces the
+ * query engine and the retrieval layer implement to answer them.
+ * @module
+ */
+import type { Principal } from "../http/principal.ts";
+import type { ContextResult } from "../retrieval/context_result.ts";
+import { NAME_PATTERN, VERSION_ID_PATTERN } from "../http/params.ts";
+
+export type { ContextResult } from "../retrieval/context_result.ts";
+
+/** Arguments of `execute_query`: `query` alone, or `query_name` with `source_name`. */
+export interface ExecuteQueryArgs {
+  environment_name: string;
+  package_name: string;
+  /** Package-relative path of the model file, e.g. `models/flights.malloy`. */
+  model_uri: string;
+  query?: string;
+  query_name?: string;
+  source_name?: string;
+  /** Package version; the latest when absent. */
+  version_id?: string;
+}
+
+/** Arguments of `get_context`; the scope chain is environment, package, model, source. */
+export interface GetContextArgs {
+  natural_language_query: string;
+  environment_name?: string;
+  package_name?: string;
+  model_uri?: string;
+  source_name?: string;
+}
+
+/** The seed's `execute_query` result. */
+export interface QueryEnvelope {
+  data: Record<string, unknown>[];
+  totalRows: number;
+  executionTime: number;
+  metadata: object;
+}
+
+/** Where a tool call comes from: the organization of the path, and the workspace of a restricted endpoint. */
+export interface ToolScope {
+  orgId: string;
+  orgName: string;
+  /** Set on `/mcp/{org}/workspace/{workspace_name}`: only that workspace's packages may be used. */
+  workspace?: { id: string; name: string };
+  /** Aborts when the client goes away. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs `execute_query` for a caller. Throws an `ApiError` (RESOURCE_NOT_FOUND,
+ * INSUFFICIENT_PERMISSIONS, VALIDATION_ERROR) or the engine's `QueryError`
+ * (`kind`, `problems`) for a query that cannot run; both become tool results
+ * with `isError: true`.
+ */
+export interface QueryRunner {
+  run(principal: Principal, args: ExecuteQueryArgs, scope: ToolScope): Promise<QueryEnvelope>;
+}
+
+/** Answers `get_context` for a caller, within its permissions and the scope. */
+export interface ContextSearcher {
+  search(principal: Principal, args: GetContextArgs, scope: ToolScope): Promise<ContextResult>;
+}
+
+/** A broken argument rule: the server answers JSON-RPC error `-32602` with this message. */
+export class InvalidArgumentsError extends Error {
+  /** JSON-RPC "Invalid params". */
+  readonly code = -32602;
+
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidArgumentsError";
+  }
+}
+
+interface StringProperty {
+  type: "string";
+  minLength: number;
+  description: string;
+  pattern?: string;
+}
+
+function str(description: string, extra: { pattern?: string } = {}): StringProperty {
+  return { type: "string", minLength: 1, description, ...extra };
+}
+
+/** `tools/list` entry of `execute_query`. */
+export const EXECUTE_QUERY_TOOL = {
+  name: "execute_query",
+  title: "Run a Malloy query",
+  description:
+    "Runs a Malloy query against a model of a published package and returns JSON with data, totalRows, " +
+    "executionTime and metadata. Use exactly one pattern: `query` (Malloy query text, e.g. " +
+    "`flights -> { group_by: carrier; aggregate: flight_count }`) without source_name, or `query_name` " +
+    "(a view or named query) together with `source_name`. Find sources and fields with get_context first.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      environment_name: str("environment holding the package", { pattern: NAME_PATTERN }),
+      package_name: str("package holding the model", { pattern: NAME_PATTERN }),
+      model_uri: str("package-relative path of the model file, e.g. models/flights.malloy"),
+      query: str("Malloy query text; omit source_name with it"),
+      query_name: str("a view of source_name, or a named query of the model; needs source_name"),
+      source_name: str("the source whose view query_name names; only with query_name"),
+      version_id: str("package version to query (default: the latest)", { pattern: VERSION_ID_PATTERN }),
+    },
+    required: ["environment_name", "package_name", "model_uri"],
+    additionalProperties: false,
+  },
+  outputSchema: {
+    type: "object",
+    properties: {
+      data: { type: "array", items: { type: "object" } },
+      totalRows: { type: "number" },
+      executionTime: { type: "number" },
+      metadata: { type: "object" },
+    },
+    required: ["data", "totalRows", "executionTime", "metadata"],
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+} as const;
+
+/** `tools/list` entry of `get_context`. */
+export const GET_CONTEXT_TOOL = {
+  name: "get_context",
+  title: "Find data entities for a question",
+  description:
+    "Finds the sources, dimensions, measures, views and indexed values of published models that match a " +
+    "natural-language question (semantic matching, not exact). Narrow the search with environment_name, then " +
+    "package_name, then model_uri, then source_name; each needs the ones before it. To widen a search, drop " +
+    "arguments from the right. The result says how to write the query for execute_query.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      natural_language_query: str("the question, in plain language"),
+      environment_name: str("search scope: an environment", { pattern: NAME_PATTERN }),
+      package_name: str("search scope: a package; requires environment_name", { pattern: NAME_PATTERN }),
+      model_uri: str("search scope: a model file; requires environment_name and package_name"),
+      source_name: str("search scope: a source; requires environment_name, package_name and model_uri"),
+    },
+    required: ["natural_language_query"],
+    additionalProperties: false,
+  },
+  outputSchema: {
+    type: "object",
+    properties: {
+      sources: { type: "array", items: { type: "object" } },
+      next_steps: { type: "array", items: { type: "string" } },
+      malloy_documentation: { type: "string" },
+    },
+    required: ["sources", "next_steps", "malloy_documentation"],
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+} as const;
+
+type Schema = { properties: Record<string, StringProperty>; required: readonly string[] };
+
+/** Checks types, unknown names, required names and patterns against a tool's input schema. */
+function checkShape(tool: string, schema: Schema, args: unknown): Record<string, string> {
+  if (args === undefined || args === null) args = {};
+  if (typeof args !== "object" || Array.isArray(args)) {
+    throw new InvalidArgumentsError(`${tool}: arguments must be a JSON object`);
+  }
+  const out: Record<string, string> = {};
+  const allowed = Object.keys(schema.properties);
+  for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
+    if (!allowed.includes(key)) {
+      throw new InvalidArgumentsError(`${tool}: unknown argument '${key}'; the arguments are ${allowed.join(", ")}`);
+    }
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "string") {
+      throw new InvalidArgumentsError(`${tool}: argument '${key}' must be a string, got ${Array.isArray(value) ? "array" : typeof value}`);
+    }
+    if (value.trim() === "") throw new InvalidArgumentsError(`${tool}: argument '${key}' must not be empty`);
+    const pattern = schema.properties[key]?.pattern;
+    if (pattern && !new RegExp(pattern).test(value)) {
+      throw new InvalidArgumentsError(`${tool}: argument '${key}' ('${value.slice(0, 80)}') must match ${pattern}`);
+    }
+    out[key] = value;
+  }
+  const missing = schema.required.filter((key) => out[key] === undefined);
+  if (missing.length > 0) {
+    throw new InvalidArgumentsError(`${tool}: missing required argument${missing.length > 1 ? "s" : ""} ${missing.map((k) => `'${k}'`).join(", ")}`);
+  }
+  return out;
+}
+
+/** Validates `execute_query` arguments; throws {@link InvalidArgumentsError} naming the broken rule. */
+export function parseExecuteQueryArgs(args: unknown): ExecuteQueryArgs {
+  const a = checkShape("execute_query", EXECUTE_QUERY_TOOL.inputSchema, args);
+  if (a.query !== undefined && a.query_name !== undefined) {
+    throw new InvalidArgumentsError("execute_query: give either 'query' or 'query_name' with 'source_name', not both");
+  }
+  if (a.query === undefined && a.query_name === undefined) {
+    throw new InvalidArgumentsError("execute_query: give 'query' (Malloy query text) or 'query_name' with 'source_name'; neither was given");
+  }
+  if (a.query !== undefined && a.source_name !== undefined) {
+    throw new InvalidArgumentsError("execute_query: 'source_name' goes only with 'query_name'; with a custom 'query', name the source inside the query text and omit 'source_name'");
+  }
+  if (a.query_name !== undefined && a.source_name === undefined) {
+    throw new InvalidArgumentsError("execute_query: 'query_name' needs 'source_name' (the source whose view or query it names)");
+  }
+  return a as unknown as ExecuteQueryArgs;
+}
+
+const SCOPE_CHAIN = ["environment_name", "package_name", "model_uri", "source_name"] as const;
+
+/** Validates `get_context` arguments, including the scope chain; throws {@link InvalidArgumentsError}. */
+export function parseGetContextArgs(args: unknown): GetContextArgs {
+  const a = checkShape("get_context", GET_CONTEXT_TOOL.inputSchema, args);
+  for (let i = 1; i < SCOPE_CHAIN.length; i++) {
+    const key = SCOPE_CHAIN[i]!;
+    if (a[key] === undefined) continue;
+    const missing = SCOPE_CHAIN.slice(0, i).filter((k) => a[k] === undefined);
+    if (missing.length > 0) {
+      throw new InvalidArgumentsError(
+        `get_context: '${key}' requires ${missing.map((k) => `'${k}'`).join(" and ")} (scope chain: ${SCOPE_CHAIN.join(" > ")}); add ${missing.length > 1 ? "them" : "it"} or drop '${key}'`,
+      );
+    }
+  }
+  return a as unknown as GetContextArgs;
+}

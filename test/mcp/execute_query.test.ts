@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { API, publish, startWorld, type World } from "../packages/helpers.ts";
+import { BY_REGION, BY_STATUS, shopFiles } from "../query/fixtures.ts";
+import { connectClient, rpcError, serveOnLoopback, type Served } from "../helpers/mcp.ts";
+
+let w: World;
+let served: Served;
+let client: Client;
+let key: string;
+const base = { environment_name: "prod", package_name: "shop", model_uri: "models/shop.malloy" };
+
+function text(result: object): string {
+  return (result as { content: { text: string }[] }).content[0]!.text;
+}
+
+async function groupKey(org: string, group: string, token: string): Promise<string> {
+  expect((await w.s.call("POST", `${API}/organizations/${org}/groups`, { token, body: { name: group } })).status).toBe(201);
+  const created = await w.s.call("POST", `${API}/organizations/${org}/groups/${group}/tokens?name=mcp`, { token });
+  expect(created.status).toBe(201);
+  return created.body.secret as string;
+}
+
+beforeAll(async () => {
+  w = await startWorld();
+  expect((await publish(w, "shop", "1.0.0", { token: w.admin, files: await shopFiles() })).status).toBe(201);
+  key = await groupKey("acme", "agents", w.admin);
+  const grant = await w.s.call("POST", `${API}/organizations/acme/environments/prod/permissions`, {
+    token: w.admin,
+    body: { userGroupId: "group:agents", permission: "viewer" },
+  });
+  expect(grant.status).toBe(201);
+  served = serveOnLoopback(w.s.service.handle);
+  client = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${key}`);
+});
+afterAll(async () => {
+  await client?.close();
+  served?.stop();
+  await w?.s.close();
+});
+
+describe("execute_query over MCP with an API key", () => {
+  test("a view: exact rows in text and structuredContent", async () => {
+    const result = await client.callTool({ name: "execute_query", arguments: { ...base, query_name: "by_region", source_name: "orders" } });
+    expect(result.isError).toBeFalsy();
+    const envelope = JSON.parse(text(result));
+    expect(envelope.data).toEqual(BY_REGION);
+    expect(envelope.totalRows).toBe(3);
+    expect(envelope.metadata).toMatchObject({ sourceName: "orders", queryName: "by_region", versionId: "1.0.0", connection: "duckdb" });
+    expect(result.structuredContent).toEqual(envelope);
+  });
+
+  test("a named query and an ad-hoc query", async () => {
+    const named = await client.callTool({ name: "execute_query", arguments: { ...base, query_name: "by_status", source_name: "orders" } });
+    expect(JSON.parse(text(named)).data).toEqual(BY_STATUS);
+    const adhoc = await client.callTool({
+      name: "execute_query",
+      arguments: { ...base, query: "orders -> { group_by: customers.name; aggregate: revenue; order_by: name }", version_id: "1.0.0" },
+    });
+    expect(adhoc.isError).toBeFalsy();
+    expect(JSON.parse(text(adhoc)).data).toEqual([
+      { name: "Ada", revenue: 60.5 },
+      { name: "Bo", revenue: 15 },
+      { name: "Cy", revenue: 150 },
+      { name: "Di", revenue: 20 },
+    ]);
+  });
+
+  test("argument rules are JSON-RPC -32602", async () => {
+    const both = await rpcError(client.callTool({ name: "execute_query", arguments: { ...base, query: "orders -> { aggregate: order_count }", query_name: "by_region", source_name: "orders" } }));
+    expect(both.code).toBe(-32602);
+    const neither = await rpcError(client.callTool({ name: "execute_query", arguments: base }));
+    expect(neither.code).toBe(-32602);
+  });
+
+  test("a compile error is an isError result with the line and column", async () => {
+    const result = await client.callTool({ name: "execute_query", arguments: { ...base, query: "orders -> { group_by: statuz }" } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("compile error");
+    expect(text(result)).toMatch(/:\d+:\d+: .*statuz/);
+  });
+
+  test("an archived version is not queryable; an unknown package is not found", async () => {
+    expect((await publish(w, "shop", "1.1.0", { token: w.admin, files: await shopFiles() })).status).toBe(201);
+    const archived = await w.s.call("PATCH", `${API}/organizations/acme/projects/prod/packages/shop/versions/1.1.0`, {
+      token: w.admin,
+      body: { archiveStatus: "archive" },
+    });
+    expect(archived.status).toBe(200);
+    const result = await client.callTool({ name: "execute_query", arguments: { ...base, query_name: "by_region", source_name: "orders", version_id: "1.1.0" } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("archived");
+    const latest = await client.callTool({ name: "execute_query", arguments: { ...base, query_name: "by_region", source_name: "orders" } });
+    expect(JSON.parse(text(latest)).metadata.versionId).toBe("1.0.0");
+    const missing = await client.callTool({ name: "execute_query", arguments: { ...base, package_name: "nope", query_name: "by_region", source_name: "orders" } });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toContain("RESOURCE_NOT_FOUND");
+  });
+
+  test("a key of a group without access to the package gets nothing", async () => {
+    const otherKey = await groupKey("acme", "outsiders", w.admin);
+    const other = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${otherKey}`);
+    try {
+      const result = await other.callTool({ name: "execute_query", arguments: { ...base, query_name: "by_region", source_name: "orders" } });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain("RESOURCE_NOT_FOUND");
+      expect(text(result)).not.toContain("east");
+    } finally {
+      await other.close();
+    }
+  });
+
+  test("a key of another organization cannot reach this organization's MCP endpoint", async () => {
+    expect((await w.s.call("POST", `${API}/organizations`, { token: w.admin, body: { name: "globex" } })).status).toBe(201);
+    const foreign = await groupKey("globex", "agents", w.admin);
+    const r = await fetch(`${served.url}/mcp/acme`, {
+      method: "POST",
+      headers: { authorization: `ApiKey ${foreign}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "execute_query", arguments: { ...base, query_name: "by_region", source_name: "orders" } } }),
+    });
+    expect(r.status).toBe(404);
+    expect(await r.text()).not.toContain("east");
+  });
+});
