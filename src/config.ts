@@ -31,6 +31,8 @@ export interface Config {
   secretKey?: string;
   /** How long a connection check may take, ms (`CONNECTION_TEST_TIMEOUT_MS`, default 10,000). */
   connectionTestTimeoutMs: number;
+  /** Index a version for retrieval right after its publish (`INDEX_ON_PUBLISH`, default true). */
+  indexOnPublish: boolean;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -62,5 +64,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     maxPackageBytes: intFrom(env.MAX_PACKAGE_BYTES, 1024 * 1024 * 1024, "MAX_PACKAGE_BYTES"),
     secretKey: env.SECRET_KEY || undefined,
     connectionTestTimeoutMs: intFrom(env.CONNECTION_TEST_TIMEOUT_MS, 10_000, "CONNECTION_TEST_TIMEOUT_MS"),
+    indexOnPublish: env.INDEX_ON_PUBLISH !== "false",
   };
 }
