@@ -25,6 +25,7 @@ import { permissionLevelRoutes } from "./permissions/levels.ts";
 import { systemPermissionRoutes } from "./permissions/system.ts";
 import { inviteRoutes } from "./invites/routes.ts";
 import { attributeRoutes } from "./attributes/routes.ts";
+import { retrievalRoutes } from "./retrieval/routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -94,7 +95,8 @@ export function buildApp(ctx: AppContext) {
         .use(permissionLevelRoutes(ctx))
         .use(systemPermissionRoutes(ctx))
         .use(inviteRoutes(ctx))
-        .use(attributeRoutes(ctx)));
+        .use(attributeRoutes(ctx))
+        .use(retrievalRoutes(ctx)));
 }
 
 /** The app as the server type of Elysia sees it (for plugins that need it). */

@@ -108,7 +108,7 @@ export async function scopedVersions(
 async function explainEmpty(db: Db, principal: Principal, where: { organization: string; scope: SearchScope; workspace?: string }): Promise<void> {
   const p = principalKey(principal);
   const [org] = await db`SELECT id, effective_rank(${p.kind}, ${p.id}::uuid, 'organization', id) AS rank FROM organizations WHERE name = ${where.organization}`;
-  if (!org) throw notFound(`organization '${where.organization}' not found`);
+  if (!org || Number(org.rank) < 1) throw notFound(`organization '${where.organization}' not found`);
   const { environment_name: env, package_name: pkg } = where.scope;
   if (pkg) throw notFound(`package '${pkg}' not found in environment '${env}' of organization '${where.organization}', it has no unarchived version, or you cannot read it`);
   if (env) {
