@@ -44,6 +44,11 @@ export interface IndexVersionOptions {
   beforeWork?: () => Promise<void> | void;
   /** Values kept per `#(index)` dimension; default 100. */
   maxValues?: number;
+  /**
+   * Indexed values already computed (e.g. by a run), keyed
+   * `modelPath#sourceName.fieldPath`; when given, no value query runs.
+   */
+  values?: ReadonlyMap<string, IndexedValue[]>;
 }
 
 /** Stable key of an entity, the same from metadata and from `model_entities` rows. */
@@ -88,7 +93,7 @@ async function buildIndex(ctx: AppContext, versionUuid: string, options: IndexVe
   const rows = await ctx.sql`SELECT id, model_path, source_name, kind, path FROM model_entities WHERE version = ${versionUuid}`;
   const ids = new Map(rows.map((r) => [entityKey(r.model_path, r.source_name, r.kind, r.path), r.id as string]));
 
-  const values = await versionValues(ctx, { sha: version.blob_sha256 as string, envId: version.env_id as string }, models, options);
+  const values = options.values ?? await versionValues(ctx, { sha: version.blob_sha256 as string, envId: version.env_id as string }, models, options);
   const lexicon = loadLexicon();
   const records: Array<{ id: string; record: EntityRecord; values?: IndexedValue[] }> = [];
   for (const meta of models) {
