@@ -27,8 +27,10 @@ import { systemPermissionRoutes } from "./permissions/system.ts";
 import { inviteRoutes } from "./invites/routes.ts";
 import { attributeRoutes } from "./attributes/routes.ts";
 import { mcpRoutes, type McpRoutesOptions } from "./mcp/routes.ts";
-import type { QueryRunner } from "./mcp/tools.ts";
+import type { ContextSearcher, QueryRunner } from "./mcp/tools.ts";
+import { createContextSearcher } from "./retrieval/search.ts";
 import { createQueryRunner } from "./query/service.ts";
+import { retrievalRoutes } from "./retrieval/routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -99,8 +101,18 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
         .use(permissionLevelRoutes(ctx))
         .use(systemPermissionRoutes(ctx))
         .use(inviteRoutes(ctx))
-        .use(attributeRoutes(ctx)))
-    .use(mcpRoutes(ctx, { queryRunner: mcpQueryRunner(ctx), ...options.mcp }));
+        .use(attributeRoutes(ctx))
+        .use(retrievalRoutes(ctx)))
+    .use(mcpRoutes(ctx, { queryRunner: mcpQueryRunner(ctx), contextSearcher: mcpContextSearcher(ctx), ...options.mcp }));
+}
+
+/** `get_context` of the MCP server: the same search as `POST /retrieval/context`. */
+function mcpContextSearcher(ctx: AppContext): ContextSearcher {
+  const searcher = createContextSearcher(ctx);
+  return {
+    search: (principal, args, scope) =>
+      searcher.search(principal, { ...args, organization: scope.orgName, workspace: scope.workspace?.name }),
+  };
 }
 
 /** `execute_query` of the MCP server: the same runner as the REST query route. */

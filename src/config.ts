@@ -43,6 +43,8 @@ export interface Config {
   modelCacheBytes: number;
   /** Browser origins (besides loopback pages) allowed to call the MCP endpoints. */
   mcpAllowedOrigins: string[];
+  /** Index a version for retrieval right after its publish (`INDEX_ON_PUBLISH`, default true). */
+  indexOnPublish: boolean;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -80,5 +82,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     modelCacheEntries: Math.max(1, intFrom(env.QUERY_MODEL_CACHE_ENTRIES, 100, "QUERY_MODEL_CACHE_ENTRIES")),
     modelCacheBytes: intFrom(env.QUERY_MODEL_CACHE_BYTES, 512 * 1024 * 1024, "QUERY_MODEL_CACHE_BYTES"),
     mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
+    indexOnPublish: env.INDEX_ON_PUBLISH !== "false",
   };
 }

@@ -10,6 +10,7 @@ import { bootstrapAdmin, jwtSecret, type BootstrapResult } from "./auth/bootstra
 import { buildApp, createContext, createHandler, type App, type HandlerOptions } from "./app.ts";
 import type { AppContext } from "./http/context.ts";
 import type { McpRoutesOptions } from "./mcp/routes.ts";
+import { resumeIndexing, waitForIndexing } from "./retrieval/indexer.ts";
 
 /** A started (not listening) service. */
 export interface Service {
@@ -39,7 +40,16 @@ export async function startService(config: Config, options: StartOptions = {}): 
     const ctx = createContext({ sql: db.sql, config, dbKind: db.kind, jwtSecret: await jwtSecret(db.sql, config), log: options.log });
     const app = buildApp(ctx, { mcp: options.mcp });
     const handle = createHandler(ctx, app, options);
-    return { db, ctx, app, handle, bootstrap, close: () => db.close() };
+    // Versions a crash left `indexing`, or embedded by another model: re-index in the background.
+    const resumed = resumeIndexing(ctx).catch((error) =>
+      ctx.log({ level: "error", event: "resume_indexing_failed", error: error instanceof Error ? error.message : String(error) })
+    );
+    const close = async () => {
+      await resumed;
+      await waitForIndexing(ctx);
+      await db.close();
+    };
+    return { db, ctx, app, handle, bootstrap, close };
   } catch (error) {
     await db.close();
     throw error;

@@ -17,8 +17,9 @@ import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { connectionLookup } from "../connections/store.ts";
 import { envParams, environmentFor, organizationRank } from "../environments/routes.ts";
-import { resolveVersion, versionView } from "../versions/store.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
+import { resolveVersion, setIndexStatus, versionView } from "../versions/store.ts";
+import { scheduleIndexing } from "../retrieval/indexer.ts";
 import { readPublishForm, publishVersion } from "./publish.ts";
 import {
   deletePackage,
@@ -120,11 +121,17 @@ function packagePlugin(ctx: AppContext, prefix: string) {
           target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
           form,
         }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
+        // Indexing for retrieval runs after the publish committed; it never undoes it.
+        if (ctx.config.indexOnPublish) {
+          await setIndexStatus(ctx.sql, published.version.uuid, "indexing");
+          scheduleIndexing(ctx, published.version.uuid);
+        }
         const pkg = await findPackage(ctx.sql, p, { envId: env.id, name: params.pkg });
         set.status = 201;
+        const indexStatus = ctx.config.indexOnPublish ? "indexing" as const : published.version.indexStatus;
         return {
           ...packageView(pkg!),
-          version: versionView({ ...published.version, isLatest: pkg!.latestVersion === published.version.id }),
+          version: versionView({ ...published.version, indexStatus, isLatest: pkg!.latestVersion === published.version.id }),
           models: published.models.map((m) => m.modelPath),
         };
       },

@@ -35,6 +35,10 @@ export interface ContextPhrase {
 export interface ContextSource {
   source_name: string;
   model_uri: string;
+  /** Scope of the source, for `execute_query` (present when searched in the database). */
+  environment_name?: string;
+  package_name?: string;
+  version_id?: string;
   description?: string;
   phrases: ContextPhrase[];
 }
@@ -52,7 +56,7 @@ export interface ContextResultOptions {
   maxSources?: number;
   /** Entities per phrase and source at most; default 8. */
   entitiesPerPhrase?: number;
-  /** Source descriptions by `modelPath#sourceName` (shown with the source). */
+  /** Source descriptions by `modelPath#sourceName`, prefixed `environment/package/` for entities with an origin (shown with the source). */
   sourceDescriptions?: Readonly<Record<string, string>>;
   /** Reference text; default the contents of `docs/malloy_reference.md`. */
   documentation?: string;
@@ -82,6 +86,7 @@ export function malloyReference(): string {
 
 interface SourceGroup {
   key: string;
+  origin?: EntityRecord["origin"];
   sourceName: string;
   modelPath: string;
   best: number;
@@ -101,13 +106,14 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
   for (const phrase of ranked) {
     const bySource = new Map<string, EntityMatch[]>();
     for (const match of phrase.matches) {
-      const key = `${match.entity.modelPath}#${match.entity.sourceName}`;
+      const o = match.entity.origin;
+      const key = `${o ? `${o.environmentName}/${o.packageName}/` : ""}${match.entity.modelPath}#${match.entity.sourceName}`;
       bySource.set(key, [...(bySource.get(key) ?? []), match]);
     }
     for (const [key, matches] of bySource) {
       const first = matches[0]!.entity;
       const group = groups.get(key) ??
-        { key, sourceName: first.sourceName, modelPath: first.modelPath, best: 0, phrases: [] };
+        { key, origin: first.origin, sourceName: first.sourceName, modelPath: first.modelPath, best: 0, phrases: [] };
       const sourceScore = matches.find((m) => m.entity.kind === "source")?.score ?? 0;
       const fields = matches.filter((m) => m.entity.kind !== "source");
       group.phrases.push({ ranked: phrase, matches: fields, sourceScore });
@@ -122,6 +128,9 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
     return {
       source_name: group.sourceName,
       model_uri: group.modelPath,
+      ...(group.origin
+        ? { environment_name: group.origin.environmentName, package_name: group.origin.packageName, version_id: group.origin.versionId }
+        : {}),
       ...(description ? { description } : {}),
       phrases: group.phrases.map(({ ranked: phrase, matches, sourceScore }) => ({
         phrase: phrase.phrase,
@@ -167,7 +176,10 @@ function nextSteps(groups: SourceGroup[]): string[] {
       if (queries.length > 0) steps.push(`In ${uri}, run a named query with execute_query: query '${queries.map((q) => `run: ${q}`).join("' or '")}'.`);
       continue;
     }
-    steps.push(`Query source_name '${group.sourceName}' in ${uri}: call execute_query with environment_name, package_name, model_uri '${group.modelPath}' and query:\n${querySkeleton(group.sourceName, best)}`);
+    const scope = group.origin
+      ? `environment_name '${group.origin.environmentName}', package_name '${group.origin.packageName}'`
+      : "environment_name, package_name";
+    steps.push(`Query source_name '${group.sourceName}' in ${uri}: call execute_query with ${scope}, model_uri '${group.modelPath}' and query:\n${querySkeleton(group.sourceName, best)}`);
     const views = best.filter((m) => m.entity.kind === "view").slice(0, 3).map((m) => m.entity.name);
     if (views.length > 0) {
       steps.push(`Views to try on '${group.sourceName}': ${views.join(", ")} (execute_query with model_uri '${group.modelPath}', source_name '${group.sourceName}', query_name '${views[0]}'; or query 'run: ${group.sourceName} -> ${views[0]}').`);

@@ -46,6 +46,15 @@ export interface EntityRecord {
   lexicalTerms: LexicalTerms;
   /** Indexed values of a `#(index)` dimension, when known. */
   values?: string[];
+  /** Where the entity was published (set by the database search; absent in memory). */
+  origin?: EntityOrigin;
+}
+
+/** The environment, package and version an entity belongs to. */
+export interface EntityOrigin {
+  environmentName: string;
+  packageName: string;
+  versionId: string;
 }
 
 /** Which part of a model to index. */

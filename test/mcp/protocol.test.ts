@@ -107,10 +107,10 @@ describe("tools on an organization without packages", () => {
     expect((result.content as { text: string }[])[0]!.text).toContain("RESOURCE_NOT_FOUND");
   });
 
-  test("get_context with valid arguments answers isError 'not built yet'", async () => {
+  test("get_context naming an environment that does not exist answers isError: not found", async () => {
     const result = await client.callTool({ name: "get_context", arguments: { natural_language_query: "late flights by carrier", environment_name: "prod" } });
     expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0]!.text).toStartWith("get_context is not built yet");
+    expect((result.content as { text: string }[])[0]!.text).toContain("RESOURCE_NOT_FOUND");
   });
 });
 

@@ -8,7 +8,8 @@ let viewer: string, modeler: string, envAdmin: string, outsider: string, orgMode
 const E = `${API}/organizations/acme/environments`;
 const P = `${E}/prod/packages/flights`;
 beforeAll(async () => {
-  w = await startWorld();
+  // Version semantics before any index run (indexing is tested in test/retrieval).
+  w = await startWorld({ INDEX_ON_PUBLISH: "false" });
   expect((await publish(w, "flights", "1.0.0", { token: w.admin })).status).toBe(201);
   expect((await publish(w, "other", "1.0.0", { token: w.admin })).status).toBe(201);
   viewer = await userWith(w, "viewer", { kind: "environment", id: w.envId, role: "viewer" });

@@ -8,7 +8,8 @@ setDefaultTimeout(60_000);
 let w: World;
 let empty: Record<string, number>;
 beforeAll(async () => {
-  w = await startWorld({ MAX_PACKAGE_BYTES: "200000" });
+  // Version semantics before any index run (indexing is tested in test/retrieval).
+  w = await startWorld({ MAX_PACKAGE_BYTES: "200000", INDEX_ON_PUBLISH: "false" });
   empty = await packageRowCounts(w);
 });
 afterAll(() => w.s.close());

@@ -7,7 +7,8 @@ let w: World;
 const P = `${API}/organizations/acme/environments/prod/packages/flights`;
 const PROJ = `${API}/organizations/acme/projects/prod/packages/flights`;
 beforeAll(async () => {
-  w = await startWorld();
+  // Version semantics before any index run (indexing is tested in test/retrieval).
+  w = await startWorld({ INDEX_ON_PUBLISH: "false" });
   for (const v of ["1.0.0", "1.1.0"]) expect((await publish(w, "flights", v, { token: w.admin })).status).toBe(201);
   expect((await publish(w, "flights", "2.0.0-rc", { token: w.admin })).status).toBe(400);
   expect((await publish(w, "flights", "2.0.0", { token: w.admin, pinLatest: false })).status).toBe(201);

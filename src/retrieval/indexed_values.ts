@@ -1,0 +1,76 @@
+/**
+ * Indexed values of `#(index)` dimensions: the distinct values of each such
+ * dimension with their row counts, most frequent first, computed by running
+ * one Malloy query per dimension over the version's own data (its DuckDB
+ * files or the environment's connections).
+ *
+ * @module
+ */
+import type { ModelMetadata } from "../engine/metadata.ts";
+import { compileModel, createPackageRuntime, type LookupConnection, type PackageFiles, runQuery } from "../engine/mod.ts";
+
+/** One distinct value of a dimension and how many rows have it. */
+export interface IndexedValue {
+  value: string;
+  count: number;
+}
+
+/** Options of {@link computeIndexedValues}. */
+export interface IndexedValuesOptions {
+  /** The environment's connections (postgres, ...), besides the package's `duckdb`. */
+  lookupConnection?: LookupConnection;
+  /** Values kept per dimension (most frequent first); default 100. */
+  maxValues?: number;
+  /** Timeout of each query, ms; default 30,000. */
+  timeoutMs?: number;
+  /** Called for a dimension whose values could not be computed (the others still are). */
+  onError?: (key: string, error: unknown) => void;
+}
+
+/** Backquotes each segment of a dotted field path for Malloy (`carriers`.`nickname`). */
+function quotedPath(path: string): string {
+  return path.split(".").map((s) => "`" + s.replace(/`/g, "") + "`").join(".");
+}
+
+/**
+ * Values of every `#(index)` dimension of `models`, keyed
+ * `modelPath#sourceName.fieldPath`. A dimension whose query fails is left
+ * out and reported through `onError`.
+ */
+export async function computeIndexedValues(
+  pkg: { files: PackageFiles; packageDir: string },
+  models: readonly ModelMetadata[],
+  options: IndexedValuesOptions = {},
+): Promise<Map<string, IndexedValue[]>> {
+  const out = new Map<string, IndexedValue[]>();
+  const wanted = models.filter((m) => m.sources.some((s) => s.dimensions.some((d) => d.indexed)));
+  if (wanted.length === 0) return out;
+  const runtime = createPackageRuntime(pkg.files, pkg.packageDir, { lookupConnection: options.lookupConnection });
+  const limit = Math.max(1, options.maxValues ?? 100);
+  for (const meta of wanted) {
+    const compiled = await compileModel(runtime, meta.modelPath);
+    for (const source of meta.sources) {
+      for (const dim of source.dimensions.filter((d) => d.indexed)) {
+        const key = `${meta.modelPath}#${source.name}.${dim.path}`;
+        const field = quotedPath(dim.path);
+        const query = `run: ${quotedPath(source.name)} -> {
+  where: ${field} != null
+  group_by: indexed_value is ${field}
+  aggregate: indexed_count is count()
+  order_by: indexed_count desc, indexed_value
+  limit: ${limit}
+}`;
+        try {
+          const result = await runQuery(compiled, { query, rowLimit: limit, countTotalRows: false, timeoutMs: options.timeoutMs });
+          out.set(key, result.data.map((row) => ({
+            value: String(row.indexed_value),
+            count: Number(row.indexed_count),
+          })));
+        } catch (error) {
+          options.onError?.(key, error);
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,206 @@
+/**
+ * What a retrieval request may search: the latest unarchived version of each
+ * package in scope that the caller can read (`effective_rank(...) >= 1`,
+ * sql/002_access.sql), and the entity records of those versions.
+ *
+ * Records are read from `entity_embeddings` once per version and index state
+ * and kept in a small per-process cache (versions are immutable; the key
+ * includes the version's `updated_at`, which every index status change
+ * bumps). A version not indexed yet is searched lexically from its stored
+ * model metadata.
+ *
+ * @module
+ */
+import type { Db } from "../db/database.ts";
+import type { ModelMetadata } from "../engine/metadata.ts";
+import { principalKey } from "../http/access.ts";
+import { badRequest, notFound } from "../http/errors.ts";
+import type { Principal } from "../http/principal.ts";
+import { entitiesFromMetadata, type EntityRecord, type LexicalTerms } from "./entity_text.ts";
+import type { IndexedValue } from "./indexed_values.ts";
+import { loadLexicon } from "./lexicon.ts";
+
+/** A search scope, as the MCP tool's arguments name it. */
+export interface SearchScope {
+  environment_name?: string;
+  package_name?: string;
+  model_uri?: string;
+  source_name?: string;
+}
+
+/** A version in scope. */
+export interface ScopedVersion {
+  versionUuid: string;
+  versionId: string;
+  packageId: string;
+  packageName: string;
+  environmentName: string;
+  stamp: string;
+}
+
+/** An entity record with its stored indexed values (with counts). */
+export interface StoredEntity extends EntityRecord {
+  indexedValues?: IndexedValue[];
+}
+
+/**
+ * Checks the scope chain: environment_name, then package_name, then
+ * model_uri, then source_name. A `400 VALIDATION_ERROR` names the broken rule.
+ */
+export function checkScope(scope: SearchScope): void {
+  const given = (v: string | undefined) => v !== undefined && v !== "";
+  if (given(scope.package_name) && !given(scope.environment_name)) {
+    throw badRequest("package_name requires environment_name (scope chain: environment_name, package_name, model_uri, source_name); add environment_name or drop package_name");
+  }
+  if (given(scope.model_uri) && !(given(scope.environment_name) && given(scope.package_name))) {
+    throw badRequest("model_uri requires environment_name and package_name (scope chain: environment_name, package_name, model_uri, source_name); add them or drop model_uri");
+  }
+  if (given(scope.source_name) && !(given(scope.environment_name) && given(scope.package_name) && given(scope.model_uri))) {
+    throw badRequest("source_name requires environment_name, package_name and model_uri (scope chain: environment_name, package_name, model_uri, source_name); add them or drop source_name");
+  }
+}
+
+/**
+ * The versions the caller may search in `organization` within `scope`
+ * (optionally only packages shared with `workspace`). 404 when the
+ * organization, or a named environment or package, does not exist or is not
+ * readable by the caller.
+ */
+export async function scopedVersions(
+  db: Db,
+  principal: Principal,
+  where: { organization: string; scope: SearchScope; workspace?: string },
+): Promise<ScopedVersion[]> {
+  const p = principalKey(principal);
+  const env = where.scope.environment_name || null;
+  const pkg = where.scope.package_name || null;
+  const ws = where.workspace || null;
+  const rows = await db`
+    SELECT v.id AS version, v.version_id, v.updated_at, pk.id AS package_id, pk.name AS package_name, e.name AS env_name
+      FROM organizations o
+      JOIN environments e ON e.org_id = o.id
+      JOIN packages pk ON pk.env_id = e.id
+      JOIN LATERAL (
+        SELECT v.id, v.version_id, v.updated_at FROM package_versions v
+         WHERE v.package_id = pk.id AND v.archive_status = 'unarchive'
+         ORDER BY (v.id = pk.latest_version) DESC NULLS LAST, v.created_at DESC, v.id LIMIT 1) v ON true
+     WHERE o.name = ${where.organization}
+       AND (${env}::text IS NULL OR e.name = ${env})
+       AND (${pkg}::text IS NULL OR pk.name = ${pkg})
+       AND (${ws}::text IS NULL OR EXISTS (
+             SELECT 1 FROM grants g JOIN workspaces w ON w.id = g.principal_id
+              WHERE g.principal_kind = 'workspace' AND g.resource_kind = 'package' AND g.resource_id = pk.id
+                AND NOT g.pending AND w.org_id = o.id AND w.name = ${ws}))
+       AND effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) >= 1
+     ORDER BY e.name, pk.name`;
+  if (rows.length === 0) await explainEmpty(db, principal, where);
+  return rows.map((r) => ({
+    versionUuid: r.version as string,
+    versionId: r.version_id as string,
+    packageId: r.package_id as string,
+    packageName: r.package_name as string,
+    environmentName: r.env_name as string,
+    stamp: (r.updated_at as Date).toISOString(),
+  }));
+}
+
+/** Throws the 404 that says what was not found, when something named is missing or unreadable. */
+async function explainEmpty(db: Db, principal: Principal, where: { organization: string; scope: SearchScope; workspace?: string }): Promise<void> {
+  const p = principalKey(principal);
+  const [org] = await db`SELECT id, effective_rank(${p.kind}, ${p.id}::uuid, 'organization', id) AS rank FROM organizations WHERE name = ${where.organization}`;
+  if (!org || Number(org.rank) < 1) throw notFound(`organization '${where.organization}' not found`);
+  const { environment_name: env, package_name: pkg } = where.scope;
+  if (pkg) throw notFound(`package '${pkg}' not found in environment '${env}' of organization '${where.organization}', it has no unarchived version, or you cannot read it`);
+  if (env) {
+    const [e] = await db`SELECT id FROM environments WHERE org_id = ${org.id as string} AND name = ${env}
+                          AND effective_rank(${p.kind}, ${p.id}::uuid, 'environment', id) >= 1`;
+    if (!e) throw notFound(`environment '${env}' not found in organization '${where.organization}'`);
+  }
+}
+
+interface CacheEntry {
+  stamp: string;
+  records: StoredEntity[];
+}
+
+const CACHE_LIMIT = 256;
+const cache = new Map<string, CacheEntry>();
+
+/**
+ * The entity records of the scoped versions, restricted to `model_uri` and
+ * `source_name` when given. Record ids are `model_entities` ids (what the
+ * vector search returns).
+ */
+export async function scopedEntities(db: Db, versions: readonly ScopedVersion[], scope: SearchScope = {}): Promise<StoredEntity[]> {
+  const out: StoredEntity[] = [];
+  const stale = versions.filter((v) => cache.get(v.versionUuid)?.stamp !== v.stamp);
+  if (stale.length > 0) await loadVersions(db, stale);
+  for (const v of versions) {
+    const entry = cache.get(v.versionUuid);
+    if (!entry) continue;
+    cache.delete(v.versionUuid);
+    cache.set(v.versionUuid, entry);
+    for (const r of entry.records) {
+      if (scope.model_uri && r.modelPath !== scope.model_uri) continue;
+      if (scope.source_name && r.sourceName !== scope.source_name) continue;
+      out.push(r);
+    }
+  }
+  return out;
+}
+
+async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise<void> {
+  const uuids = versions.map((v) => v.versionUuid);
+  const rows = await db`
+    SELECT me.id, me.version, me.model_path, me.kind, me.name, me.path, me.source_name, me.data_type, me.description,
+           ee.text, ee.lexical_terms, ee.indexed_values
+      FROM model_entities me JOIN entity_embeddings ee ON ee.entity_id = me.id
+     WHERE me.version = ANY(${uuids}::uuid[])`;
+  const byVersion = new Map<string, StoredEntity[]>();
+  for (const v of versions) byVersion.set(v.versionUuid, []);
+  const origin = new Map(versions.map((v) => [v.versionUuid, { environmentName: v.environmentName, packageName: v.packageName, versionId: v.versionId }]));
+  for (const r of rows) {
+    const values = r.indexed_values as IndexedValue[] | null;
+    const kind = r.kind as EntityRecord["kind"];
+    byVersion.get(r.version as string)!.push({
+      id: r.id as string,
+      kind,
+      name: r.path as string,
+      sourceName: (r.source_name as string | null) ?? "",
+      modelPath: r.model_path as string,
+      fieldType: kind,
+      dataType: (r.data_type as string | null) ?? kind,
+      ...(r.description ? { description: r.description as string } : {}),
+      text: r.text as string,
+      lexicalTerms: r.lexical_terms as LexicalTerms,
+      ...(values && values.length > 0 ? { values: values.map((v) => v.value), indexedValues: values } : {}),
+      origin: origin.get(r.version as string)!,
+    });
+  }
+  // Versions not indexed yet: lexical records from their stored metadata.
+  const unindexed = versions.filter((v) => byVersion.get(v.versionUuid)!.length === 0);
+  if (unindexed.length > 0) await fromMetadata(db, unindexed, byVersion, origin);
+  for (const v of versions) {
+    cache.set(v.versionUuid, { stamp: v.stamp, records: byVersion.get(v.versionUuid)! });
+    while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  }
+}
+
+async function fromMetadata(
+  db: Db,
+  versions: readonly ScopedVersion[],
+  into: Map<string, StoredEntity[]>,
+  origin: Map<string, EntityRecord["origin"]>,
+): Promise<void> {
+  const uuids = versions.map((v) => v.versionUuid);
+  const models = await db`SELECT version, metadata FROM version_models WHERE version = ANY(${uuids}::uuid[])`;
+  const ids = await db`SELECT id, version, model_path, source_name, kind, path FROM model_entities WHERE version = ANY(${uuids}::uuid[])`;
+  const idOf = new Map(ids.map((r) => [`${r.version}|${r.model_path}#${r.source_name ?? ""}/${r.kind}:${r.path}`, r.id as string]));
+  const lexicon = loadLexicon();
+  for (const m of models) {
+    for (const record of entitiesFromMetadata(m.metadata as ModelMetadata, {}, { lexicon })) {
+      const id = idOf.get(`${m.version}|${record.id}`);
+      if (id) into.get(m.version as string)!.push({ ...record, id, origin: origin.get(m.version as string) });
+    }
+  }
+}
