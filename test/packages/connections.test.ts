@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { API, publish, smallPackage, startWorld, userWith, type World } from "./helpers.ts";
 import { environmentConnection } from "../../src/connections/store.ts";
+import { openDatabase, type Database } from "../../src/db/database.ts";
+import { SERVER_URL } from "../helpers/service.ts";
 
 setDefaultTimeout(60_000);
 
@@ -9,15 +11,29 @@ let w: World;
 let viewer: string;
 let modeler: string;
 const C = `${API}/organizations/acme/environments/prod/connections`;
+// The warehouse: the PostgreSQL server of TEST_DATABASE_URL, or an embedded PGlite behind its socket
+// (the same wire protocol), so the suite needs no server of its own.
+let warehouse: Database | undefined;
 const pg = { host: "127.0.0.1", port: 5432, databaseName: "postgres", userName: "postgres", password: PASSWORD };
 const seen: string[] = [];
 
 beforeAll(async () => {
+  if (SERVER_URL) {
+    const u = new URL(SERVER_URL);
+    pg.host = u.hostname;
+    pg.port = Number(u.port || 5432);
+  } else {
+    warehouse = await openDatabase({});
+    pg.port = Number(new URL(warehouse.url).port);
+  }
   w = await startWorld({ CONNECTION_TEST_TIMEOUT_MS: "3000" });
   viewer = await userWith(w, "viewer", { kind: "environment", id: w.envId, role: "viewer" });
   modeler = await userWith(w, "modeler", { kind: "environment", id: w.envId, role: "modeler" });
 });
-afterAll(() => w.s.close());
+afterAll(async () => {
+  await w.s.close();
+  await warehouse?.close();
+});
 
 async function call(method: string, path: string, token: string, body?: unknown) {
   const r = await w.s.call(method, path, { token, body });
@@ -25,11 +41,11 @@ async function call(method: string, path: string, token: string, body?: unknown)
   return r;
 }
 
-describe("postgres (real server)", () => {
+describe("postgres (a real server on loopback)", () => {
   test("create checks the connection and answers without the password", async () => {
     const r = await call("POST", C, modeler, { name: "pg", type: "postgres", postgresConnection: pg });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ name: "pg", type: "postgres", postgresConnection: { host: "127.0.0.1", port: 5432, databaseName: "postgres", userName: "postgres" } });
+    expect(r.body).toMatchObject({ name: "pg", type: "postgres", postgresConnection: { host: pg.host, port: pg.port, databaseName: "postgres", userName: "postgres" } });
     expect(r.body.postgresConnection.password).toBeUndefined();
     expect(r.body.secretFieldsSet).toEqual(["password"]);
   });
@@ -72,7 +88,7 @@ describe("postgres (real server)", () => {
   });
   test("update re-checks: a broken change is 400 and keeps the old settings; a good one applies", async () => {
     expect((await call("PATCH", `${C}/pg`, modeler, { postgresConnection: { port: 1 } })).status).toBe(400);
-    expect((await call("GET", `${C}/pg`, viewer)).body.postgresConnection.port).toBe(5432);
+    expect((await call("GET", `${C}/pg`, viewer)).body.postgresConnection.port).toBe(pg.port);
     const ok = await call("PATCH", `${C}/pg`, modeler, { postgresConnection: { databaseName: "postgres", password: `${PASSWORD}-2` } });
     expect(ok.status).toBe(200);
     expect(ok.body.postgresConnection.password).toBeUndefined();
