@@ -98,10 +98,18 @@ async function bearer(deps: AuthDeps, token: string): Promise<UserPrincipal> {
 export async function resolveApiKey(sql: Db, secret: string): Promise<GroupPrincipal | null> {
   const hash = await sha256Hex(secret);
   const [row] = await sql`
-    SELECT t.id AS token_id, g.id AS group_id, g.name, g.org_id FROM group_tokens t JOIN groups g ON g.id = t.group_id
+    SELECT t.id AS token_id, g.id AS group_id, g.name, g.org_id, o.name AS org_name
+      FROM group_tokens t JOIN groups g ON g.id = t.group_id JOIN organizations o ON o.id = g.org_id
      WHERE t.secret_hash = ${hash} AND t.expires_at > now()`;
   return row
-    ? { kind: "group", tokenId: row.token_id as string, groupId: row.group_id as string, groupName: row.name as string, orgId: row.org_id as string }
+    ? {
+      kind: "group",
+      tokenId: row.token_id as string,
+      groupId: row.group_id as string,
+      groupName: row.name as string,
+      orgId: row.org_id as string,
+      orgName: row.org_name as string,
+    }
     : null;
 }
 

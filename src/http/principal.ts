@@ -17,6 +17,8 @@ export interface GroupPrincipal {
   groupId: string;
   groupName: string;
   orgId: string;
+  /** Name of the group's organization (read with the token, on every request). */
+  orgName: string;
   tokenId: string;
 }
 

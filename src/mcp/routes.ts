@@ -44,6 +44,17 @@ interface McpParams {
   workspace_name?: string;
 }
 
+/**
+ * The organization of an API key's own endpoint without another lookup: the
+ * key's group belongs to that organization, and belonging to a group of an
+ * organization makes a member of it (`effective_rank`), so the key always
+ * sees it. The group and its organization were read with the token on this
+ * request, so a deleted key or group still fails on the next request.
+ */
+function ownOrganization(principal: Principal, orgName: string): { id: string; name: string } | undefined {
+  return principal.kind === "group" && principal.orgName === orgName ? { id: principal.orgId, name: principal.orgName } : undefined;
+}
+
 /** Who calls which endpoint: a 401 with the endpoint's challenge, or the principal and scope. */
 async function resolveCaller(ctx: AppContext, request: Request, params: McpParams, signer: TokenSigner): Promise<{ principal: Principal; scope: ToolScope }> {
   const origin = publicOrigin(request, { trustProxy: ctx.config.trustProxy });
@@ -63,7 +74,7 @@ async function resolveCaller(ctx: AppContext, request: Request, params: McpParam
     meta.route = params.workspace_name === undefined ? "/mcp/:org" : "/mcp/:org/workspace/:workspace_name";
   }
   ctx.limiter.take(principalLabel(principal));
-  const org = await organizationFor(ctx, principal, params.org);
+  const org = ownOrganization(principal, params.org) ?? await organizationFor(ctx, principal, params.org);
   const scope: ToolScope = { orgId: org.id, orgName: org.name, signal: request.signal };
   if (params.workspace_name !== undefined) {
     const workspace = await findWorkspace(ctx.sql, org.id, params.workspace_name);

@@ -11,14 +11,12 @@
  */
 import { type ColumnSchema, createSemaphore, QueryError, runQuery, type Semaphore } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
-import { READ, principalKey } from "../http/access.ts";
+import { READ } from "../http/access.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
-import { packageFor } from "../packages/routes.ts";
-import type { PackageRow } from "../packages/store.ts";
-import { resolveVersion, type VersionRow } from "../versions/store.ts";
-import { type ArgumentStyle, argName, checkQueryArgs, type QueryArgs } from "./args.ts";
+import { type ArgumentStyle, argName, type CheckedQueryArgs, checkQueryArgs, type QueryArgs } from "./args.ts";
 import { compiledModelFor } from "./models.ts";
+import { findQueryTarget, type QueryTarget, type TargetVersion, workspaceAccess } from "./store.ts";
 
 export { type ArgumentStyle, type QueryArgs } from "./args.ts";
 export { QueryError } from "../engine/mod.ts";
@@ -96,15 +94,15 @@ async function run(
   const started = performance.now();
   const style = call.options.style ?? "snake";
   const args = checkQueryArgs(call.args, { style });
-  const pkg = await packageFor(ctx, call.principal, { org: args.organization, env: args.environment_name, pkg: args.package_name, need: READ });
+  const pkg = await readableTarget(ctx, call.principal, args);
   if (args.workspace) await checkWorkspace(ctx, call.principal, { pkg, workspace: args.workspace });
-  const version = await queryableVersion(ctx, pkg, { versionId: args.version_id, style });
+  const version = queryableVersion(pkg, { versionId: args.version_id, style });
   const compiled = await compiledModelFor(ctx, {
     versionUuid: version.uuid,
     versionId: version.id,
     blobSha256: version.blobSha256,
     envId: pkg.envId,
-    packageName: pkg.name,
+    packageName: pkg.packageName,
     modelPath: args.modelPath,
   });
   const rowLimit = ctx.config.queryRowLimit;
@@ -136,11 +134,28 @@ async function run(
 }
 
 /**
+ * The package of the query with the caller's rank and the version to run, in
+ * one round trip; 404 (the same message whether the organization,
+ * environment or package is missing or invisible) unless the caller may read it.
+ */
+async function readableTarget(ctx: AppContext, principal: Principal, args: CheckedQueryArgs): Promise<QueryTarget> {
+  const target = await findQueryTarget(ctx.sql, principal, {
+    org: args.organization,
+    env: args.environment_name,
+    pkg: args.package_name,
+    versionId: args.version_id,
+  });
+  if (!target || target.rank < READ) throw notFound(`package '${args.package_name}' not found in environment '${args.environment_name}'`);
+  return target;
+}
+
+/**
  * The version a query names, or the latest unarchived one. A named version
  * that is archived or in error_state is a 400 that says what to do.
  */
-async function queryableVersion(ctx: AppContext, pkg: PackageRow, options: { versionId?: string; style: ArgumentStyle }): Promise<VersionRow> {
-  const version = await resolveVersion(ctx.sql, pkg.id, options.versionId);
+function queryableVersion(target: QueryTarget, options: { versionId?: string; style: ArgumentStyle }): TargetVersion {
+  const version = target.version;
+  const pkg = { name: target.packageName };
   const name = argName("version_id", options.style);
   if (!version) {
     throw notFound(options.versionId
@@ -161,16 +176,10 @@ async function queryableVersion(ctx: AppContext, pkg: PackageRow, options: { ver
 }
 
 /** 404 unless the workspace exists in the package's organization, the caller can see it, and it has access to the package. */
-async function checkWorkspace(ctx: AppContext, principal: Principal, where: { pkg: PackageRow; workspace: string }): Promise<void> {
-  const p = principalKey(principal);
-  const [row] = await ctx.sql`
-    SELECT effective_rank(${p.kind}, ${p.id}::uuid, 'workspace', w.id) AS rank,
-           EXISTS (SELECT 1 FROM grants g WHERE g.resource_kind = 'package' AND g.resource_id = ${where.pkg.id}
-                      AND g.principal_kind = 'workspace' AND g.principal_id = w.id) AS has_package
-      FROM workspaces w JOIN environments e ON e.org_id = w.org_id
-     WHERE e.id = ${where.pkg.envId} AND w.name = ${where.workspace}`;
-  if (!row || Number(row.rank) < READ) throw notFound(`workspace '${where.workspace}' not found`);
-  if (!row.has_package) {
-    throw notFound(`package '${where.pkg.name}' not found in workspace '${where.workspace}'; a workspace manager can add it to the workspace`);
+async function checkWorkspace(ctx: AppContext, principal: Principal, where: { pkg: QueryTarget; workspace: string }): Promise<void> {
+  const access = await workspaceAccess(ctx.sql, principal, { target: where.pkg, workspace: where.workspace });
+  if (!access || access.rank < READ) throw notFound(`workspace '${where.workspace}' not found`);
+  if (!access.hasPackage) {
+    throw notFound(`package '${where.pkg.packageName}' not found in workspace '${where.workspace}'; a workspace manager can add it to the workspace`);
   }
 }

@@ -8,9 +8,10 @@
  * - `runner`: `createQueryRunner(ctx).run(principal, args)` (access check,
  *   version resolution, compiled-model cache, row limit, timeout);
  * - `rest`: `POST .../models/{modelPath}/query` over HTTP on loopback
- *   (`Bun.serve` of `service.handle`, bearer token).
- * Another contender (the MCP `execute_query` path) is one more entry of
- * `contenders` in {@link main}.
+ *   (`Bun.serve` of `service.handle`, bearer token);
+ * - `mcp`: `execute_query` through the SDK `Client` and
+ *   `StreamableHTTPClientTransport` on loopback (`/mcp/{org}`), with an API
+ *   key of a group that is viewer on the environment (all made through the API).
  *
  * Workloads: a view over 10 CSV rows (pure overhead) and an aggregate over a
  * 1,000,000-row Parquet file. Median of `BENCH_RUNS` (30) warm runs each,
@@ -22,6 +23,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { readConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { compilePackage, extractArchive, readArchive, runQuery, type RunQueryOptions } from "../../src/engine/mod.ts";
@@ -71,6 +74,26 @@ const WORKLOADS: Workload[] = [
     args: { query_name: "by_status", source_name: "big" },
   },
 ];
+
+/** A group `agents` with an API key, viewer on `bench/prod`, and an SDK client on `/mcp/bench` using that key. */
+async function mcpClient(base: string, headers: Record<string, string>): Promise<Client> {
+  const org = `${base}/organizations/bench`;
+  const steps: [string, unknown?][] = [
+    [`${org}/groups`, { name: "agents" }],
+    [`${org}/environments/prod/permissions`, { userGroupId: "group:agents", permission: "viewer" }],
+  ];
+  for (const [url, body] of steps) {
+    const r = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+    if (r.status !== 201) throw new Error(`POST ${url}: ${r.status} ${await r.text()}`);
+  }
+  const made = await fetch(`${org}/groups/agents/tokens?name=bench`, { method: "POST", headers: { authorization: headers.authorization! } });
+  if (made.status !== 201) throw new Error(`token: ${made.status} ${await made.text()}`);
+  const { secret } = (await made.json()) as { secret: string };
+  const client = new Client({ name: "query-bench", version: "1.0.0" });
+  const mcpUrl = new URL("/mcp/bench", base);
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { authorization: `ApiKey ${secret}` } } }));
+  return client;
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -124,6 +147,7 @@ async function main(): Promise<void> {
     const runner = createQueryRunner(service.ctx);
     const target = { organization: "bench", environment_name: "prod", package_name: "shop", model_uri: "models/shop.malloy" };
     const queryUrl = `${base}/organizations/bench/environments/prod/packages/shop/models/models/shop.malloy/query`;
+    const mcp = await mcpClient(base, headers);
 
     const contenders: Contender[] = [
       { name: "direct", run: async (w) => (await runQuery(compiled, w.engine)).data.length },
@@ -135,6 +159,15 @@ async function main(): Promise<void> {
           const body = (await r.json()) as { data: unknown[] };
           if (r.status !== 200) throw new Error(`rest: ${r.status} ${JSON.stringify(body)}`);
           return body.data.length;
+        },
+      },
+      {
+        name: "mcp",
+        run: async (w) => {
+          const { package_name, environment_name, model_uri } = target;
+          const result = await mcp.callTool({ name: "execute_query", arguments: { environment_name, package_name, model_uri, ...w.args } });
+          if (result.isError) throw new Error(`mcp: ${JSON.stringify(result.content)}`);
+          return (result.structuredContent as { data: unknown[] }).data.length;
         },
       },
     ];

@@ -121,4 +121,31 @@ describe("execute_query over MCP with an API key", () => {
     expect(r.status).toBe(404);
     expect(await r.text()).not.toContain("east");
   });
+
+  test("revoking the grant, then the key, takes effect on the very next request", async () => {
+    const revokedKey = await groupKey("acme", "revoked", w.admin);
+    const grant = await w.s.call("POST", `${API}/organizations/acme/environments/prod/permissions`, {
+      token: w.admin,
+      body: { userGroupId: "group:revoked", permission: "viewer" },
+    });
+    expect(grant.status).toBe(201);
+    const c = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${revokedKey}`);
+    try {
+      const call = () => c.callTool({ name: "execute_query", arguments: { ...base, query_name: "by_region", source_name: "orders" } });
+      expect((await call()).isError).toBeFalsy();
+      expect((await w.s.call("DELETE", `${API}/organizations/acme/environments/prod/permissions/group:revoked`, { token: w.admin })).status).toBe(204);
+      const denied = await call();
+      expect(denied.isError).toBe(true);
+      expect(text(denied)).toContain("RESOURCE_NOT_FOUND");
+      expect((await w.s.call("DELETE", `${API}/organizations/acme/groups/revoked/tokens/mcp`, { token: w.admin })).status).toBe(204);
+      const afterDelete = await fetch(`${served.url}/mcp/acme`, {
+        method: "POST",
+        headers: { authorization: `ApiKey ${revokedKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      });
+      expect(afterDelete.status).toBe(401);
+    } finally {
+      await c.close().catch(() => {});
+    }
+  });
 });

@@ -1,0 +1,99 @@
+/**
+ * SQL of the query path: everything a query needs to know about its target
+ * in one round trip (organization -> environment -> package -> the caller's
+ * rank on it -> the version to run), read from one snapshot. Nothing is
+ * cached: a revoked grant or an archived version counts on the next query.
+ * @module
+ */
+import type { Db } from "../db/database.ts";
+import { principalKey } from "../http/access.ts";
+import type { Principal } from "../http/principal.ts";
+import type { ArchiveStatus } from "../versions/store.ts";
+
+/** The version a query would run on. */
+export interface TargetVersion {
+  /** Row id (uuid): the compiled-model cache key. */
+  uuid: string;
+  /** Version id, e.g. `1.0.0`. */
+  id: string;
+  blobSha256: string;
+  archiveStatus: ArchiveStatus;
+}
+
+/** The package a query names, the caller's rank on it and the version to run. */
+export interface QueryTarget {
+  packageId: string;
+  envId: string;
+  packageName: string;
+  /** The caller's effective rank on the package (0..3). */
+  rank: number;
+  /** The named version (any state), or the latest unarchived one; `null` when there is none. */
+  version: TargetVersion | null;
+}
+
+/** Names of a query's target: `versionId` absent means the latest unarchived version. */
+export interface TargetNames {
+  org: string;
+  env: string;
+  pkg: string;
+  versionId?: string;
+}
+
+/**
+ * The package `org/env/pkg` with the caller's rank and the version a query
+ * runs on, in one statement. `null` when the organization, environment or
+ * package does not exist. The latest version is chosen as in
+ * `versions/store.ts`: the package's pinned latest when unarchived, else the
+ * newest unarchived one.
+ */
+export async function findQueryTarget(db: Db, principal: Principal, names: TargetNames): Promise<QueryTarget | null> {
+  const p = principalKey(principal);
+  const which = names.versionId === undefined ? db`v.archive_status = 'unarchive'` : db`v.version_id = ${names.versionId}`;
+  const [r] = await db`
+    SELECT pk.id AS package_id, pk.env_id, pk.name,
+           effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank,
+           v.id AS version_uuid, v.version_id, v.blob_sha256, v.archive_status
+      FROM organizations o
+      JOIN environments e ON e.org_id = o.id AND e.name = ${names.env}
+      JOIN packages pk ON pk.env_id = e.id AND pk.name = ${names.pkg}
+      LEFT JOIN LATERAL (
+        SELECT v.id, v.version_id, v.blob_sha256, v.archive_status FROM package_versions v
+         WHERE v.package_id = pk.id AND ${which}
+         ORDER BY (v.id = pk.latest_version) DESC NULLS LAST, v.created_at DESC, v.id LIMIT 1) v ON true
+     WHERE o.name = ${names.org}`;
+  if (!r) return null;
+  return {
+    packageId: r.package_id as string,
+    envId: r.env_id as string,
+    packageName: r.name as string,
+    rank: Number(r.rank ?? 0),
+    version: r.version_uuid
+      ? {
+        uuid: r.version_uuid as string,
+        id: r.version_id as string,
+        blobSha256: r.blob_sha256 as string,
+        archiveStatus: r.archive_status as ArchiveStatus,
+      }
+      : null,
+  };
+}
+
+/**
+ * The caller's rank on a workspace (by name, in the organization of the
+ * target's environment) and whether the workspace was given the target's
+ * package; `null` when there is no such workspace.
+ */
+export async function workspaceAccess(
+  db: Db,
+  principal: Principal,
+  where: { target: Pick<QueryTarget, "packageId" | "envId">; workspace: string },
+): Promise<{ rank: number; hasPackage: boolean } | null> {
+  const p = principalKey(principal);
+  const [row] = await db`
+    SELECT effective_rank(${p.kind}, ${p.id}::uuid, 'workspace', w.id) AS rank,
+           EXISTS (SELECT 1 FROM grants g WHERE g.resource_kind = 'package' AND g.resource_id = ${where.target.packageId}
+                      AND g.principal_kind = 'workspace' AND g.principal_id = w.id) AS has_package
+      FROM workspaces w JOIN environments e ON e.org_id = w.org_id
+     WHERE e.id = ${where.target.envId} AND w.name = ${where.workspace}`;
+  return row ? { rank: Number(row.rank ?? 0), hasPackage: row.has_package as boolean } : null;
+}
