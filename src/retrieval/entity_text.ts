@@ -6,6 +6,7 @@
  * @module
  */
 import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../engine/metadata.ts";
+import { splitCompound } from "./compound_words.ts";
 import type { Lexicon } from "./lexicon.ts";
 import { contentStems, expandAbbreviations, splitName, stem, STOP_WORDS } from "./text_terms.ts";
 
@@ -172,7 +173,10 @@ const TYPE_WORDS: Record<string, string> = {
 };
 
 function makeEntity(parts: EntityParts, options: EntityTextOptions): EntityRecord {
-  const expanded = expandAbbreviations(parts.nameWords);
+  // Abbreviations expanded, then glued words split (`signup` -> `sign up`) when a lexicon knows both halves.
+  const lexicon = options.lexicon;
+  const expanded = expandAbbreviations(parts.nameWords)
+    .flatMap((w) => (lexicon ? splitCompound(w, (x) => lexicon.has(x)) : [w]));
   const nameTerms = unique([...parts.nameWords, ...expanded].filter((w) => !STOP_WORDS.has(w)).map(stem));
   const docTerms = parts.description ? contentStems(parts.description, { expand: true }) : [];
   const contextTerms = contentStems(parts.contextText, { expand: true });

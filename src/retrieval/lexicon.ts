@@ -24,6 +24,8 @@ export interface Lexicon {
    * word itself excluded; empty when the word is unknown.
    */
   related(word: string): string[];
+  /** True when `word` (or a base form of it: `seats` -> `seat`) is a WordNet lemma. */
+  has(word: string): boolean;
 }
 
 /** Options of {@link loadLexicon}. */
@@ -180,7 +182,11 @@ function readLexicon(dir: string, senses: number): Lexicon {
     out.delete(key.replace(/_/g, " "));
   }
 
-  return { dir, related };
+  function has(word: string): boolean {
+    return baseForms(word.toLowerCase().trim().replace(/\s+/g, "_")).length > 0;
+  }
+
+  return { dir, related, has };
 }
 
 /** `hold_up` -> `hold up`; adjective markers like `late(a)` dropped. */

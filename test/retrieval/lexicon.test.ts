@@ -67,6 +67,14 @@ describe("loadLexicon", () => {
     expect(lexicon.related("called off")).toEqual(expect.arrayContaining(["cancel", "scrub"]));
   });
 
+  test("has: lemmas and their inflected forms, not unknown words", () => {
+    const lexicon = loadLexicon({ dir: DIR, senses: 1 })!;
+    expect(lexicon.has("delay")).toBe(true);
+    expect(lexicon.has("delays")).toBe(true);
+    expect(lexicon.has("hold up")).toBe(true);
+    expect(lexicon.has("signup")).toBe(false);
+  });
+
   test("no dictionary means no lexicon", () => {
     expect(loadLexicon({ dir: join(DIR, "missing") })).toBeNull();
   });
