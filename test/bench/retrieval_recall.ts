@@ -8,6 +8,7 @@
  * @module
  */
 import type { ModelMetadata } from "../../src/engine/metadata.ts";
+import { phraseEmbeddingText } from "../../src/retrieval/answer_types.ts";
 import { getEmbedder, type Embedder } from "../../src/retrieval/embedder.ts";
 import { entitiesFromMetadata, type EntityRecord, type EntityTextOptions } from "../../src/retrieval/entity_text.ts";
 import { loadLexicon } from "../../src/retrieval/lexicon.ts";
@@ -66,7 +67,7 @@ async function indexPackage(pkg: BenchPackage, embedder: Embedder): Promise<Inde
 
 async function ask(question: string, indexed: Indexed, embedder: Embedder) {
   const { phrases } = await splitPhrases(question, { baseUrl: "" });
-  const vectors = useSemantic ? await embedder.embed(phrases.map((p) => p.phrase)) : phrases.map(() => null);
+  const vectors = useSemantic ? await embedder.embed(phrases.map((p) => phraseEmbeddingText(p.phrase))) : phrases.map(() => null);
   const rankPhrases: RankPhrase[] = phrases.map((p, i) => {
     const v = vectors[i];
     const hits = v ? searchMemoryIndex(indexed.index, v, { k: 20 }) : [];
