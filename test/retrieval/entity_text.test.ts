@@ -69,7 +69,7 @@ describe("entitiesFromMetadata", () => {
 
   test("a lexicon splits glued name words it does not know into words it knows", () => {
     const known = new Set(["sign", "up", "date", "count"]);
-    const lexicon: Lexicon = { dir: "stub", related: () => [], has: (w) => known.has(w) };
+    const lexicon: Lexicon = { dir: "stub", related: () => [], has: (w) => known.has(w), derivationBases: () => [] };
     const meta: ModelMetadata = { ...META, sources: [{ ...META.sources[0]!, dimensions: [{ ...META.sources[0]!.dimensions[0]!, name: "signup_dt", path: "signup_dt" }] }] };
     const entity = entitiesFromMetadata(meta, {}, { lexicon }).find((e) => e.name === "signup_dt")!;
     expect(entity.text.startsWith("sign up date")).toBe(true);
@@ -88,6 +88,7 @@ describe("entitiesFromMetadata", () => {
       dir: "stub",
       related: (word) => ({ arrival: ["arriving", "reaching"], delay: ["holdup", "time lag", "delay"] }[word] ?? []),
       has: () => true,
+      derivationBases: () => [],
     };
     const entity = entitiesFromMetadata(META, {}, { lexicon }).find((e) => e.name === "avgArrDelay")!;
     expect(entity.lexicalTerms.related).toEqual(expect.arrayContaining([stem("arriving"), "reach", "holdup", "time lag"]));
