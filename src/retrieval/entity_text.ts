@@ -6,6 +6,7 @@
  * @module
  */
 import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../engine/metadata.ts";
+import { splitCompound } from "./compound_words.ts";
 import type { Lexicon } from "./lexicon.ts";
 import { contentStems, expandAbbreviations, splitName, stem, STOP_WORDS } from "./text_terms.ts";
 
@@ -172,11 +173,14 @@ const TYPE_WORDS: Record<string, string> = {
 };
 
 function makeEntity(parts: EntityParts, options: EntityTextOptions): EntityRecord {
-  const expanded = expandAbbreviations(parts.nameWords);
+  // Abbreviations expanded, then glued words split (`signup` -> `sign up`) when a lexicon knows both halves.
+  const lexicon = options.lexicon;
+  const expanded = expandAbbreviations(parts.nameWords)
+    .flatMap((w) => (lexicon ? splitCompound(w, (x) => lexicon.has(x)) : [w]));
   const nameTerms = unique([...parts.nameWords, ...expanded].filter((w) => !STOP_WORDS.has(w)).map(stem));
   const docTerms = parts.description ? contentStems(parts.description, { expand: true }) : [];
   const contextTerms = contentStems(parts.contextText, { expand: true });
-  const related = relatedTerms(expanded, options.lexicon, new Set(nameTerms));
+  const related = relatedTerms(expanded, options.lexicon, { known: new Set(nameTerms), context: new Set([...nameTerms, ...docTerms]) });
   const humanized = expanded.join(" ");
   const text = [
     humanized,
@@ -199,14 +203,23 @@ function makeEntity(parts: EntityParts, options: EntityTextOptions): EntityRecor
   };
 }
 
-function relatedTerms(nameWords: string[], lexicon: Lexicon | null | undefined, known: Set<string>): string[] {
+/**
+ * Lexicon words related to the name words; a rarer sense counts too when the
+ * entity's own name or doc words appear among its lemmas (`gross margin`).
+ */
+function relatedTerms(
+  nameWords: string[],
+  lexicon: Lexicon | null | undefined,
+  { known, context }: { known: Set<string>; context: Set<string> },
+): string[] {
   if (!lexicon) return [];
+  const inContext = (w: string) => !STOP_WORDS.has(w) && context.has(stem(w));
   const out = new Set<string>();
   const content = nameWords.filter((w) => !STOP_WORDS.has(w) && w.length > 1 && !/\d/.test(w));
   // The whole name as a lemma too ("head count", "zip code").
   const candidates = content.length > 1 ? [...content, content.join(" ")] : content;
   for (const word of candidates) {
-    for (const rel of lexicon.related(word)) {
+    for (const rel of lexicon.related(word, { context: inContext })) {
       // Multi-word lemmas ("call off") are kept whole, as stemmed word pairs.
       const parts = rel.split(/[\s-]+/).filter((w) => w !== "");
       if (parts.length > 2 || (parts.length === 1 && (STOP_WORDS.has(rel) || rel.length < 2))) continue;

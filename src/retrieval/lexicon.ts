@@ -23,7 +23,26 @@ export interface Lexicon {
    * Words related to `word` (lowercase, spaces for multi-word lemmas), the
    * word itself excluded; empty when the word is unknown.
    */
-  related(word: string): string[];
+  related(word: string, options?: RelatedOptions): string[];
+  /**
+   * Shorter lemmas that `word` derives from by a derivational ending
+   * (`profitability` -> `profitable`, `profit`; `vacancies` -> `vacant`), the word's own
+   * base forms excluded; empty when none is a lemma.
+   */
+  derivationBases(word: string): string[];
+  /** True when `word` (or a base form of it: `seats` -> `seat`) is a WordNet lemma. */
+  has(word: string): boolean;
+}
+
+/** Options of `Lexicon.related`. */
+export interface RelatedOptions {
+  /**
+   * Words around the asked word (an entity's doc and name): a rarer sense,
+   * beyond the most frequent ones, is taken too when one of its lemmas holds
+   * a word for which `context` is true (Lesk-style sense selection, so
+   * `margin` in "gross margin" finds the sense "gross profit").
+   */
+  context?: (word: string) => boolean;
 }
 
 /** Options of {@link loadLexicon}. */
@@ -45,6 +64,12 @@ const DETACHMENTS: ReadonlyArray<readonly [string, string]> = [
   ["ies", "y"], ["ses", "s"], ["xes", "x"], ["zes", "z"], ["ches", "ch"], ["shes", "sh"], ["men", "man"],
   ["es", "e"], ["es", ""], ["s", ""], ["ied", "y"], ["ed", "e"], ["ed", ""], ["ing", "e"], ["ing", ""],
   ["er", ""], ["est", ""], ["er", "e"], ["est", "e"],
+];
+/** Derivational endings and what they replace, longest first (`-ability` -> `-able` or nothing). */
+const DERIVATIONS: ReadonlyArray<readonly [string, string]> = [
+  ["ability", "able"], ["ibility", "ible"], ["ability", ""], ["iness", "y"], ["ness", ""], ["ity", ""],
+  ["ancies", "ant"], ["encies", "ent"], ["ancy", "ant"], ["ency", "ent"], ["ation", "e"], ["ation", ""],
+  ["ment", ""], ["able", ""], ["ible", ""], ["ful", ""], ["ship", ""], ["hood", ""],
 ];
 const cache = new Map<string, Lexicon | null>();
 
@@ -140,23 +165,46 @@ function readLexicon(dir: string, senses: number): Lexicon {
   }
 
   const memo = new Map<string, string[]>();
-  function related(word: string): string[] {
+  function related(word: string, options: RelatedOptions = {}): string[] {
     const asked = word.toLowerCase().trim().replace(/\s+/g, "_");
-    const known = memo.get(asked);
+    const known = options.context ? undefined : memo.get(asked);
     if (known) return known;
     const out = new Set<string>();
-    for (const key of baseForms(asked)) relatedTo(key, out);
+    for (const key of baseForms(asked)) relatedTo(key, out, options.context);
     out.delete(asked.replace(/_/g, " "));
     const list = [...out];
+    if (options.context) return list;
     if (memo.size > 50_000) memo.clear();
     memo.set(asked, list);
     return list;
   }
 
-  function relatedTo(key: string, out: Set<string>): void {
+  function derivationBases(word: string): string[] {
+    const asked = word.toLowerCase().trim();
+    const own = new Set(baseForms(asked));
+    const out = new Set<string>();
+    for (const form of own.size > 0 ? own : [asked]) {
+      for (const [suffix, ending] of DERIVATIONS) {
+        if (!form.endsWith(suffix) || form.length - suffix.length < 3) continue;
+        const base = form.slice(0, form.length - suffix.length) + ending;
+        if (!own.has(base) && index.has(base)) out.add(base);
+      }
+    }
+    return [...out];
+  }
+
+  /** True when a lemma of the synset other than `key` holds a context word. */
+  function inContext(words: string[], key: string, context: (word: string) => boolean): boolean {
+    const self = key.replace(/_/g, " ");
+    return words.some((w) => w !== self && w.split(/[\s-]+/).some((part) => part !== self && context(part)));
+  }
+
+  function relatedTo(key: string, out: Set<string>, context?: (word: string) => boolean): void {
     for (const { part, offsets } of index.get(key) ?? []) {
-      for (const offset of offsets.slice(0, senses)) {
+      for (const [rank, offset] of offsets.entries()) {
+        if (rank >= senses && !context) break;
         const { words, pointers } = synset(part, offset);
+        if (rank >= senses && !(context && inContext(words, key, context))) continue;
         const self = words.findIndex((w) => w === key.replace(/_/g, " "));
         for (const w of words) out.add(w);
         for (const [symbol, target, pos, sourceTarget] of pointers) {
@@ -180,7 +228,11 @@ function readLexicon(dir: string, senses: number): Lexicon {
     out.delete(key.replace(/_/g, " "));
   }
 
-  return { dir, related };
+  function has(word: string): boolean {
+    return baseForms(word.toLowerCase().trim().replace(/\s+/g, "_")).length > 0;
+  }
+
+  return { dir, related, has, derivationBases };
 }
 
 /** `hold_up` -> `hold up`; adjective markers like `late(a)` dropped. */

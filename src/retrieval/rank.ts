@@ -74,14 +74,16 @@ interface PhraseTerms {
   stems: string[];
   /** Stemmed pairs of consecutive words (`"call off"`), with the stems they cover. */
   pairs: Array<[string, string[]]>;
-  /** Lexicon words related to each stem (stemmed; pairs joined by a space). */
-  related: Map<string, Set<string>>;
+  /** Lexicon words related to each stem (stemmed; pairs joined by a space), with their credit factor (0..1). */
+  related: Map<string, Map<string, number>>;
 }
 
 interface EntityTerms {
   name: Set<string>;
   doc: Set<string>;
   related: Set<string>;
+  /** Last words of two-word related lemmas (`gross profit` -> `profit`): a kind of what the lemma names. */
+  relatedHeads: Set<string>;
   context: Set<string>;
   /** One set of stems per name word: the word and its expansion. */
   nameWords: Set<string>[];
@@ -92,6 +94,9 @@ interface EntityTerms {
   normalizedName: string;
   normalizedExpanded: string;
 }
+
+/** Credit factor of a derivational base of a phrase word (squared for the base's own related words). */
+const BASE_FACTOR = 0.75;
 
 const entityTermsCache = new WeakMap<EntityRecord, EntityTerms>();
 
@@ -160,7 +165,7 @@ function phraseTerms(text: string, lexicon: Lexicon | null | undefined): PhraseT
     const covered = [raw[i]!, raw[i + 1]!].filter((w) => !STOP_WORDS.has(w)).map(stem);
     if (covered.length > 0) pairs.push([`${stem(raw[i]!)} ${stem(raw[i + 1]!)}`, covered]);
   }
-  const related = new Map<string, Set<string>>();
+  const related = new Map<string, Map<string, number>>();
   if (lexicon) {
     const lookups = [...content.map((w) => [w, stem(w)] as const)];
     for (let i = 0; i + 1 < raw.length; i++) {
@@ -168,11 +173,18 @@ function phraseTerms(text: string, lexicon: Lexicon | null | undefined): PhraseT
     }
     for (const [word, key] of lookups) {
       if (/\d/.test(word)) continue;
-      const set = new Set<string>();
-      for (const rel of lexicon.related(word)) {
+      const set = new Map<string, number>();
+      const put = (rel: string, factor: number) => {
         const parts = rel.split(/[\s-]+/).filter((w) => w !== "");
-        if (parts.length > 2 || (parts.length === 1 && STOP_WORDS.has(rel))) continue;
-        set.add(parts.map(stem).join(" "));
+        if (parts.length > 2 || (parts.length === 1 && STOP_WORDS.has(rel))) return;
+        const s = parts.map(stem).join(" ");
+        if ((set.get(s) ?? 0) < factor) set.set(s, factor);
+      };
+      for (const rel of lexicon.related(word)) put(rel, 1);
+      // Derivational bases one hop down (`profitability` -> `profit`), and their related words two hops down, with decay.
+      for (const base of word.includes(" ") ? [] : lexicon.derivationBases(word)) {
+        put(base, BASE_FACTOR);
+        for (const rel of lexicon.related(base)) put(rel, BASE_FACTOR * BASE_FACTOR);
       }
       set.delete(key);
       if (set.size > 0) related.set(key, set);
@@ -190,6 +202,7 @@ function termsOf(entity: EntityRecord): EntityTerms {
     name: new Set(entity.lexicalTerms.name),
     doc: new Set(entity.lexicalTerms.doc),
     related: new Set(entity.lexicalTerms.related),
+    relatedHeads: new Set(entity.lexicalTerms.related.filter((r) => r.includes(" ")).map((r) => r.split(" ")[1]!)),
     context: new Set(entity.lexicalTerms.context),
     nameWords: last.filter((w) => !STOP_WORDS.has(w))
       .map((w) => new Set([stem(w), ...expandAbbreviations([w]).map(stem)])),
@@ -270,16 +283,17 @@ function scoreEntity(
         if (family !== undefined) give(q, terms.name.has(family) ? 0.9 : 0.6, terms.name.has(family) ? nameHits : docHits, family);
       }
       if (terms.related.has(q)) give(q, synonymCredit, relatedHits, q);
-      for (const rel of phrase.related.get(q) ?? []) {
-        if (terms.name.has(rel) || terms.namePairs.has(rel)) give(q, synonymCredit, relatedHits, `${q}~${rel}`);
-        else if (terms.doc.has(rel)) give(q, 0.5 * synonymCredit, relatedHits, `${q}~${rel}`);
+      for (const [rel, factor] of phrase.related.get(q) ?? []) {
+        if (terms.name.has(rel) || terms.namePairs.has(rel)) give(q, factor * synonymCredit, relatedHits, `${q}~${rel}`);
+        else if (terms.doc.has(rel)) give(q, factor * 0.5 * synonymCredit, relatedHits, `${q}~${rel}`);
+        else if (terms.relatedHeads.has(rel)) give(q, factor * 0.5 * synonymCredit, relatedHits, `${q}~${rel}`);
       }
       if (terms.context.has(q)) give(q, 0.3, contextHits, q);
     }
     for (const [pair, covered] of phrase.pairs) {
       if (terms.related.has(pair)) for (const q of covered) give(q, synonymCredit, relatedHits, pair);
-      for (const rel of phrase.related.get(pair) ?? []) {
-        if (terms.name.has(rel) || terms.namePairs.has(rel)) for (const q of covered) give(q, synonymCredit, relatedHits, `${pair}~${rel}`);
+      for (const [rel, factor] of phrase.related.get(pair) ?? []) {
+        if (terms.name.has(rel) || terms.namePairs.has(rel)) for (const q of covered) give(q, factor * synonymCredit, relatedHits, `${pair}~${rel}`);
       }
     }
     for (const q of phrase.stems) {

@@ -12,6 +12,7 @@ import { badRequest } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { buildContextResult, type ContextResult } from "./context_result.ts";
 import { getEmbedder, type Embedder } from "./embedder.ts";
+import { phraseEmbeddingText } from "./answer_types.ts";
 import { loadLexicon } from "./lexicon.ts";
 import { splitPhrases } from "./phrases.ts";
 import { rankEntities, type RankedPhrase, type RankOptions, type RankPhrase } from "./rank.ts";
@@ -129,7 +130,7 @@ async function nearestNeighbours(
     entityCount: number;
   },
 ): Promise<void> {
-  const vectors = await embedder.embed(where.phrases.map((p) => p.phrase));
+  const vectors = await embedder.embed(where.phrases.map((p) => phraseEmbeddingText(p.phrase)));
   const asked = vectors.map((v, i) => (v ? { i, v: vectorLiteral(v) } : null)).filter((x) => x !== null);
   if (asked.length === 0) return;
   // Phrase vectors are parsed once (in the unnest), never per row: parsing

@@ -22,7 +22,7 @@ import type { StoredEntity } from "../../src/retrieval/scoped_entities.ts";
 import { contentStems, expandAbbreviations, splitName, stem } from "../../src/retrieval/text_terms.ts";
 import { startTestService } from "../helpers/service.ts";
 import { BENCH_PACKAGES, dim, msr, source, view } from "./retrieval_packages.ts";
-import { QUESTIONS, type BenchQuestion } from "./retrieval_questions.ts";
+import { HELD_OUT_QUESTIONS, QUESTIONS, type BenchQuestion } from "./retrieval_questions.ts";
 
 const s = await startTestService({ INDEX_ON_PUBLISH: "false" });
 const sql = s.service.db.sql;
@@ -97,28 +97,30 @@ function sharesNoWord(q: BenchQuestion, entities: StoredEntity[]): boolean {
 for (const pkg of BENCH_PACKAGES) await store(pkg.name, pkg.models, pkg.values);
 await store("synthetic", [syntheticPackage(1000)], {});
 
-// Recall@5 through the database search.
-let hit5 = 0, hit1 = 0, noWord = 0, noWordHit5 = 0;
-const misses: string[] = [];
-for (const q of QUESTIONS) {
-  const found = await rankQuestion(sql, principal, { organization: "bench", question: q.question, scope: { environment_name: "prod", package_name: q.pkg } });
-  const merged = mergeRankings(found.ranked).filter((m) => m.entity.kind !== "source");
-  const keys = merged.map((m) => targetKey(m.entity as StoredEntity));
-  const rank = keys.findIndex((k) => q.targets.includes(k));
-  const disjoint = sharesNoWord(q, found.entities);
-  if (disjoint) noWord++;
-  if (rank === 0) hit1++;
-  if (rank >= 0 && rank < 5) {
-    hit5++;
-    if (disjoint) noWordHit5++;
-  } else {
-    misses.push(`${disjoint ? "[no shared word] " : ""}${q.question} -> want ${q.targets.join(" | ")} (rank ${rank < 0 ? "-" : rank + 1}); top 5: ${keys.slice(0, 5).join(", ")}`);
-  }
-}
+// Recall@5 through the database search, on the labelled and the held-out questions.
 const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)}% (${a}/${b})`;
-console.log(`database: ${s.service.db.kind}; questions: ${QUESTIONS.length}, sharing no word with their target: ${noWord}`);
-console.log(`recall@1 ${pct(hit1, QUESTIONS.length)}; recall@5 overall ${pct(hit5, QUESTIONS.length)}; no-shared-word recall@5 ${pct(noWordHit5, noWord)}`);
-console.log(`misses:\n  ${misses.join("\n  ") || "(none)"}`);
+for (const [label, set] of [["labelled", QUESTIONS], ["held-out", HELD_OUT_QUESTIONS]] as const) {
+  let hit5 = 0, hit1 = 0, noWord = 0, noWordHit5 = 0;
+  const misses: string[] = [];
+  for (const q of set) {
+    const found = await rankQuestion(sql, principal, { organization: "bench", question: q.question, scope: { environment_name: "prod", package_name: q.pkg } });
+    const merged = mergeRankings(found.ranked).filter((m) => m.entity.kind !== "source");
+    const keys = merged.map((m) => targetKey(m.entity as StoredEntity));
+    const rank = keys.findIndex((k) => q.targets.includes(k));
+    const disjoint = sharesNoWord(q, found.entities);
+    if (disjoint) noWord++;
+    if (rank === 0) hit1++;
+    if (rank >= 0 && rank < 5) {
+      hit5++;
+      if (disjoint) noWordHit5++;
+    } else {
+      misses.push(`${disjoint ? "[no shared word] " : ""}${q.question} -> want ${q.targets.join(" | ")} (rank ${rank < 0 ? "-" : rank + 1}); top 5: ${keys.slice(0, 5).join(", ")}`);
+    }
+  }
+  console.log(`${label}: database: ${s.service.db.kind}; questions: ${set.length}, sharing no word with their target: ${noWord}`);
+  console.log(`${label}: recall@1 ${pct(hit1, set.length)}; recall@5 overall ${pct(hit5, set.length)}; no-shared-word recall@5 ${pct(noWordHit5, noWord)}`);
+  console.log(`${label} misses:\n  ${misses.join("\n  ") || "(none)"}`);
+}
 
 // Latency: the whole get_context search on the 1,000-entity package, warm.
 const searcher = createContextSearcher(ctx);

@@ -8,6 +8,7 @@
  * @module
  */
 import type { ModelMetadata } from "../../src/engine/metadata.ts";
+import { phraseEmbeddingText } from "../../src/retrieval/answer_types.ts";
 import { getEmbedder, type Embedder } from "../../src/retrieval/embedder.ts";
 import { entitiesFromMetadata, type EntityRecord, type EntityTextOptions } from "../../src/retrieval/entity_text.ts";
 import { loadLexicon } from "../../src/retrieval/lexicon.ts";
@@ -18,7 +19,7 @@ import { buildContextResult } from "../../src/retrieval/context_result.ts";
 import { contentStems, expandAbbreviations, splitName, stem } from "../../src/retrieval/text_terms.ts";
 import { alignmentSimilarity, alignmentWords, createWordVectors, vectorsOf, type WordVectors } from "../../src/retrieval/word_alignment.ts";
 import { BENCH_PACKAGES, dim, msr, source, view, type BenchPackage } from "./retrieval_packages.ts";
-import { QUESTIONS, type BenchQuestion } from "./retrieval_questions.ts";
+import { HELD_OUT_QUESTIONS, QUESTIONS, type BenchQuestion } from "./retrieval_questions.ts";
 
 const args = new Set(process.argv.slice(2));
 const useLexicon = !args.has("--no-lexicon");
@@ -66,7 +67,7 @@ async function indexPackage(pkg: BenchPackage, embedder: Embedder): Promise<Inde
 
 async function ask(question: string, indexed: Indexed, embedder: Embedder) {
   const { phrases } = await splitPhrases(question, { baseUrl: "" });
-  const vectors = useSemantic ? await embedder.embed(phrases.map((p) => p.phrase)) : phrases.map(() => null);
+  const vectors = useSemantic ? await embedder.embed(phrases.map((p) => phraseEmbeddingText(p.phrase))) : phrases.map(() => null);
   const rankPhrases: RankPhrase[] = phrases.map((p, i) => {
     const v = vectors[i];
     const hits = v ? searchMemoryIndex(indexed.index, v, { k: 20 }) : [];
@@ -144,30 +145,32 @@ async function main(): Promise<void> {
   const packages = new Map<string, Indexed>();
   for (const pkg of BENCH_PACKAGES) packages.set(pkg.name, await indexPackage(pkg, embedder));
 
-  let hit1 = 0, hit5 = 0, noWord = 0, noWordHit5 = 0, noWordHit1 = 0;
-  const misses: string[] = [];
-  for (const q of QUESTIONS) {
-    const indexed = packages.get(q.pkg)!;
-    // Sources are reported as groups, not as entities: rank fields, views and queries.
-    const merged = mergeRankings(await ask(q.question, indexed, embedder)).filter((m) => m.entity.kind !== "source");
-    const keys = merged.map((m) => targetKey(m.entity));
-    const rank = keys.findIndex((k) => q.targets.includes(k));
-    const disjoint = sharesNoWord(q, indexed.entities);
-    if (disjoint) noWord++;
-    if (rank === 0) hit1++;
-    if (rank >= 0 && rank < 5) hit5++;
-    if (disjoint && rank === 0) noWordHit1++;
-    if (disjoint && rank >= 0 && rank < 5) noWordHit5++;
-    if (rank < 0 || rank >= 5 || args.has("--verbose")) {
-      const top = merged.slice(0, 5).map((m) => `${targetKey(m.entity)} ${m.score.toFixed(2)}`).join(", ");
-      misses.push(`${disjoint ? "[no shared word] " : ""}${q.question} -> want ${q.targets.join(" | ")} (rank ${rank < 0 ? "-" : rank + 1}); top 5: ${top}`);
-    }
-  }
   const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)}% (${a}/${b})`;
-  console.log(`questions: ${QUESTIONS.length}, sharing no word with their target: ${noWord}`);
-  console.log(`recall@1 overall ${pct(hit1, QUESTIONS.length)}; recall@5 overall ${pct(hit5, QUESTIONS.length)}`);
-  console.log(`no-shared-word: recall@1 ${pct(noWordHit1, noWord)}; recall@5 ${pct(noWordHit5, noWord)}`);
-  console.log(`misses (rank > 5):\n  ${misses.join("\n  ")}`);
+  for (const [label, set] of [["labelled", QUESTIONS], ["held-out", HELD_OUT_QUESTIONS]] as const) {
+    let hit1 = 0, hit5 = 0, noWord = 0, noWordHit5 = 0, noWordHit1 = 0;
+    const misses: string[] = [];
+    for (const q of set) {
+      const indexed = packages.get(q.pkg)!;
+      // Sources are reported as groups, not as entities: rank fields, views and queries.
+      const merged = mergeRankings(await ask(q.question, indexed, embedder)).filter((m) => m.entity.kind !== "source");
+      const keys = merged.map((m) => targetKey(m.entity));
+      const rank = keys.findIndex((k) => q.targets.includes(k));
+      const disjoint = sharesNoWord(q, indexed.entities);
+      if (disjoint) noWord++;
+      if (rank === 0) hit1++;
+      if (rank >= 0 && rank < 5) hit5++;
+      if (disjoint && rank === 0) noWordHit1++;
+      if (disjoint && rank >= 0 && rank < 5) noWordHit5++;
+      if (rank < 0 || rank >= 5 || args.has("--verbose")) {
+        const top = merged.slice(0, 5).map((m) => `${targetKey(m.entity)} ${m.score.toFixed(2)}`).join(", ");
+        misses.push(`${disjoint ? "[no shared word] " : ""}${q.question} -> want ${q.targets.join(" | ")} (rank ${rank < 0 ? "-" : rank + 1}); top 5: ${top}`);
+      }
+    }
+    console.log(`${label}: questions: ${set.length}, sharing no word with their target: ${noWord}`);
+    console.log(`${label}: recall@1 overall ${pct(hit1, set.length)}; recall@5 overall ${pct(hit5, set.length)}`);
+    console.log(`${label}: no-shared-word: recall@1 ${pct(noWordHit1, noWord)}; recall@5 ${pct(noWordHit5, noWord)}`);
+    console.log(`${label} misses (rank > 5):\n  ${misses.join("\n  ")}`);
+  }
 
   // Latency on a 1,000-entity package: phrases + embedding + search + ranking + result.
   const big = syntheticPackage(1000);

@@ -67,6 +67,16 @@ describe("entitiesFromMetadata", () => {
     expect(entities.map((e) => e.name)).toEqual(["airports", "faa_region"]);
   });
 
+  test("a lexicon splits glued name words it does not know into words it knows", () => {
+    const known = new Set(["sign", "up", "date", "count"]);
+    const lexicon: Lexicon = { dir: "stub", related: () => [], has: (w) => known.has(w), derivationBases: () => [] };
+    const meta: ModelMetadata = { ...META, sources: [{ ...META.sources[0]!, dimensions: [{ ...META.sources[0]!.dimensions[0]!, name: "signup_dt", path: "signup_dt" }] }] };
+    const entity = entitiesFromMetadata(meta, {}, { lexicon }).find((e) => e.name === "signup_dt")!;
+    expect(entity.text.startsWith("sign up date")).toBe(true);
+    expect(entity.lexicalTerms.name).toEqual(expect.arrayContaining(["signup", "sign", "up", "date"]));
+    expect(entitiesFromMetadata(meta).find((e) => e.name === "signup_dt")!.text.startsWith("signup date")).toBe(true);
+  });
+
   test("indexed values attach to their dimension only", () => {
     const entities = entitiesFromMetadata(META, {}, { values: { "flights.origin": ["JFK", "LAX"], "flights.flight_cnt": ["1"] } });
     expect(entities.find((e) => e.name === "origin")!.values).toEqual(["JFK", "LAX"]);
@@ -77,6 +87,8 @@ describe("entitiesFromMetadata", () => {
     const lexicon: Lexicon = {
       dir: "stub",
       related: (word) => ({ arrival: ["arriving", "reaching"], delay: ["holdup", "time lag", "delay"] }[word] ?? []),
+      has: () => true,
+      derivationBases: () => [],
     };
     const entity = entitiesFromMetadata(META, {}, { lexicon }).find((e) => e.name === "avgArrDelay")!;
     expect(entity.lexicalTerms.related).toEqual(expect.arrayContaining([stem("arriving"), "reach", "holdup", "time lag"]));

@@ -67,6 +67,35 @@ describe("loadLexicon", () => {
     expect(lexicon.related("called off")).toEqual(expect.arrayContaining(["cancel", "scrub"]));
   });
 
+  test("has: lemmas and their inflected forms, not unknown words", () => {
+    const lexicon = loadLexicon({ dir: DIR, senses: 1 })!;
+    expect(lexicon.has("delay")).toBe(true);
+    expect(lexicon.has("delays")).toBe(true);
+    expect(lexicon.has("hold up")).toBe(true);
+    expect(lexicon.has("signup")).toBe(false);
+  });
+
+  test("a rarer sense counts when the context holds one of its lemmas' words", () => {
+    const dir = writeDict([
+      ["noun", ["margin", "border"], []], // most frequent sense
+      ["noun", ["gross_profit", "margin"], []], // rarer sense
+      ["noun", ["profit", "net_income"], []],
+      ["adj", ["profitable"], []],
+    ]);
+    try {
+      const lexicon = loadLexicon({ dir, senses: 1 })!;
+      expect(lexicon.related("margin")).toEqual(["border"]);
+      expect(lexicon.related("margin", { context: (w) => w === "gross" }).sort()).toEqual(["border", "gross profit"]);
+      expect(lexicon.related("margin", { context: (w) => w === "margin" })).toEqual(["border"]);
+      // Derivational bases: lemmas only, the word's own base forms excluded.
+      expect(lexicon.derivationBases("profitability").sort()).toEqual(["profit", "profitable"]);
+      expect(lexicon.derivationBases("profits")).toEqual([]);
+      expect(lexicon.derivationBases("profitableness")).toEqual(["profitable"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("no dictionary means no lexicon", () => {
     expect(loadLexicon({ dir: join(DIR, "missing") })).toBeNull();
   });

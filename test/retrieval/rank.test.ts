@@ -2,8 +2,10 @@ import { describe, expect, test } from "bun:test";
 import type { ModelMetadata } from "../../src/engine/metadata.ts";
 import { buildContextResult, malloyReference } from "../../src/retrieval/context_result.ts";
 import { entitiesFromMetadata, type EntityRecord } from "../../src/retrieval/entity_text.ts";
+import type { Lexicon } from "../../src/retrieval/lexicon.ts";
 import { buildMemoryIndex, searchMemoryIndex } from "../../src/retrieval/memory_index.ts";
 import { mergeRankings, rankEntities } from "../../src/retrieval/rank.ts";
+import { stem } from "../../src/retrieval/text_terms.ts";
 import { dim, msr, source, view } from "../bench/retrieval_packages.ts";
 
 const META: ModelMetadata = {
@@ -160,5 +162,27 @@ describe("memory index", () => {
     expect(() => buildMemoryIndex(["a", "b"], [unit(1, 0), unit(1, 0, 0)])).toThrow("expected 2");
     const index = buildMemoryIndex(["a"], [unit(1, 0)]);
     expect(() => searchMemoryIndex(index, unit(1, 0, 0))).toThrow("length 3");
+  });
+});
+
+describe("rankEntities with multi-hop lexicon relations", () => {
+  test("a derivational base's related words reach an entity, with less credit than a direct synonym", () => {
+    const lexicon: Lexicon = {
+      dir: "stub",
+      related: (w) => ({ profit: ["earnings"], gain: ["earnings"] }[w] ?? []),
+      has: () => true,
+      derivationBases: (w) => (w === "profitability" ? ["profit"] : []),
+    };
+    const make = (name: string): EntityRecord => ({
+      id: name, kind: "measure", name, sourceName: "s", modelPath: "m", fieldType: "measure", dataType: "number", text: name,
+      lexicalTerms: { name: [stem(name)], doc: [], context: [], related: [] },
+    });
+    const entities = [make("earnings"), make("other")];
+    const far = rankEntities([{ phrase: "profitability", description: "" }], entities, { lexicon })[0]!.matches;
+    const near = rankEntities([{ phrase: "gain", description: "" }], entities, { lexicon })[0]!.matches;
+    expect(far.map((m) => m.entity.name)).toEqual(["earnings"]);
+    expect(far[0]!.matchReason).toContain(`profitability~${stem("earnings")}`);
+    expect(far[0]!.lexical).toBeLessThan(near[0]!.lexical);
+    expect(rankEntities([{ phrase: "profitability", description: "" }], entities, {})[0]!.matches).toEqual([]);
   });
 });

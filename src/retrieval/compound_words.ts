@@ -1,0 +1,49 @@
+/**
+ * Compound splitting for field-name words: modelers glue words together
+ * (`signup`, `stockout`, `checkin`) that neither the word vectors nor WordNet
+ * know as one word. A word that the dictionary does not know, but that is two
+ * dictionary words written together, is split into them.
+ *
+ * @module
+ */
+
+/** Options of {@link splitCompound}. */
+export interface SplitCompoundOptions {
+  /** Shortest word considered for splitting; default 5. */
+  minLength?: number;
+  /** Shortest part of a split; default 2. */
+  minPart?: number;
+}
+
+/**
+ * Splits `word` into two words that `isWord` knows, when `isWord` does not
+ * know `word` itself; returns `[word]` otherwise. Among possible splits, the
+ * most balanced one wins (its shorter part is longest), so `signup` gives
+ * `sign up` rather than `sig nup`.
+ *
+ * @example
+ * splitCompound("signup", (w) => lexicon.has(w)) // ["sign", "up"]
+ * splitCompound("carrier", (w) => lexicon.has(w)) // ["carrier"]
+ */
+export function splitCompound(
+  word: string,
+  isWord: (word: string) => boolean,
+  options: SplitCompoundOptions = {},
+): string[] {
+  const minLength = options.minLength ?? 5;
+  const minPart = options.minPart ?? 2;
+  if (word.length < minLength || /[^a-z]/.test(word) || isWord(word)) return [word];
+  let best: string[] | undefined;
+  let bestShort = 0;
+  for (let i = minPart; i <= word.length - minPart; i++) {
+    const head = word.slice(0, i);
+    const tail = word.slice(i);
+    const short = Math.min(head.length, tail.length);
+    if (short <= bestShort) continue;
+    if (isWord(head) && isWord(tail)) {
+      best = [head, tail];
+      bestShort = short;
+    }
+  }
+  return best ?? [word];
+}

@@ -1,0 +1,24 @@
+import { describe, expect, test } from "bun:test";
+import { splitCompound } from "../../src/retrieval/compound_words.ts";
+
+const DICTIONARY = new Set(["sign", "up", "stock", "out", "carrier", "sig", "head", "count", "headcount", "check", "in"]);
+const isWord = (w: string) => DICTIONARY.has(w);
+
+describe("splitCompound", () => {
+  test("splits a word the dictionary lacks into two words it has", () => {
+    expect(splitCompound("signup", isWord)).toEqual(["sign", "up"]);
+    expect(splitCompound("stockout", isWord)).toEqual(["stock", "out"]);
+    expect(splitCompound("checkin", isWord)).toEqual(["check", "in"]);
+  });
+  test("keeps known words, unsplittable words, short words and non-letters whole", () => {
+    expect(splitCompound("headcount", isWord)).toEqual(["headcount"]);
+    expect(splitCompound("carrier", isWord)).toEqual(["carrier"]);
+    expect(splitCompound("zzyzxq", isWord)).toEqual(["zzyzxq"]);
+    expect(splitCompound("upin", isWord)).toEqual(["upin"]);
+    expect(splitCompound("sign2up", isWord)).toEqual(["sign2up"]);
+  });
+  test("prefers the most balanced split", () => {
+    const words = new Set(["a", "bcdef", "abc", "def"]);
+    expect(splitCompound("abcdef", (w) => words.has(w), { minPart: 1 })).toEqual(["abc", "def"]);
+  });
+});
