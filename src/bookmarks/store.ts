@@ -58,8 +58,8 @@ export async function listBookmarks(db: Db, owner: BookmarkOwner, options: ListB
     SELECT * FROM bookmarks
      WHERE org_id = ${owner.orgId} AND user_id = ${owner.userId}
        AND (${options.bookmarkType ?? null}::text IS NULL OR bookmark_type = ${options.bookmarkType ?? null})
-       AND (bookmark_type, object_id) > (${afterType}::text, ${afterId}::text)
-     ORDER BY bookmark_type, object_id
+       AND (bookmark_type, object_id COLLATE "C") > (${afterType}::text, ${afterId}::text COLLATE "C")
+     ORDER BY bookmark_type, object_id COLLATE "C"
      LIMIT ${options.limit + 1}`;
   return rows.map(toBookmark);
 }

@@ -60,7 +60,7 @@ export interface ListDocumentOptions {
   after?: [string, string];
 }
 
-/** The documents of a workspace the caller can read, by name then id, keyset-paged (`limit + 1` rows). */
+/** The documents of a workspace the caller can read, by name (byte order) then id, keyset-paged (`limit + 1` rows). */
 export async function listDocuments(db: Db, principal: Principal, workspaceId: string, options: ListDocumentOptions): Promise<DocumentRow[]> {
   const p = principalKey(principal);
   const [afterName, afterId] = options.after ?? ["", "00000000-0000-0000-0000-000000000000"];
@@ -68,9 +68,9 @@ export async function listDocuments(db: Db, principal: Principal, workspaceId: s
     SELECT * FROM (
       SELECT d.*, u.user_name AS created_by_name, effective_rank(${p.kind}, ${p.id}::uuid, 'document', d.id) AS rank
         FROM documents d LEFT JOIN users u ON u.id = d.created_by
-       WHERE d.workspace_id = ${workspaceId} AND (d.name, d.id) > (${afterName}, ${afterId}::uuid)) x
+       WHERE d.workspace_id = ${workspaceId} AND (d.name COLLATE "C", d.id) > (${afterName}::text COLLATE "C", ${afterId}::uuid)) x
      WHERE rank >= 1
-     ORDER BY name, id
+     ORDER BY name COLLATE "C", id
      LIMIT ${options.limit + 1}`;
   return rows.map(toDocument);
 }
