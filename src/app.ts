@@ -31,6 +31,10 @@ import type { ContextSearcher, QueryRunner } from "./mcp/tools.ts";
 import { createContextSearcher } from "./retrieval/search.ts";
 import { createQueryRunner } from "./query/service.ts";
 import { retrievalRoutes } from "./retrieval/routes.ts";
+import { workspaceRoutes } from "./workspaces/routes.ts";
+import { workspacePackageRoutes } from "./workspaces/package_routes.ts";
+import { documentRoutes } from "./documents/routes.ts";
+import { bookmarkRoutes } from "./bookmarks/routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -102,6 +106,10 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
         .use(systemPermissionRoutes(ctx))
         .use(inviteRoutes(ctx))
         .use(attributeRoutes(ctx))
+        .use(workspaceRoutes(ctx))
+        .use(workspacePackageRoutes(ctx))
+        .use(documentRoutes(ctx))
+        .use(bookmarkRoutes(ctx))
         .use(retrievalRoutes(ctx)))
     .use(mcpRoutes(ctx, { queryRunner: mcpQueryRunner(ctx), contextSearcher: mcpContextSearcher(ctx), ...options.mcp }));
 }

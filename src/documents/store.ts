@@ -1,0 +1,108 @@
+/**
+ * SQL of documents: rows of a workspace with their content.
+ * @module
+ */
+import type { Db } from "../db/database.ts";
+import { principalKey, roleName } from "../http/access.ts";
+import type { Principal } from "../http/principal.ts";
+
+/** A document as the API shows it. */
+export interface DocumentView {
+  id: string;
+  name: string;
+  content: string;
+  /** userName of the creator (null when created with an API key or the user is gone). */
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** The caller's role here: editor or viewer. */
+  permission: string | null;
+}
+
+/** A document row with the caller's rank. */
+export interface DocumentRow extends DocumentView {
+  rank: number;
+}
+
+function toDocument(r: Record<string, unknown>): DocumentRow {
+  const rank = Number(r.rank ?? 0);
+  return {
+    id: r.id as string,
+    name: r.name as string,
+    content: r.content as string,
+    createdBy: (r.created_by_name as string | null) ?? null,
+    createdAt: (r.created_at as Date).toISOString(),
+    updatedAt: (r.updated_at as Date).toISOString(),
+    permission: roleName("document", rank),
+    rank,
+  };
+}
+
+/** Strips the rank for responses. */
+export function documentView(d: DocumentRow): DocumentView {
+  const { rank: _rank, ...view } = d;
+  return view;
+}
+
+/** A document by id with the caller's rank on it, or null. */
+export async function documentById(db: Db, principal: Principal, id: string): Promise<DocumentRow | null> {
+  const p = principalKey(principal);
+  const [r] = await db`
+    SELECT d.*, u.user_name AS created_by_name, effective_rank(${p.kind}, ${p.id}::uuid, 'document', d.id) AS rank
+      FROM documents d LEFT JOIN users u ON u.id = d.created_by WHERE d.id = ${id}`;
+  return r ? toDocument(r) : null;
+}
+
+/** Options of {@link listDocuments}. */
+export interface ListDocumentOptions {
+  limit: number;
+  /** `[name, id]` of the last document of the previous page. */
+  after?: [string, string];
+}
+
+/** The documents of a workspace the caller can read, by name (byte order) then id, keyset-paged (`limit + 1` rows). */
+export async function listDocuments(db: Db, principal: Principal, workspaceId: string, options: ListDocumentOptions): Promise<DocumentRow[]> {
+  const p = principalKey(principal);
+  const [afterName, afterId] = options.after ?? ["", "00000000-0000-0000-0000-000000000000"];
+  const rows = await db`
+    SELECT * FROM (
+      SELECT d.*, u.user_name AS created_by_name, effective_rank(${p.kind}, ${p.id}::uuid, 'document', d.id) AS rank
+        FROM documents d LEFT JOIN users u ON u.id = d.created_by
+       WHERE d.workspace_id = ${workspaceId} AND (d.name COLLATE "C", d.id) > (${afterName}::text COLLATE "C", ${afterId}::uuid)) x
+     WHERE rank >= 1
+     ORDER BY name COLLATE "C", id
+     LIMIT ${options.limit + 1}`;
+  return rows.map(toDocument);
+}
+
+/** Fields of a new document. */
+export interface NewDocument {
+  workspaceId: string;
+  name: string;
+  content?: string;
+  /** Creating user (null for an API key). */
+  createdBy: string | null;
+}
+
+/** Inserts a document; the caller (a workspace manager) is its editor through the workspace. */
+export async function insertDocument(db: Db, principal: Principal, doc: NewDocument): Promise<DocumentRow> {
+  const [r] = await db`
+    INSERT INTO documents (workspace_id, name, content, created_by)
+    VALUES (${doc.workspaceId}, ${doc.name}, ${doc.content ?? ""}, ${doc.createdBy}) RETURNING id`;
+  return (await documentById(db, principal, r!.id as string))!;
+}
+
+/** Applies a partial update (only provided fields change). */
+export async function updateDocument(db: Db, principal: Principal, patch: { id: string; name?: string; content?: string }): Promise<DocumentRow> {
+  await db`
+    UPDATE documents SET name = coalesce(${patch.name ?? null}::text, name),
+                         content = coalesce(${patch.content ?? null}::text, content), updated_at = now()
+     WHERE id = ${patch.id}`;
+  return (await documentById(db, principal, patch.id))!;
+}
+
+/** Deletes a document (its grants go with it); returns whether it existed. */
+export async function deleteDocument(db: Db, id: string): Promise<boolean> {
+  const rows = await db`DELETE FROM documents WHERE id = ${id} RETURNING id`;
+  return rows.length > 0;
+}

@@ -1,0 +1,105 @@
+/**
+ * Package access of a workspace: list, add and remove the packages a
+ * workspace reaches (what `/mcp/{org}/workspace/{ws}` and the `workspace`
+ * argument of queries and context searches are limited to).
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import { ADMIN, MODEL, READ } from "../http/access.ts";
+import { required } from "../http/auth.ts";
+import type { AppContext } from "../http/context.ts";
+import { forbidden, notFound } from "../http/errors.ts";
+import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
+import { name, pageQuery } from "../http/params.ts";
+import type { Principal } from "../http/principal.ts";
+import { security } from "../http/security.ts";
+import { workspaceFor, wsParams } from "./routes.ts";
+import { addPackageAccess, findPackage, listPackageAccess, removePackageAccess, type PackageRef, type WorkspaceRow } from "./store.ts";
+
+const packageQuery = t.Object({ environmentName: name("environmentName"), packageName: name("packageName") });
+
+/**
+ * The workspace and package of an access change: 404 for either one the caller
+ * cannot see, 403 unless it manages the workspace and may share the package
+ * (package admin or modeler).
+ */
+async function accessTarget(
+  ctx: AppContext,
+  principal: Principal,
+  where: { org: string; ws: string; environmentName: string; packageName: string },
+): Promise<{ ws: WorkspaceRow; pkg: PackageRef }> {
+  const ws = await workspaceFor(ctx, principal, { org: where.org, ws: where.ws });
+  const label = `package '${where.environmentName}/${where.packageName}'`;
+  const pkg = await findPackage(ctx.sql, principal, { orgId: ws.orgId, env: where.environmentName, pkg: where.packageName });
+  if (!pkg || pkg.rank < READ) throw notFound(`${label} not found in organization '${where.org}'`);
+  if (ws.rank < ADMIN) {
+    throw forbidden(`workspace '${where.ws}': changing its package access needs the manager role; you are ${ws.permission}`);
+  }
+  if (pkg.rank < MODEL) {
+    throw forbidden(`${label}: sharing it with a workspace needs the package admin or modeler role; you are a viewer. Ask a package admin`);
+  }
+  return { ws, pkg };
+}
+
+/** Routes of `/organizations/{org}/workspaces/{ws}/packages`. */
+export function workspacePackageRoutes(ctx: AppContext) {
+  const tags = ["workspacePermissions"];
+  return new Elysia({ prefix: "/organizations/:org/workspaces/:ws/packages" })
+    .use(security(ctx))
+    .get(
+      "/",
+      async ({ params, query, principal, request, set }) => {
+        const p = required(principal);
+        const ws = await workspaceFor(ctx, p, params);
+        const limit = query.limit ?? DEFAULT_LIMIT;
+        const rows = await listPackageAccess(ctx.sql, p, ws.id, { limit, after: decodeCursor(query.cursor) });
+        return pageResponse(request, rows, { limit, key: (r) => `${r.environmentName}/${r.packageName}`, set });
+      },
+      {
+        params: wsParams,
+        query: pageQuery,
+        detail: {
+          summary: "List the packages a workspace has access to (workspace viewer; only packages the caller can read)",
+          description: "Entries `{ environmentName, packageName, createdAt }` ordered by `environmentName/packageName`.",
+          tags,
+        },
+      },
+    )
+    .post(
+      "/",
+      async ({ params, query, principal, set }) => {
+        const { ws, pkg } = await accessTarget(ctx, required(principal), { ...params, ...query });
+        const { access, created } = await ctx.sql.begin((tx) => addPackageAccess(tx, ws.id, pkg));
+        set.status = created ? 201 : 200;
+        return access;
+      },
+      {
+        params: wsParams,
+        query: packageQuery,
+        detail: {
+          summary: "Add package access to a workspace (`?environmentName=&packageName=`; 201, or 200 when it already had it)",
+          description: "Needs the workspace manager role and the package admin or modeler role (the right to share the " +
+            "package). Stored as the package permission `workspace:<ws>` viewer, also visible under the package's " +
+            "permissions. Callers still need read access to the package itself to query it through the workspace.",
+          tags,
+        },
+      },
+    )
+    .delete(
+      "/",
+      async ({ params, query, principal, set }) => {
+        const { ws, pkg } = await accessTarget(ctx, required(principal), { ...params, ...query });
+        const gone = await ctx.sql.begin((tx) => removePackageAccess(tx, ws.id, pkg.id));
+        if (!gone) throw notFound(`workspace '${params.ws}' has no access to package '${query.environmentName}/${query.packageName}'`);
+        set.status = 204;
+      },
+      {
+        params: wsParams,
+        query: packageQuery,
+        detail: {
+          summary: "Remove package access from a workspace (workspace manager and package admin or modeler)",
+          tags,
+        },
+      },
+    );
+}

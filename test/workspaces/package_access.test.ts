@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { API, publish, startWorld, type World } from "../packages/helpers.ts";
+import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
+
+let w: World;
+let served: Served;
+let client: Client;
+let mo: string; // organization modeler: package modeler, creates and manages the workspace
+let wm: string; // workspace manager with only package viewer
+let vi: string; // workspace viewer with package modeler
+let out: string; // outside the organization
+const O = `${API}/organizations/acme`;
+const WP = `${O}/workspaces/sales/packages`;
+const FLIGHTS = "?environmentName=prod&packageName=flights";
+const args = { environment_name: "prod", package_name: "flights", model_uri: "models/flights.malloy", query_name: "by_carrier", source_name: "flights" };
+
+function text(result: object): string {
+  return (result as { content: { text: string }[] }).content[0]!.text;
+}
+
+async function grant(path: string, userGroupId: string, permission: string): Promise<void> {
+  const r = await w.s.call("POST", `${path}/permissions`, { token: w.admin, body: { userGroupId, permission } });
+  expect([path, userGroupId, r.status]).toEqual([path, userGroupId, 201]);
+}
+
+beforeAll(async () => {
+  w = await startWorld();
+  expect((await publish(w, "flights", "1.0.0", { token: w.admin })).status).toBe(201);
+  expect((await publish(w, "other", "1.0.0", { token: w.admin })).status).toBe(201);
+  mo = await w.s.createUser("mo");
+  wm = await w.s.createUser("wm");
+  vi = await w.s.createUser("vi");
+  out = await w.s.createUser("out");
+  await grant(O, "user:mo", "modeler");
+  await grant(O, "user:wm", "member");
+  await grant(O, "user:vi", "member");
+  const P = `${O}/environments/prod/packages/flights`;
+  await grant(P, "user:wm", "viewer");
+  await grant(P, "user:vi", "modeler");
+  expect((await w.s.call("POST", `${O}/workspaces`, { token: mo, body: { name: "sales" } })).status).toBe(201);
+  await grant(`${O}/workspaces/sales`, "user:wm", "manager");
+  await grant(`${O}/workspaces/sales`, "user:vi", "viewer");
+  // an agent: a group token whose group reads the package and views the workspace
+  expect((await w.s.call("POST", `${O}/groups`, { token: w.admin, body: { name: "agents" } })).status).toBe(201);
+  const key = (await w.s.call("POST", `${O}/groups/agents/tokens?name=x`, { token: w.admin })).body.secret as string;
+  await grant(P, "group:agents", "viewer");
+  await grant(`${O}/workspaces/sales`, "group:agents", "viewer");
+  served = serveOnLoopback(w.s.service.handle);
+  client = await connectClient(`${served.url}/mcp/acme/workspace/sales`, `ApiKey ${key}`);
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  served?.stop();
+  await w?.s.close();
+});
+
+describe("workspace package access", () => {
+  test("without access the MCP workspace endpoint does not find the package", async () => {
+    const result = await client.callTool({ name: "execute_query", arguments: args });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("RESOURCE_NOT_FOUND");
+    expect(text(result)).toContain("not found in workspace 'sales'");
+    expect((await w.s.call("GET", WP, { token: mo })).body).toEqual([]);
+  });
+
+  test("refusals: manager without sharing rights 403, viewer 403, outsider 404, unknown package 404, bad names 400", async () => {
+    const manager = await w.s.call("POST", `${WP}${FLIGHTS}`, { token: wm });
+    expect([manager.status, manager.body.code]).toEqual([403, "INSUFFICIENT_PERMISSIONS"]);
+    expect(manager.body.message).toContain("package admin or modeler");
+    const viewer = await w.s.call("POST", `${WP}${FLIGHTS}`, { token: vi });
+    expect([viewer.status, viewer.body.message]).toEqual([403, expect.stringContaining("manager")]);
+    for (const method of ["GET", "POST", "DELETE"]) {
+      expect([method, (await w.s.call(method, `${WP}${FLIGHTS}`, { token: out })).status]).toEqual([method, 404]);
+    }
+    expect((await w.s.call("POST", `${WP}?environmentName=prod&packageName=nope`, { token: mo })).status).toBe(404);
+    expect((await w.s.call("POST", `${O}/workspaces/nope/packages${FLIGHTS}`, { token: mo })).status).toBe(404);
+    expect((await w.s.call("POST", `${WP}?environmentName=prod`, { token: mo })).status).toBe(400);
+    expect((await w.s.call("POST", `${WP}?environmentName=prod&packageName=a%20b`, { token: mo })).status).toBe(400);
+    expect((await w.s.call("GET", WP, { token: mo })).body).toEqual([]);
+  });
+
+  test("a workspace manager who can share the package adds it (201, then 200); the workspace endpoint reaches it", async () => {
+    const added = await w.s.call("POST", `${WP}${FLIGHTS}`, { token: mo });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ environmentName: "prod", packageName: "flights" });
+    expect((await w.s.call("POST", `${WP}${FLIGHTS}`, { token: mo })).status).toBe(200);
+    const perms = await w.s.call("GET", `${O}/environments/prod/packages/flights/permissions/workspace:sales`, { token: w.admin });
+    expect([perms.status, perms.body.permission]).toEqual([200, "viewer"]);
+    const listed = await w.s.call("GET", WP, { token: vi });
+    expect(listed.body.map((a: { packageName: string }) => a.packageName)).toEqual(["flights"]);
+    const result = await client.callTool({ name: "execute_query", arguments: args });
+    expect(result.isError).toBeFalsy();
+    const envelope = JSON.parse(text(result));
+    expect(envelope.data).toEqual([
+      { carrier: "AA", flight_count: 3, total_distance: 7536 },
+      { carrier: "UA", flight_count: 3, total_distance: 6257 },
+      { carrier: "WN", flight_count: 2, total_distance: 478 },
+    ]);
+    // other packages stay out of the workspace
+    const other = await client.callTool({ name: "execute_query", arguments: { ...args, package_name: "other" } });
+    expect(other.isError).toBe(true);
+  });
+
+  test("the list shows only packages the caller can read", async () => {
+    expect((await w.s.call("POST", `${WP}?environmentName=prod&packageName=other`, { token: mo })).status).toBe(201);
+    const mine = await w.s.call("GET", WP, { token: mo });
+    expect(mine.body.map((a: { packageName: string }) => a.packageName)).toEqual(["flights", "other"]);
+    const vis = await w.s.call("GET", WP, { token: vi });
+    expect(vis.body.map((a: { packageName: string }) => a.packageName)).toEqual(["flights"]);
+  });
+
+  test("removing access takes the package out of the workspace again; removing twice is 404", async () => {
+    expect((await w.s.call("DELETE", `${WP}${FLIGHTS}`, { token: wm })).status).toBe(403);
+    expect((await w.s.call("DELETE", `${WP}${FLIGHTS}`, { token: mo })).status).toBe(204);
+    const result = await client.callTool({ name: "execute_query", arguments: args });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("not found in workspace 'sales'");
+    expect((await w.s.call("DELETE", `${WP}${FLIGHTS}`, { token: mo })).status).toBe(404);
+  });
+
+  test("deleting the workspace drops its package access", async () => {
+    const [ws] = await w.s.service.db.sql`SELECT id FROM workspaces WHERE name = 'sales'`;
+    expect((await w.s.call("DELETE", `${O}/workspaces/sales`, { token: mo })).status).toBe(204);
+    const [{ n }] = await w.s.service.db.sql`SELECT count(*)::int AS n FROM grants WHERE principal_id = ${ws!.id as string}` as unknown as [{ n: number }];
+    expect(n).toBe(0);
+  });
+});
