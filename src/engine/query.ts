@@ -161,7 +161,8 @@ async function execute(
       schema: schemaOf(prepared.resultExplore),
       sourceName: sourceName ?? safeSourceName(prepared),
       queryName,
-      sql: prepared.sql,
+      // the package's own files appear by their path in the package, not the server's folder
+      sql: prepared.sql.split(`${compiled.pkg.packageDir.replace(/\/+$/, "")}/`).join(""),
       connection: connectionName,
     },
   };

@@ -42,6 +42,9 @@ describe("REST query: results", () => {
       rowLimit: 1000,
     });
     expect(r.body.metadata.sql).toContain("GROUP BY");
+    // the package's files by their path in the package; the server's folders stay private
+    expect(r.body.metadata.sql).toContain("'data/orders.csv'");
+    expect(r.body.metadata.sql).not.toContain(w.dataDir);
   });
 
   test("a named top-level query (with its source) and an ad-hoc query with a join", async () => {
