@@ -79,6 +79,18 @@ describe("dynamic client registration", () => {
     expect(body.error_description).toContain(text);
   });
 
+  test("registration is rate limited per client address", async () => {
+    const limited = await startTestService({ RATE_LIMIT_PER_MINUTE: "3" });
+    try {
+      const body = { redirect_uris: [REDIRECT_URI] };
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await limited.call("POST", "/oauth/register", { body })).status);
+      expect(statuses).toEqual([201, 201, 201, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   test("a confidential client is refused: clients are public", async () => {
     const r = await fetch(`${served.url}/oauth/register`, {
       method: "POST",
