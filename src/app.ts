@@ -27,6 +27,7 @@ import { systemPermissionRoutes } from "./permissions/system.ts";
 import { inviteRoutes } from "./invites/routes.ts";
 import { attributeRoutes } from "./attributes/routes.ts";
 import { mcpRoutes, type McpRoutesOptions } from "./mcp/routes.ts";
+import { oauthRoutes } from "./oauth/routes.ts";
 import type { ContextSearcher, QueryRunner } from "./mcp/tools.ts";
 import { createContextSearcher } from "./retrieval/search.ts";
 import { createQueryRunner } from "./query/service.ts";
@@ -111,6 +112,7 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
         .use(documentRoutes(ctx))
         .use(bookmarkRoutes(ctx))
         .use(retrievalRoutes(ctx)))
+    .use(oauthRoutes(ctx))
     .use(mcpRoutes(ctx, { queryRunner: mcpQueryRunner(ctx), contextSearcher: mcpContextSearcher(ctx), ...options.mcp }));
 }
 

@@ -1,10 +1,14 @@
 /**
  * Authentication: access tokens (HS256 JWTs we issue, or RS256/ES256 tokens of
- * an external identity provider through its JWKS) and API keys (group tokens).
+ * an external identity provider through its JWKS), API keys (group tokens),
+ * and OAuth access tokens of MCP clients (`typ: at+jwt`), which only the MCP
+ * endpoint named in their audience accepts.
  * @module
  */
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
 import type { Db } from "../db/database.ts";
+import { grantActive } from "../oauth/store.ts";
+import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";
 import { forbidden, unauthenticated } from "./errors.ts";
 import type { GroupPrincipal, Principal, UserPrincipal } from "./principal.ts";
 
@@ -30,6 +34,11 @@ export interface AuthDeps {
   idp?: ExternalIdp;
   /** Challenge sent with 401 (MCP routes point at their resource metadata). */
   challenge?: string;
+  /**
+   * Accept OAuth access tokens issued by `issuer` for exactly `resource` (the
+   * MCP endpoint's URL). Without it (the REST API) they are refused.
+   */
+  oauth?: { secret: string; issuer: string; resource: string };
 }
 
 const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
@@ -55,8 +64,32 @@ async function userById(sql: Db, id: string): Promise<UserPrincipal | null> {
   return u ? { kind: "user", userId: u.id as string, userName: u.user_name as string, systemAdmin: u.system_admin as boolean } : null;
 }
 
+/** An OAuth access token: valid only for the MCP resource in its audience, while its grant stands. */
+async function oauthBearer(deps: AuthDeps, token: string, challenge: string): Promise<UserPrincipal> {
+  if (!deps.oauth) {
+    throw unauthenticated(
+      "OAuth access tokens are accepted only by the MCP endpoint they were issued for; for this API get an access token from POST /api/v0/auth/token or use an API key",
+      challenge,
+    );
+  }
+  let verified;
+  try {
+    verified = await verifyAccessToken(token, { secret: deps.oauth.secret, issuer: deps.oauth.issuer, audience: deps.oauth.resource });
+  } catch (error) {
+    throw unauthenticated((error as Error).message, challenge);
+  }
+  if (!verified.scope.includes("mcp")) throw unauthenticated("OAuth access token lacks the 'mcp' scope; authorize again with scope=mcp", challenge);
+  if (!(await grantActive(deps.sql, verified.grantId))) {
+    throw unauthenticated("the authorization of this OAuth access token was revoked; authorize again", challenge);
+  }
+  const user = await userById(deps.sql, verified.userId);
+  if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
+  return user;
+}
+
 async function bearer(deps: AuthDeps, token: string): Promise<UserPrincipal> {
   const challenge = deps.challenge ?? 'Bearer realm="api", error="invalid_token"';
+  if (isOAuthAccessToken(token)) return await oauthBearer(deps, token, challenge);
   let alg: string | undefined;
   try {
     alg = decodeProtectedHeader(token).alg;

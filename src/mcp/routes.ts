@@ -65,7 +65,8 @@ async function resolveCaller(ctx: AppContext, request: Request, params: McpParam
   const idp = ctx.config.jwksUrl
     ? { jwksUrl: ctx.config.jwksUrl, issuer: ctx.config.jwtIssuer, audience: ctx.config.jwtAudience, userClaim: ctx.config.jwtUserClaim }
     : undefined;
-  const found = await authenticate({ sql: ctx.sql, signer, idp, challenge: challenge(origin, path, { invalidToken: true }) }, request);
+  const oauth = { secret: ctx.jwtSecret, issuer: origin, resource: `${origin}${path}` };
+  const found = await authenticate({ sql: ctx.sql, signer, idp, oauth, challenge: challenge(origin, path, { invalidToken: true }) }, request);
   if (!found) ctx.limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
   const principal = required(found, challenge(origin, path));
   const meta = requestMeta(request);

@@ -1,0 +1,69 @@
+/**
+ * The OAuth 2.1 authorization server of the MCP endpoints (MCP authorization
+ * spec): metadata (RFC 8414), dynamic client registration (RFC 7591), the
+ * authorization endpoint with its sign-in and consent page, the token endpoint
+ * (authorization code + PKCE S256, refresh rotation) and revocation (RFC 7009).
+ * Access tokens are bound to one MCP resource (RFC 8707) and accepted only there.
+ * @module
+ */
+import { Elysia } from "elysia";
+import type { AppContext } from "../http/context.ts";
+import { requestMeta } from "../http/context.ts";
+import { createRateLimiter } from "../http/rate_limit.ts";
+import { publicOrigin } from "../mcp/protected_resource.ts";
+import { showAuthorization, submitAuthorization } from "./authorize.ts";
+import { authorizationServerMetadata } from "./metadata.ts";
+import { registerClient } from "./register.ts";
+import { revokeEndpoint, tokenEndpoint } from "./token.ts";
+
+/** Registrations and sign-in attempts a client address may make per minute (less when `RATE_LIMIT_PER_MINUTE` is lower; 0 disables). */
+const SENSITIVE_PER_MINUTE = 20;
+
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-allow-headers": "content-type, authorization, mcp-protocol-version",
+  "access-control-max-age": "600",
+};
+
+/** Elysia plugin of the authorization server endpoints. */
+export function oauthRoutes(ctx: AppContext) {
+  const perMinute = ctx.config.rateLimitPerMinute;
+  const limiter = createRateLimiter(perMinute === 0 ? 0 : Math.min(perMinute, SENSITIVE_PER_MINUTE));
+  const detail = (summary: string) => ({ summary, tags: ["oauth"], security: [] });
+  const route = (request: Request, path: string) => {
+    const meta = requestMeta(request);
+    if (meta) meta.route = path;
+  };
+  const metadata = ({ request }: { request: Request }) =>
+    Response.json(authorizationServerMetadata(publicOrigin(request, { trustProxy: ctx.config.trustProxy })), {
+      headers: { "cache-control": "public, max-age=300", "access-control-allow-origin": "*" },
+    });
+  const preflight = () => new Response(null, { status: 204, headers: CORS });
+  return new Elysia({ name: "oauth", seed: ctx.id })
+    .get("/.well-known/oauth-authorization-server", metadata, { detail: detail("Authorization server metadata (RFC 8414)") })
+    .options("/.well-known/oauth-authorization-server", preflight)
+    .post("/oauth/register", ({ request }) => {
+      route(request, "/oauth/register");
+      limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
+      return registerClient(ctx.sql, request);
+    }, { parse: "none", detail: detail("Dynamic client registration (RFC 7591) of a public client") })
+    .options("/oauth/register", preflight)
+    .get("/oauth/authorize", ({ request }) => showAuthorization(ctx, request), {
+      detail: detail("Authorization endpoint: sign-in and consent page (authorization code, PKCE S256, resource required)"),
+    })
+    .post("/oauth/authorize", ({ request }) => submitAuthorization(ctx, request, { limiter }), {
+      parse: "none",
+      detail: detail("Submits the sign-in and consent form; redirects back with code and state"),
+    })
+    .post("/oauth/token", ({ request }) => tokenEndpoint(ctx, request), {
+      parse: "none",
+      detail: detail("Token endpoint: authorization_code (with code_verifier) and refresh_token grants"),
+    })
+    .options("/oauth/token", preflight)
+    .post("/oauth/revoke", ({ request }) => revokeEndpoint(ctx, request), {
+      parse: "none",
+      detail: detail("Token revocation (RFC 7009): ends the authorization of a refresh or access token"),
+    })
+    .options("/oauth/revoke", preflight);
+}

@@ -1,0 +1,159 @@
+/**
+ * SQL of the OAuth authorization server: clients, grants, authorization codes
+ * and refresh tokens. Secrets (codes, refresh tokens) arrive here hashed.
+ * @module
+ */
+import type { Db } from "../db/database.ts";
+
+/** A registered (public) client. */
+export interface OAuthClient {
+  clientId: string;
+  clientName: string;
+  redirectUris: string[];
+  createdAt: Date;
+}
+
+/** One authorization of a user for a client and an MCP resource. */
+export interface OAuthGrant {
+  id: string;
+  clientId: string;
+  userId: string;
+  resource: string;
+  scope: string;
+  revoked: boolean;
+}
+
+function toClient(r: Record<string, unknown>): OAuthClient {
+  const uris = typeof r.redirect_uris === "string" ? JSON.parse(r.redirect_uris) : r.redirect_uris;
+  return { clientId: r.client_id as string, clientName: r.client_name as string, redirectUris: uris as string[], createdAt: r.created_at as Date };
+}
+
+function toGrant(r: Record<string, unknown>): OAuthGrant {
+  return {
+    id: r.grant_id as string,
+    clientId: r.client_id as string,
+    userId: r.user_id as string,
+    resource: r.resource as string,
+    scope: r.scope as string,
+    revoked: r.revoked_at !== null,
+  };
+}
+
+/** Stores a new client. */
+export async function insertClient(db: Db, client: { clientId: string; clientName: string; redirectUris: string[] }): Promise<OAuthClient> {
+  const [r] = await db`
+    INSERT INTO oauth_clients (client_id, client_name, redirect_uris)
+    VALUES (${client.clientId}, ${client.clientName}, ${JSON.stringify(client.redirectUris)}::jsonb) RETURNING *`;
+  return toClient(r!);
+}
+
+/** A client by id, or null. */
+export async function findClient(db: Db, clientId: string): Promise<OAuthClient | null> {
+  const [r] = await db`SELECT * FROM oauth_clients WHERE client_id = ${clientId}`;
+  return r ? toClient(r) : null;
+}
+
+/** What an approved authorization request stores. */
+export interface NewAuthorization {
+  clientId: string;
+  userId: string;
+  resource: string;
+  scope: string;
+  codeHash: string;
+  redirectUri: string;
+  codeChallenge: string;
+  ttlSeconds: number;
+}
+
+/** Creates the grant of an approved authorization and its single-use code. */
+export async function insertAuthorization(db: Db, a: NewAuthorization): Promise<string> {
+  const [g] = await db`
+    INSERT INTO oauth_grants (client_id, user_id, resource, scope)
+    VALUES (${a.clientId}, ${a.userId}, ${a.resource}, ${a.scope}) RETURNING id`;
+  await db`
+    INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at)
+    VALUES (${a.codeHash}, ${g!.id as string}, ${a.redirectUri}, ${a.codeChallenge}, now() + make_interval(secs => ${a.ttlSeconds}))`;
+  // Old codes are useless after their minute: sweep them now and then.
+  await db`DELETE FROM oauth_codes WHERE expires_at < now() - interval '1 day'`;
+  return g!.id as string;
+}
+
+/** An authorization code as redeemed: its grant and what it was bound to. */
+export interface RedeemedCode {
+  grant: OAuthGrant;
+  redirectUri: string;
+  codeChallenge: string;
+  expired: boolean;
+  /** The code had been redeemed before (this call changed nothing). */
+  reused: boolean;
+}
+
+/** Marks a code used and returns it; `reused` when it had been used already; null when unknown. */
+export async function redeemCode(db: Db, codeHash: string): Promise<RedeemedCode | null> {
+  const [r] = await db`
+    WITH claimed AS (UPDATE oauth_codes SET used_at = now() WHERE code_hash = ${codeHash} AND used_at IS NULL RETURNING code_hash)
+    SELECT c.grant_id, c.redirect_uri, c.code_challenge, c.expires_at < now() AS expired,
+           (SELECT count(*) FROM claimed) = 0 AS reused,
+           g.client_id, g.user_id, g.resource, g.scope, g.revoked_at
+      FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id
+     WHERE c.code_hash = ${codeHash}`;
+  if (!r) return null;
+  return {
+    grant: toGrant(r),
+    redirectUri: r.redirect_uri as string,
+    codeChallenge: r.code_challenge as string,
+    expired: r.expired as boolean,
+    reused: r.reused as boolean,
+  };
+}
+
+/** Stores a refresh token of a grant. */
+export async function insertRefreshToken(db: Db, grantId: string, options: { tokenHash: string; ttlSeconds: number }): Promise<void> {
+  await db`
+    INSERT INTO oauth_refresh_tokens (token_hash, grant_id, expires_at)
+    VALUES (${options.tokenHash}, ${grantId}, now() + make_interval(secs => ${options.ttlSeconds}))`;
+}
+
+/** A refresh token as presented: its grant, and whether it was rotated or expired. */
+export interface PresentedRefreshToken {
+  grant: OAuthGrant;
+  expired: boolean;
+  /** It had been exchanged before: reuse. */
+  reused: boolean;
+}
+
+/** Marks a refresh token used (rotation) and returns it; null when unknown. */
+export async function rotateRefreshToken(db: Db, tokenHash: string): Promise<PresentedRefreshToken | null> {
+  const [r] = await db`
+    WITH claimed AS (
+      UPDATE oauth_refresh_tokens SET used_at = now()
+       WHERE token_hash = ${tokenHash} AND used_at IS NULL AND expires_at > now() RETURNING token_hash)
+    SELECT t.grant_id, t.expires_at <= now() AS expired, t.used_at IS NOT NULL AS used_before,
+           (SELECT count(*) FROM claimed) = 0 AS unclaimed,
+           g.client_id, g.user_id, g.resource, g.scope, g.revoked_at
+      FROM oauth_refresh_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+     WHERE t.token_hash = ${tokenHash}`;
+  if (!r) return null;
+  const expired = r.expired as boolean;
+  return { grant: toGrant(r), expired, reused: (r.unclaimed as boolean) && !expired };
+}
+
+/** The grant a refresh token belongs to, without changing it (revocation). */
+export async function grantOfRefreshToken(db: Db, tokenHash: string): Promise<OAuthGrant | null> {
+  const [r] = await db`
+    SELECT t.grant_id, g.client_id, g.user_id, g.resource, g.scope, g.revoked_at
+      FROM oauth_refresh_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.token_hash = ${tokenHash}`;
+  return r ? toGrant(r) : null;
+}
+
+/** Revokes a grant: its refresh tokens stop working, and so do its access tokens on the MCP endpoint. */
+export async function revokeGrant(db: Db, grantId: string): Promise<void> {
+  await db`UPDATE oauth_grants SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${grantId}`;
+}
+
+/** Whether a grant exists and is not revoked (checked on every MCP request with an OAuth token). */
+export async function grantActive(db: Db, grantId: string): Promise<boolean> {
+  if (!/^[0-9a-f-]{36}$/i.test(grantId)) return false;
+  const [r] = await db`SELECT 1 FROM oauth_grants WHERE id = ${grantId} AND revoked_at IS NULL`;
+  return r !== undefined;
+}
