@@ -25,6 +25,14 @@ interface EntityTerms {
   long: string[];
   normalizedName: string;
   normalizedExpanded: string;
+  /** The name, lowercase. */
+  written: string;
+  /** True when the name is an identifier one could write in a phrase (`a_b`, `a.b`, `aB`). */
+  identifier: boolean;
+  /** Distinct name, doc and related terms (the entity's vocabulary, for IDF). */
+  vocabulary: string[];
+  /** Indexed values, trimmed, with their words joined by one space (`""` for short codes). */
+  values: Array<[value: string, normalized: string]>;
 }
 
 const entityTermsCache = new WeakMap<EntityRecord, EntityTerms>();
@@ -46,6 +54,11 @@ function termsOf(entity: EntityRecord): EntityTerms {
     long: [...new Set([...entity.lexicalTerms.name, ...entity.lexicalTerms.doc])].filter((t) => t.length >= 6),
     normalizedName: nameSplit.join(" "),
     normalizedExpanded: expandAbbreviations(last).join(" "),
+    written: entity.name.toLowerCase(),
+    identifier: /[_.]|[a-z][A-Z]/.test(entity.name),
+    vocabulary: [...new Set([...entity.lexicalTerms.name, ...entity.lexicalTerms.doc, ...entity.lexicalTerms.related])],
+    values: (entity.values ?? []).map((v) => v.trim()).filter((v) => v.length >= 2)
+      .map((v) => [v, v.length <= 3 ? "" : words(v).join(" ")] as [string, string]),
   };
   entityTermsCache.set(entity, terms);
   return terms;
@@ -74,14 +87,45 @@ function prefixMatch(q: string, terms: string[]): string | undefined {
  * idf("delay") < idf("unknownword") // true when some entity has `delay`
  */
 export function inverseDocumentFrequency(entities: readonly EntityRecord[]): (term: string) => number {
+  return scopeTerms(entities).idf;
+}
+
+/** What ranking needs of a whole scope, computed once per entity array. */
+export interface ScopeTerms {
+  /** IDF of a stemmed term (see {@link inverseDocumentFrequency}). */
+  idf: (term: string) => number;
+  /**
+   * Every stem or stem pair that a phrase's related word can meet in some
+   * entity (names, name pairs, docs, heads of related lemmas): related words
+   * outside it are dropped before scoring.
+   */
+  matchable: Set<string>;
+}
+
+/**
+ * The scope's {@link ScopeTerms}, memoized per entity array.
+ *
+ * @example
+ * const { idf, matchable } = scopeTerms(entities);
+ */
+export function scopeTerms(entities: readonly EntityRecord[]): ScopeTerms {
+  const known = scopeCache.get(entities);
+  if (known) return known;
   const df = new Map<string, number>();
+  const matchable = new Set<string>();
   for (const entity of entities) {
-    const t = entity.lexicalTerms;
-    for (const term of new Set([...t.name, ...t.doc, ...t.related])) df.set(term, (df.get(term) ?? 0) + 1);
+    const terms = termsOf(entity);
+    for (const term of terms.vocabulary) df.set(term, (df.get(term) ?? 0) + 1);
+    for (const set of [terms.name, terms.namePairs, terms.doc, terms.relatedHeads]) for (const t of set) matchable.add(t);
   }
   const n = entities.length;
-  return (term) => Math.log(1 + (n + 1) / (1 + (df.get(term) ?? 0)));
+  const idf = (term: string) => Math.log(1 + (n + 1) / (1 + (df.get(term) ?? 0)));
+  const out = { idf, matchable };
+  scopeCache.set(entities, out);
+  return out;
 }
+
+const scopeCache = new WeakMap<readonly EntityRecord[], ScopeTerms>();
 
 /** Options of {@link scoreEntity}. */
 export interface ScoreOptions extends RankOptions {
@@ -93,7 +137,9 @@ export interface ScoreOptions extends RankOptions {
 
 /**
  * Scores one entity for one phrase (0..1; an exact name match is 1 and
- * nothing else is), with the reasons of the match, best first.
+ * nothing else is), with the reasons of the match, best first. Reasons are
+ * written only for a score at or above `minScore` (default 0.2): below it,
+ * `matchReason` is `"below threshold"` (ranking drops such matches).
  *
  * @example
  * scoreEntity(phraseTerms("flight_count"), entity, { idf: () => 1 }).matchReason // "exact name match"
@@ -102,20 +148,20 @@ export function scoreEntity(phrase: PhraseTerms, entity: EntityRecord, options: 
   const { cosine, idf } = options;
   const terms = termsOf(entity);
   const synonymCredit = options.synonymCredit ?? 0.8;
-  const reasons: Array<[number, string]> = [];
+  // Reasons are written at the end, and only for a score that is kept: most entities score near 0.
+  const explain: Array<() => [number, string]> = [];
 
   // Lexical.
   let lexical = 0;
-  const written = entity.name.toLowerCase();
-  if (phrase.normalized === terms.normalizedName || phrase.text.trim().toLowerCase() === written) {
+  if (phrase.normalized === terms.normalizedName || phrase.lower === terms.written) {
     lexical = 1;
-    reasons.push([1, "exact name match"]);
-  } else if (containsIdentifier(phrase.text, entity.name)) {
+    explain.push(() => [1, "exact name match"]);
+  } else if (terms.identifier && containsIdentifier(phrase.lower, terms.written)) {
     lexical = 0.98;
-    reasons.push([lexical, `name '${entity.name}' written in the phrase`]);
+    explain.push(() => [0.98, `name '${entity.name}' written in the phrase`]);
   } else if (phrase.normalized === terms.normalizedExpanded && terms.nameWords.length > 0) {
     lexical = 0.97;
-    reasons.push([lexical, "name match (abbreviations expanded)"]);
+    explain.push(() => [0.97, "name match (abbreviations expanded)"]);
   } else if (phrase.stems.length > 0) {
     let total = 0;
     let got = 0;
@@ -156,28 +202,43 @@ export function scoreEntity(phrase: PhraseTerms, entity: EntityRecord, options: 
       total += w;
       got += w * (credit.get(q) ?? 0);
     }
-    const touched = new Set([...phrase.stems, ...nameHits, ...relatedHits.flatMap((h) => h.split("~")[1]?.split(" ") ?? [])]);
-    const covered = terms.nameWords.filter((ws) => [...ws].some((w) => touched.has(w))).length;
-    const nameCoverage = terms.nameWords.length > 0 ? covered / terms.nameWords.length : 0;
     const queryCoverage = total > 0 ? got / total : 0;
-    lexical = 0.9 * queryCoverage * (0.65 + 0.35 * nameCoverage);
-    if (nameHits.length > 0) reasons.push([lexical, `name match on ${quoteList(nameHits)}`]);
-    if (docHits.length > 0) reasons.push([lexical * 0.9, `doc match on ${quoteList(docHits)}`]);
-    if (relatedHits.length > 0) reasons.push([lexical * 0.8, `synonym match: ${quoteList([...new Set(relatedHits)])}`]);
-    if (contextHits.length > 0) reasons.push([lexical * 0.5, `source match on ${quoteList(contextHits)}`]);
+    if (queryCoverage > 0) {
+      // Name words touched by the phrase: its stems, name hits, and the lexicon words it met.
+      const touched = (w: string) => phrase.stemSet.has(w) || nameHits.includes(w) ||
+        relatedHits.some((h) => h.split("~")[1]?.split(" ").includes(w));
+      let covered = 0;
+      for (const ws of terms.nameWords) {
+        for (const w of ws) {
+          if (touched(w)) {
+            covered++;
+            break;
+          }
+        }
+      }
+      const nameCoverage = terms.nameWords.length > 0 ? covered / terms.nameWords.length : 0;
+      lexical = 0.9 * queryCoverage * (0.65 + 0.35 * nameCoverage);
+    }
+    const l = lexical;
+    if (nameHits.length > 0) explain.push(() => [l, `name match on ${quoteList(nameHits)}`]);
+    if (docHits.length > 0) explain.push(() => [l * 0.9, `doc match on ${quoteList(docHits)}`]);
+    if (relatedHits.length > 0) explain.push(() => [l * 0.8, `synonym match: ${quoteList([...new Set(relatedHits)])}`]);
+    if (contextHits.length > 0) explain.push(() => [l * 0.5, `source match on ${quoteList(contextHits)}`]);
   }
 
   // Indexed values.
   let value = 0;
   let matchedValue: string | undefined;
-  for (const v of entity.values ?? []) {
-    const score = valueMatch(phrase, v);
+  for (const [v, normalized] of terms.values) {
+    const score = valueMatch(phrase, v, normalized);
     if (score > value) {
       value = score;
       matchedValue = v;
-      if (reasons.at(-1)?.[1].startsWith("indexed value")) reasons.pop();
-      reasons.push([score, `indexed value '${v}' of dimension ${entity.name}`]);
     }
+  }
+  if (matchedValue !== undefined) {
+    const [v, score] = [matchedValue, value];
+    explain.push(() => [score, `indexed value '${v}' of dimension ${entity.name}`]);
   }
 
   // Semantic.
@@ -187,18 +248,24 @@ export function scoreEntity(phrase: PhraseTerms, entity: EntityRecord, options: 
     const ceiling = options.semanticCeiling ?? 0.9;
     semantic = Math.min(1, Math.max(0, (cosine - floor) / (ceiling - floor)));
     if (semantic > 0) {
-      reasons.push([semantic * 0.85, `semantic similarity ${cosine.toFixed(2)} to '${clip(entity.text, 80)}'`]);
+      const s = semantic;
+      explain.push(() => [s * 0.85, `semantic similarity ${cosine.toFixed(2)} to '${clip(entity.text, 80)}'`]);
     }
   }
 
   const weighted = semantic * (options.semanticWeight ?? 0.85);
   let score = lexical >= 1 ? 1 : 1 - (1 - lexical) * (1 - value) * (1 - weighted);
   score = lexical >= 1 ? 1 : Math.min(0.99, score);
-  reasons.sort((a, b) => b[0] - a[0]);
+  const rounded = Math.round(score * 1000) / 1000;
+  let matchReason = "below threshold";
+  if (rounded >= (options.minScore ?? 0.2)) {
+    const reasons = explain.map((f) => f()).sort((a, b) => b[0] - a[0]);
+    matchReason = reasons.length > 0 ? reasons.map((r) => r[1]).join("; ") : "no direct match";
+  }
   return {
     entity,
-    score: Math.round(score * 1000) / 1000,
-    matchReason: reasons.length > 0 ? reasons.map((r) => r[1]).join("; ") : "no direct match",
+    score: rounded,
+    matchReason,
     lexical,
     semantic,
     value,
@@ -206,33 +273,37 @@ export function scoreEntity(phrase: PhraseTerms, entity: EntityRecord, options: 
   };
 }
 
-/** True when the phrase contains the name as written, as a whole identifier (`delivery_delay_days`, `carriers.code`). */
+/** True when the phrase (lowercase) contains the name (lowercase) as a whole identifier (`delivery_delay_days`, `carriers.code`). */
 function containsIdentifier(text: string, name: string): boolean {
-  if (!/[_.]|[a-z][A-Z]/.test(name)) return false;
-  const at = text.toLowerCase().indexOf(name.toLowerCase());
+  const at = text.indexOf(name);
   if (at < 0) return false;
   const before = text[at - 1];
   const after = text[at + name.length];
   return !(before && /[\w.]/.test(before)) && !(after && /\w/.test(after));
 }
 
-function valueMatch(phrase: PhraseTerms, value: string): number {
-  const v = value.trim();
-  if (v.length < 2) return 0;
+/** Score of an indexed value (trimmed, 2+ characters) found in the phrase; `normalized` is its words joined by one space. */
+function valueMatch(phrase: PhraseTerms, v: string, normalized: string): number {
   if (v.length <= 3) {
     // Short codes (`TX`, `JFK`, `AA`) must be written as such, as a word.
-    const re = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(v)}($|[^\\p{L}\\p{N}])`, "u");
-    if (!re.test(phrase.text)) return 0;
+    if (!containsWord(phrase.text, v)) return 0;
     return phrase.text.trim() === v ? 0.95 : 0.9;
   }
-  const normalized = words(v).join(" ");
   if (normalized === "") return 0;
   if (phrase.normalized === normalized) return 0.95;
   return ` ${phrase.normalized} `.includes(` ${normalized} `) ? 0.9 : 0;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** True when `word` occurs in `text` (case-sensitive) with no letter or digit on either side. */
+function containsWord(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + word.length];
+    if (!(before && LETTER_OR_DIGIT.test(before)) && !(after && LETTER_OR_DIGIT.test(after))) return true;
+  }
+  return false;
 }
 
 function quoteList(items: string[]): string {

@@ -13,8 +13,12 @@ export interface PhraseTerms {
   text: string;
   /** Phrase words, lowercase, joined by one space. */
   normalized: string;
+  /** The text trimmed and lowercased. */
+  lower: string;
   /** Stemmed content words, abbreviations expanded. */
   stems: string[];
+  /** `stems` as a set. */
+  stemSet: Set<string>;
   /** Stemmed pairs of consecutive words (`"call off"`), with the stems they cover. */
   pairs: Array<[string, string[]]>;
   /** Lexicon words related to each stem (stemmed; pairs joined by a space), with their credit factor (0..1). */
@@ -25,6 +29,12 @@ export interface PhraseTerms {
 export interface PhraseTermsOptions {
   /** Lexicon for related words (see `loadLexicon`); none: no related words. */
   lexicon?: Lexicon | null;
+  /**
+   * Terms some entity in scope has where a related word is matched (names,
+   * name pairs, docs, heads of related lemmas); related words outside it are
+   * left out, as they cannot match. Default: all kept.
+   */
+  matchable?: ReadonlySet<string>;
 }
 
 /** Credit factor of a derivational base of a phrase word (squared for the base's own related words). */
@@ -70,8 +80,9 @@ export function phraseTerms(text: string, options: PhraseTermsOptions = {}): Phr
         for (const rel of lexicon.related(base)) put(rel, BASE_FACTOR * BASE_FACTOR);
       }
       set.delete(key);
+      if (options.matchable) for (const s of set.keys()) if (!options.matchable.has(s)) set.delete(s);
       if (set.size > 0) related.set(key, set);
     }
   }
-  return { text, normalized: raw.join(" "), stems, pairs, related };
+  return { text, lower: text.trim().toLowerCase(), normalized: raw.join(" "), stems, stemSet: new Set(stems), pairs, related };
 }

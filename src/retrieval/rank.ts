@@ -10,7 +10,7 @@
  * @module
  */
 import type { EntityRecord } from "./entity_text.ts";
-import { inverseDocumentFrequency, scoreEntity, type ScoreOptions } from "./entity_score.ts";
+import { scopeTerms, scoreEntity, type ScoreOptions } from "./entity_score.ts";
 import type { Lexicon } from "./lexicon.ts";
 import { phraseTerms } from "./phrase_terms.ts";
 
@@ -83,9 +83,10 @@ export function rankEntities(
   const limit = options.limit ?? 10;
   const minScore = options.minScore ?? 0.2;
   // One options object for every entity, its cosine set per entity (no allocation per entity).
-  const scoring: ScoreOptions = { ...options, idf: inverseDocumentFrequency(entities) };
+  const scope = scopeTerms(entities);
+  const scoring: ScoreOptions = { ...options, idf: scope.idf };
   return phrases.map((phrase) => {
-    const terms = phraseTerms(phrase.phrase, { lexicon: options.lexicon });
+    const terms = phraseTerms(phrase.phrase, { lexicon: options.lexicon, matchable: scope.matchable });
     const matches: EntityMatch[] = [];
     for (const entity of entities) {
       scoring.cosine = phrase.similarities?.get(entity.id);
