@@ -44,6 +44,8 @@ export interface EntityRecord {
   description?: string;
   /** The text that is embedded: humanized name, abbreviations expanded, doc, type words. */
   text: string;
+  /** For fields: the source's `#(doc)`, blended into the embedding with a small weight (entity_vectors.ts). */
+  sourceDoc?: string;
   lexicalTerms: LexicalTerms;
   /** Indexed values of a `#(index)` dimension, when known. */
   values?: string[];
@@ -198,6 +200,7 @@ function makeEntity(parts: EntityParts, options: EntityTextOptions): EntityRecor
     dataType: parts.dataType,
     ...(parts.description ? { description: parts.description } : {}),
     text,
+    ...(parts.sourceDoc && !options.sourceDocInText ? { sourceDoc: parts.sourceDoc } : {}),
     lexicalTerms: { name: nameTerms, doc: docTerms, context: contextTerms, related },
     ...(parts.values ? { values: parts.values } : {}),
   };

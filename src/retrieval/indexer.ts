@@ -19,6 +19,7 @@ import { connectionLookup } from "../connections/store.ts";
 import { readBlob } from "../packages/store.ts";
 import { setIndexStatus } from "../versions/store.ts";
 import { embedderStatus, getEmbedder } from "./embedder.ts";
+import { embedEntities, entityVectorKey } from "./entity_vectors.ts";
 import { entitiesFromMetadata, type EntityRecord } from "./entity_text.ts";
 import { computeIndexedValues, type IndexedValue } from "./indexed_values.ts";
 import { loadLexicon } from "./lexicon.ts";
@@ -109,7 +110,7 @@ async function buildIndex(ctx: AppContext, versionUuid: string, options: IndexVe
   }
 
   const embedder = await getEmbedder();
-  const hashes = await Promise.all(records.map((r) => sha256(r.record.text)));
+  const hashes = await Promise.all(records.map((r) => sha256(entityVectorKey(r.record))));
   const vectors: (string | null)[] = records.map(() => null);
   let embedded = 0;
   let reused = 0;
@@ -123,7 +124,7 @@ async function buildIndex(ctx: AppContext, versionUuid: string, options: IndexVe
     const fresh = new Set(missing);
     for (let start = 0; start < missing.length; start += 256) {
       const batch = missing.slice(start, start + 256);
-      const out = await embedder.embed(batch.map((i) => records[i]!.record.text));
+      const out = await embedEntities(embedder, batch.map((i) => records[i]!.record));
       batch.forEach((i, j) => {
         const v = out[j];
         if (v) known.set(hashes[i]!, vectorLiteral(v));

