@@ -36,6 +36,8 @@ import { workspaceRoutes } from "./workspaces/routes.ts";
 import { workspacePackageRoutes } from "./workspaces/package_routes.ts";
 import { documentRoutes } from "./documents/routes.ts";
 import { bookmarkRoutes } from "./bookmarks/routes.ts";
+import { codingRoutes, extensionVersionRoutes } from "./coding/routes.ts";
+import { connectionEntityRoutes } from "./retrieval/connection_entities_routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -111,7 +113,10 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
         .use(workspacePackageRoutes(ctx))
         .use(documentRoutes(ctx))
         .use(bookmarkRoutes(ctx))
-        .use(retrievalRoutes(ctx)))
+        .use(retrievalRoutes(ctx))
+        .use(connectionEntityRoutes(ctx))
+        .use(extensionVersionRoutes(ctx))
+        .use(codingRoutes(ctx)))
     .use(oauthRoutes(ctx))
     .use(mcpRoutes(ctx, { queryRunner: mcpQueryRunner(ctx), contextSearcher: mcpContextSearcher(ctx), ...options.mcp }));
 }

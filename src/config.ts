@@ -45,6 +45,18 @@ export interface Config {
   mcpAllowedOrigins: string[];
   /** Index a version for retrieval right after its publish (`INDEX_ON_PUBLISH`, default true). */
   indexOnPublish: boolean;
+  /** Oldest editor-extension version the coding API supports (`EXTENSION_MIN_VERSION`, default 0.1.0). */
+  extensionMinVersion: string;
+  /** Newest editor-extension version (`EXTENSION_LATEST_VERSION`, default 0.1.0). */
+  extensionLatestVersion: string;
+  /** OpenAI-compatible chat endpoint for answer synthesis (`LLM_BASE_URL`); none when unset. */
+  llmBaseUrl?: string;
+  /** Model sent to it (`LLM_MODEL`). */
+  llmModel?: string;
+  /** Bearer key sent to it (`LLM_API_KEY`). */
+  llmApiKey?: string;
+  /** How long an answer may take, ms (`LLM_TIMEOUT_MS`, default 8,000). */
+  llmTimeoutMs: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -52,6 +64,12 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${value}'`);
   return n;
+}
+
+function semverFrom(value: string | undefined, fallback: string, name: string): string {
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+\.\d+\.\d+$/.test(value)) throw new Error(`${name} must be a semantic version such as 1.2.3, got '${value}'`);
+  return value;
 }
 
 /** Reads the configuration from an environment map (default: `process.env`). */
@@ -83,5 +101,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     modelCacheBytes: intFrom(env.QUERY_MODEL_CACHE_BYTES, 512 * 1024 * 1024, "QUERY_MODEL_CACHE_BYTES"),
     mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
     indexOnPublish: env.INDEX_ON_PUBLISH !== "false",
+    extensionMinVersion: semverFrom(env.EXTENSION_MIN_VERSION, "0.1.0", "EXTENSION_MIN_VERSION"),
+    extensionLatestVersion: semverFrom(env.EXTENSION_LATEST_VERSION, "0.1.0", "EXTENSION_LATEST_VERSION"),
+    llmBaseUrl: env.LLM_BASE_URL || undefined,
+    llmModel: env.LLM_MODEL || undefined,
+    llmApiKey: env.LLM_API_KEY || undefined,
+    llmTimeoutMs: intFrom(env.LLM_TIMEOUT_MS, 8000, "LLM_TIMEOUT_MS"),
   };
 }

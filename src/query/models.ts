@@ -100,8 +100,16 @@ export async function compiledModelFor(ctx: AppContext, target: ModelTarget): Pr
   });
 }
 
+/**
+ * The folder where a version's archive is extracted on this node (extracting
+ * it on first use), for reading its data files.
+ */
+export async function extractedVersionDir(ctx: AppContext, target: Pick<ModelTarget, "versionId" | "blobSha256" | "packageName">): Promise<string> {
+  return await extracted(ctx, nodeModels(ctx), target);
+}
+
 /** The extracted folder of the version's archive, extracting it on first use on this node. */
-async function extracted(ctx: AppContext, state: NodeModels, target: ModelTarget): Promise<string> {
+async function extracted(ctx: AppContext, state: NodeModels, target: Pick<ModelTarget, "versionId" | "blobSha256" | "packageName">): Promise<string> {
   const sha = target.blobSha256;
   const dir = join(extractionDir(ctx), sha);
   if (await stat(dir).then((s) => s.isDirectory(), () => false)) return dir;

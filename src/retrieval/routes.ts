@@ -7,7 +7,7 @@
  * views by documentation (`#(doc)`, 2 points) plus being `#(index)`ed (1
  * point), then by name; dimensional values by row count.
  *
- * `POST /retrieval/connection-entities` is not built yet.
+ * `POST /retrieval/connection-entities` lives in `connection_entities_routes.ts`.
  * @module
  */
 import { Elysia, t } from "elysia";
