@@ -45,6 +45,10 @@ export interface Config {
   mcpAllowedOrigins: string[];
   /** Index a version for retrieval right after its publish (`INDEX_ON_PUBLISH`, default true). */
   indexOnPublish: boolean;
+  /** Folder of watch mode: `<org>/<env>/<package>/` package folders (`WATCH_ROOT`, default `DATA_DIR/watch`). */
+  watchRoot: string;
+  /** Quiet time before a changed package folder is republished, ms (`WATCH_DEBOUNCE_MS`, default 200). */
+  watchDebounceMs: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -83,5 +87,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     modelCacheBytes: intFrom(env.QUERY_MODEL_CACHE_BYTES, 512 * 1024 * 1024, "QUERY_MODEL_CACHE_BYTES"),
     mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
     indexOnPublish: env.INDEX_ON_PUBLISH !== "false",
+    watchRoot: env.WATCH_ROOT || `${env.DATA_DIR || "./data"}/watch`,
+    watchDebounceMs: intFrom(env.WATCH_DEBOUNCE_MS, 200, "WATCH_DEBOUNCE_MS"),
   };
 }
