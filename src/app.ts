@@ -35,6 +35,10 @@ import { workspaceRoutes } from "./workspaces/routes.ts";
 import { workspacePackageRoutes } from "./workspaces/package_routes.ts";
 import { documentRoutes } from "./documents/routes.ts";
 import { bookmarkRoutes } from "./bookmarks/routes.ts";
+import { watchRoutes } from "./watch/routes.ts";
+import { eventRoutes } from "./events/routes.ts";
+import { appRoutes } from "./apps/routes.ts";
+import { demoRoutes } from "./demo/routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -110,7 +114,11 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
         .use(workspacePackageRoutes(ctx))
         .use(documentRoutes(ctx))
         .use(bookmarkRoutes(ctx))
-        .use(retrievalRoutes(ctx)))
+        .use(retrievalRoutes(ctx))
+        .use(watchRoutes(ctx))
+        .use(eventRoutes(ctx))
+        .use(appRoutes(ctx))
+        .use(demoRoutes(ctx)))
     .use(mcpRoutes(ctx, { queryRunner: mcpQueryRunner(ctx), contextSearcher: mcpContextSearcher(ctx), ...options.mcp }));
 }
 
