@@ -38,6 +38,10 @@ import { documentRoutes } from "./documents/routes.ts";
 import { bookmarkRoutes } from "./bookmarks/routes.ts";
 import { codingRoutes, extensionVersionRoutes } from "./coding/routes.ts";
 import { connectionEntityRoutes } from "./retrieval/connection_entities_routes.ts";
+import { watchRoutes } from "./watch/routes.ts";
+import { eventRoutes } from "./events/routes.ts";
+import { appRoutes } from "./apps/routes.ts";
+import { demoRoutes } from "./demo/routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -116,7 +120,11 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
         .use(retrievalRoutes(ctx))
         .use(connectionEntityRoutes(ctx))
         .use(extensionVersionRoutes(ctx))
-        .use(codingRoutes(ctx)))
+        .use(codingRoutes(ctx))
+        .use(watchRoutes(ctx))
+        .use(eventRoutes(ctx))
+        .use(appRoutes(ctx))
+        .use(demoRoutes(ctx)))
     .use(oauthRoutes(ctx))
     .use(mcpRoutes(ctx, { queryRunner: mcpQueryRunner(ctx), contextSearcher: mcpContextSearcher(ctx), ...options.mcp }));
 }

@@ -57,6 +57,10 @@ export interface Config {
   llmApiKey?: string;
   /** How long an answer may take, ms (`LLM_TIMEOUT_MS`, default 8,000). */
   llmTimeoutMs: number;
+  /** Folder of watch mode: `<org>/<env>/<package>/` package folders (`WATCH_ROOT`, default `DATA_DIR/watch`). */
+  watchRoot: string;
+  /** Quiet time before a changed package folder is republished, ms (`WATCH_DEBOUNCE_MS`, default 200). */
+  watchDebounceMs: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -107,5 +111,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     llmModel: env.LLM_MODEL || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
     llmTimeoutMs: intFrom(env.LLM_TIMEOUT_MS, 8000, "LLM_TIMEOUT_MS"),
+    watchRoot: env.WATCH_ROOT || `${env.DATA_DIR || "./data"}/watch`,
+    watchDebounceMs: intFrom(env.WATCH_DEBOUNCE_MS, 200, "WATCH_DEBOUNCE_MS"),
   };
 }

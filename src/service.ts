@@ -11,6 +11,7 @@ import { buildApp, createContext, createHandler, type App, type HandlerOptions }
 import type { AppContext } from "./http/context.ts";
 import type { McpRoutesOptions } from "./mcp/routes.ts";
 import { resumeIndexing, waitForIndexing } from "./retrieval/indexer.ts";
+import { settleWatching, stopWatching } from "./watch/watcher.ts";
 
 /** A started (not listening) service. */
 export interface Service {
@@ -45,6 +46,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
       ctx.log({ level: "error", event: "resume_indexing_failed", error: error instanceof Error ? error.message : String(error) })
     );
     const close = async () => {
+      await settleWatching(ctx);
+      stopWatching(ctx);
       await resumed;
       await waitForIndexing(ctx);
       await db.close();

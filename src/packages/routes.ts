@@ -18,9 +18,10 @@ import { security } from "../http/security.ts";
 import { connectionLookup } from "../connections/store.ts";
 import { envParams, environmentFor, organizationRank } from "../environments/routes.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
-import { resolveVersion, setIndexStatus, versionView } from "../versions/store.ts";
+import { type IndexStatus, resolveVersion, setIndexStatus, versionView } from "../versions/store.ts";
 import { scheduleIndexing } from "../retrieval/indexer.ts";
-import { readPublishForm, publishVersion } from "./publish.ts";
+import { emitPackageEvent } from "../events/hub.ts";
+import { type Published, readPublishForm, publishVersion } from "./publish.ts";
 import {
   deletePackage,
   findPackage,
@@ -56,6 +57,30 @@ export async function packageFor(
     throw forbidden(`package '${params.pkg}': this operation needs the ${roleName("package", need)} role; you have ${pkg.permission ?? "none"}`);
   }
   return pkg;
+}
+
+/**
+ * What follows every committed publish (API, watch mode, demo): retrieval
+ * indexing in the background, and the `published` event to the package's
+ * SSE subscribers. Returns the version's index status.
+ */
+export async function afterPublish(
+  ctx: AppContext,
+  published: Published,
+  options: { envId: string; packageName: string; source: "api" | "watch" | "demo" },
+): Promise<IndexStatus> {
+  let indexStatus = published.version.indexStatus;
+  if (ctx.config.indexOnPublish) {
+    // Indexing for retrieval runs after the publish committed; it never undoes it.
+    indexStatus = "indexing";
+    await setIndexStatus(ctx.sql, published.version.uuid, "indexing");
+    scheduleIndexing(ctx, published.version.uuid);
+  }
+  emitPackageEvent(ctx, { envId: options.envId, packageName: options.packageName }, {
+    event: "published",
+    data: { versionId: published.version.id, source: options.source, models: published.models.map((m) => m.modelPath) },
+  });
+  return indexStatus;
 }
 
 /** Directory of extracted package archives. */
@@ -121,14 +146,9 @@ function packagePlugin(ctx: AppContext, prefix: string) {
           target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
           form,
         }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
-        // Indexing for retrieval runs after the publish committed; it never undoes it.
-        if (ctx.config.indexOnPublish) {
-          await setIndexStatus(ctx.sql, published.version.uuid, "indexing");
-          scheduleIndexing(ctx, published.version.uuid);
-        }
+        const indexStatus = await afterPublish(ctx, published, { envId: env.id, packageName: params.pkg, source: "api" });
         const pkg = await findPackage(ctx.sql, p, { envId: env.id, name: params.pkg });
         set.status = 201;
-        const indexStatus = ctx.config.indexOnPublish ? "indexing" as const : published.version.indexStatus;
         return {
           ...packageView(pkg!),
           version: versionView({ ...published.version, indexStatus, isLatest: pkg!.latestVersion === published.version.id }),

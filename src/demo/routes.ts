@@ -1,0 +1,83 @@
+/**
+ * Demo routes: `POST /organizations/{org}/demo-environment` and
+ * `POST /demo/organizations`.
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import { MODEL, READ } from "../http/access.ts";
+import { required, requiredUser } from "../http/auth.ts";
+import type { AppContext } from "../http/context.ts";
+import { forbidden, notFound } from "../http/errors.ts";
+import { name, orgParams } from "../http/params.ts";
+import { security } from "../http/security.ts";
+import { organizationRank } from "../environments/routes.ts";
+import { organizationView } from "../organizations/store.ts";
+import { createDemoEnvironment, createSelfServiceOrganization } from "./store.ts";
+
+const API = "/api/v0";
+
+const demoEnvBody = t.Optional(t.Object({ name: t.Optional(name("name")) }));
+const selfServiceBody = t.Optional(t.Object({
+  name: t.Optional(name("name")),
+  displayName: t.Optional(t.String({ maxLength: 200, error: "displayName must be at most 200 characters" })),
+  demoEnvironment: t.Optional(t.Boolean({ error: "demoEnvironment must be true or false" })),
+}));
+
+/** Routes of the demo operations. */
+export function demoRoutes(ctx: AppContext) {
+  const tags = ["demo"];
+  return new Elysia()
+    .use(security(ctx))
+    .post(
+      "/organizations/:org/demo-environment",
+      async ({ params, principal, body, set }) => {
+        const p = required(principal);
+        const org = await organizationRank(ctx.sql, p, params.org);
+        if (org.rank < READ) throw notFound(`organization '${params.org}' not found`);
+        if (org.rank < MODEL) throw forbidden(`organization '${params.org}': creating a demo environment needs the admin or modeler role`);
+        set.status = 201;
+        return await createDemoEnvironment(ctx, { id: org.id, name: params.org }, {
+          name: body?.name,
+          creatorUserId: p.kind === "user" ? p.userId : null,
+          pathPrefix: API,
+        });
+      },
+      {
+        params: orgParams,
+        body: demoEnvBody,
+        detail: {
+          summary: "Create a demo environment with a ready sample package (organization admin or modeler)",
+          description: "Creates environment `name` (default `demo`, then `demo-2`, `demo-3`, ...; an existing name is 409) and " +
+            "publishes the sample package `shop` (version 1.0.0: 2,000 generated orders in `data/orders.csv`, the model " +
+            "`models/shop.malloy` (source `orders`) with documented dimensions, measures, views and the named query `category_revenue`, and a web " +
+            "app in `public/`). The creator becomes the environment's admin. Answers 201 `{ environment, package: { name, " +
+            "latestVersion, models, app }, tryQuery: { method, path, body } }`.",
+          tags,
+        },
+      },
+    )
+    .post(
+      "/demo/organizations",
+      async ({ principal, body, set }) => {
+        const user = requiredUser(principal);
+        const org = await createSelfServiceOrganization(ctx, user, { name: body?.name, displayName: body?.displayName });
+        const demo = body?.demoEnvironment === false
+          ? null
+          : await createDemoEnvironment(ctx, org, { creatorUserId: user.userId, pathPrefix: API });
+        set.status = 201;
+        return { ...organizationView(org), permission: "admin", demoEnvironment: demo };
+      },
+      {
+        body: selfServiceBody,
+        detail: {
+          summary: "Create a self-service organization; the caller becomes its admin (any user, one organization per user)",
+          description: "Any authenticated user (an access token; API keys are 403). `name` defaults to `<userName>-sandbox-<6 hex>`. " +
+            "With `demoEnvironment` (default true) the organization gets a demo environment as `POST .../demo-environment` " +
+            "makes it (answered in `demoEnvironment`). Limit: a user who already created an organization (self-service or " +
+            "with an invite) gets 409; system admins are not limited. Rate limits apply as everywhere. Answers 201 with the " +
+            "organization (`permission: admin`).",
+          tags,
+        },
+      },
+    );
+}

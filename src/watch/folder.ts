@@ -1,0 +1,74 @@
+/**
+ * A package folder on disk as a publishable zip: every regular file except
+ * hidden ones and editor leftovers, in path order, with a fixed timestamp, so
+ * the same content always gives the same bytes (and the same sha256). Also the
+ * next version id of a package republished from its folder.
+ * @module
+ */
+import { lstat, readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { zipSync, type Zippable } from "fflate";
+import type { Db } from "../db/database.ts";
+
+/** Whether a package-relative path is ignored (hidden files, editor swap and backup files). */
+export function isIgnoredPath(path: string): boolean {
+  return path.split("/").some((part) =>
+    part.startsWith(".") || part.endsWith("~") || part.endsWith(".swp") || part.endsWith(".swx") || part.startsWith("#")
+  );
+}
+
+/** The package-relative paths and bytes of a folder's files (symbolic links are skipped). */
+export async function readFolder(dir: string): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    const full = join(entry.parentPath, entry.name);
+    const rel = full.slice(dir.length + 1);
+    if (isIgnoredPath(rel)) continue;
+    const info = await lstat(full).catch(() => null);
+    if (!info?.isFile()) continue;
+    files.set(rel, new Uint8Array(await readFile(full)));
+  }
+  return files;
+}
+
+const FIXED_MTIME = new Date("2000-01-01T00:00:00Z");
+
+/** A deterministic zip of package files (sorted paths, fixed timestamps). */
+export function zipFolderFiles(files: Map<string, Uint8Array>): Uint8Array {
+  const tree: Zippable = {};
+  for (const path of [...files.keys()].sort()) tree[path] = [files.get(path)!, { mtime: FIXED_MTIME }];
+  return zipSync(tree, { level: 6 });
+}
+
+/** `1.2.3` as numbers, or `null` when it is not semver. */
+function semver(id: string): [number, number, number] | null {
+  const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(id);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+/** The greatest semver among ids, or `null`. */
+export function greatestVersion(ids: string[]): string | null {
+  let best: [number, number, number] | null = null;
+  for (const id of ids) {
+    const v = semver(id);
+    if (v && (!best || v[0] > best[0] || (v[0] === best[0] && (v[1] > best[1] || (v[1] === best[1] && v[2] > best[2]))))) best = v;
+  }
+  return best ? best.join(".") : null;
+}
+
+/** What a package of an environment holds now: its greatest version id and the sha256 of its newest archive. */
+export async function packageHead(db: Db, pkg: { envId: string; name: string }): Promise<{ greatest: string | null; newestSha: string | null }> {
+  const rows = await db`SELECT v.version_id, v.blob_sha256 FROM package_versions v JOIN packages p ON p.id = v.package_id
+                         WHERE p.env_id = ${pkg.envId} AND p.name = ${pkg.name} ORDER BY v.created_at DESC, v.id`;
+  return {
+    greatest: greatestVersion(rows.map((r) => r.version_id as string)),
+    newestSha: (rows[0]?.blob_sha256 as string | undefined) ?? null,
+  };
+}
+
+/** The id a republish takes: the next patch after the greatest version, `0.1.0` for the first. */
+export function nextPatch(greatest: string | null): string {
+  const v = greatest ? semver(greatest) : null;
+  return v ? `${v[0]}.${v[1]}.${v[2] + 1}` : "0.1.0";
+}

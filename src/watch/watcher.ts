@@ -1,0 +1,257 @@
+/**
+ * Watch mode, the development loop: one environment per node at a time. A
+ * recursive `fs.watch` on `WATCH_ROOT/<org>/<env>/` sees every change of the
+ * package folders below it; each change emits a `change` event at once and,
+ * after `WATCH_DEBOUNCE_MS` of quiet per package, republishes that package as
+ * the next patch version through the same publish code as the API (every model
+ * must compile; when one does not, no version is created and an `error` event
+ * lists the problems). A folder whose content equals the newest version's
+ * archive is not republished.
+ * @module
+ */
+import { type FSWatcher, watch } from "node:fs";
+import { mkdir, readdir, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { connectionLookup } from "../connections/store.ts";
+import { sha256Hex } from "../engine/mod.ts";
+import { emitPackageEvent, listenerCount } from "../events/hub.ts";
+import type { AppContext } from "../http/context.ts";
+import { ApiError, conflict } from "../http/errors.ts";
+import { NAME_PATTERN } from "../http/params.ts";
+import { publishVersion } from "../packages/publish.ts";
+import { afterPublish, packageCacheDir } from "../packages/routes.ts";
+import { isIgnoredPath, nextPatch, packageHead, readFolder, zipFolderFiles } from "./folder.ts";
+
+/** The environment to watch and who asked. */
+export interface WatchTarget {
+  orgName: string;
+  envName: string;
+  envId: string;
+  /** User row id recorded as the creator of republished versions. */
+  startedBy: string | null;
+}
+
+/** One package folder of the watched environment. */
+export interface WatchedPackage {
+  name: string;
+  state: "idle" | "pending" | "publishing" | "error";
+  lastVersionId: string | null;
+  lastError: string | null;
+  lastChangeAt: string | null;
+  /** Open event-stream subscriptions of the package on this node. */
+  subscribers: number;
+}
+
+/** What `GET /watch-mode/status` shows. */
+export interface WatchStatus {
+  enabled: boolean;
+  organizationName: string | null;
+  environmentName: string | null;
+  /** The watched folder (absolute), or the root under which folders are watched. */
+  root: string;
+  startedAt: string | null;
+  debounceMs: number;
+  packages: WatchedPackage[];
+}
+
+interface PackageState {
+  name: string;
+  state: WatchedPackage["state"];
+  lastVersionId: string | null;
+  lastError: string | null;
+  lastChangeAt: string | null;
+  timer?: ReturnType<typeof setTimeout>;
+  /** Paths announced since the last republish (one `change` event per path and window). */
+  announced: Set<string>;
+  running?: Promise<void>;
+  dirty: boolean;
+}
+
+interface Watching {
+  target: WatchTarget;
+  dir: string;
+  startedAt: Date;
+  watcher?: FSWatcher;
+  packages: Map<string, PackageState>;
+  stopped: boolean;
+}
+
+const current = new WeakMap<AppContext, Watching>();
+const NAME = new RegExp(NAME_PATTERN);
+
+/** The folder watched for an environment: `WATCH_ROOT/<org>/<env>`. */
+export function watchFolder(ctx: AppContext, target: { orgName: string; envName: string }): string {
+  return resolve(ctx.config.watchRoot, target.orgName, target.envName);
+}
+
+/** The watched environment's row id on this node, or `null`. */
+export function watchedEnvironment(ctx: AppContext): string | null {
+  return current.get(ctx)?.target.envId ?? null;
+}
+
+/** The status of watch mode on this node. */
+export function watchStatus(ctx: AppContext): WatchStatus {
+  const w = current.get(ctx);
+  if (!w) {
+    return { enabled: false, organizationName: null, environmentName: null, root: resolve(ctx.config.watchRoot), startedAt: null, debounceMs: ctx.config.watchDebounceMs, packages: [] };
+  }
+  const packages = [...w.packages.values()].sort((a, b) => a.name.localeCompare(b.name)).map((p) => ({
+    name: p.name,
+    state: p.state,
+    lastVersionId: p.lastVersionId,
+    lastError: p.lastError,
+    lastChangeAt: p.lastChangeAt,
+    subscribers: listenerCount(ctx, { envId: w.target.envId, packageName: p.name }),
+  }));
+  return {
+    enabled: true,
+    organizationName: w.target.orgName,
+    environmentName: w.target.envName,
+    root: w.dir,
+    startedAt: w.startedAt.toISOString(),
+    debounceMs: ctx.config.watchDebounceMs,
+    packages,
+  };
+}
+
+function packageState(w: Watching, name: string): PackageState {
+  let p = w.packages.get(name);
+  if (!p) w.packages.set(name, p = { name, state: "idle", lastVersionId: null, lastError: null, lastChangeAt: null, announced: new Set(), dirty: false });
+  return p;
+}
+
+/**
+ * Starts watching an environment (409 when this node watches another one;
+ * starting the watched one again is a no-op). Creates its folder when
+ * missing, then brings every package folder in it up to date before returning.
+ */
+export async function startWatching(ctx: AppContext, target: WatchTarget): Promise<WatchStatus> {
+  const existing = current.get(ctx);
+  if (existing) {
+    if (existing.target.envId === target.envId) return watchStatus(ctx);
+    throw conflict(
+      `watch mode already follows environment '${existing.target.envName}' of organization '${existing.target.orgName}'; ` +
+        "only one environment can be watched at a time per node: POST /watch-mode/stop first",
+    );
+  }
+  const w: Watching = { target, dir: watchFolder(ctx, { orgName: target.orgName, envName: target.envName }), startedAt: new Date(), packages: new Map(), stopped: false };
+  current.set(ctx, w);
+  try {
+    await mkdir(w.dir, { recursive: true });
+    w.watcher = watch(w.dir, { recursive: true }, (kind, filename) => {
+      if (filename) onChange(ctx, w, { kind, path: String(filename).replaceAll("\\", "/") });
+    });
+    w.watcher.on("error", (error) => ctx.log({ level: "error", event: "watch_failed", dir: w.dir, error: String(error) }));
+    for (const entry of await readdir(w.dir, { withFileTypes: true })) {
+      if (entry.isDirectory() && NAME.test(entry.name)) await republish(ctx, w, packageState(w, entry.name));
+    }
+  } catch (error) {
+    stopWatching(ctx);
+    throw error;
+  }
+  return watchStatus(ctx);
+}
+
+/** Stops watch mode on this node (no-op when off); pending republishes are dropped. */
+export function stopWatching(ctx: AppContext): WatchStatus {
+  const w = current.get(ctx);
+  if (w) {
+    w.stopped = true;
+    w.watcher?.close();
+    for (const p of w.packages.values()) clearTimeout(p.timer);
+    current.delete(ctx);
+  }
+  return watchStatus(ctx);
+}
+
+/** Waits until no republish of the watched environment is pending or running (tests, shutdown). */
+export async function settleWatching(ctx: AppContext): Promise<void> {
+  const w = current.get(ctx);
+  if (!w) return;
+  for (let i = 0; i < 100; i++) {
+    const busy = [...w.packages.values()].filter((p) => p.timer || p.running);
+    if (busy.length === 0) return;
+    await Promise.all(busy.map((p) => p.running ?? Bun.sleep(ctx.config.watchDebounceMs)));
+  }
+}
+
+function onChange(ctx: AppContext, w: Watching, change: { kind: string; path: string }): void {
+  if (w.stopped) return;
+  const [name, ...rest] = change.path.split("/");
+  if (!name || !NAME.test(name)) return;
+  const path = rest.join("/");
+  if (path && isIgnoredPath(path)) return;
+  const p = packageState(w, name);
+  p.lastChangeAt = new Date().toISOString();
+  if (path && !p.announced.has(path)) {
+    p.announced.add(path);
+    emitPackageEvent(ctx, { envId: w.target.envId, packageName: name }, { event: "change", data: { path, kind: change.kind } });
+  }
+  if (p.state !== "publishing") p.state = "pending";
+  clearTimeout(p.timer);
+  p.timer = setTimeout(() => {
+    p.timer = undefined;
+    if (p.running) p.dirty = true;
+    else void republish(ctx, w, p);
+  }, ctx.config.watchDebounceMs);
+}
+
+function republish(ctx: AppContext, w: Watching, p: PackageState): Promise<void> {
+  p.announced.clear();
+  p.state = "publishing";
+  const run = publishFolder(ctx, w, p.name)
+    .then((result) => {
+      p.state = result.error ? "error" : "idle";
+      p.lastError = result.error ?? null;
+      if (result.versionId) p.lastVersionId = result.versionId;
+    })
+    .catch((error) => {
+      p.state = "error";
+      p.lastError = error instanceof Error ? error.message : String(error);
+      ctx.log({ level: "error", event: "watch_republish_failed", package: p.name, error: p.lastError });
+    })
+    .finally(() => {
+      p.running = undefined;
+      if (p.dirty && !w.stopped) {
+        p.dirty = false;
+        void republish(ctx, w, p);
+      }
+    });
+  p.running = run;
+  return run;
+}
+
+/** Publishes the folder of one package when its content changed; failures become `error` events. */
+async function publishFolder(ctx: AppContext, w: Watching, name: string): Promise<{ versionId?: string; error?: string }> {
+  const dir = join(w.dir, name);
+  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+  if (!isDir) return {};
+  const files = await readFolder(dir);
+  if (files.size === 0) return {};
+  const zip = zipFolderFiles(files);
+  const sha = await sha256Hex(zip);
+  const pkgKey = { envId: w.target.envId, packageName: name };
+  const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const head = await packageHead(ctx.sql, { envId: w.target.envId, name });
+    if (head.newestSha === sha) return { versionId: head.greatest ?? undefined };
+    if (w.stopped) return {};
+    const versionId = nextPatch(head.greatest);
+    try {
+      const published = await publishVersion(ctx.sql, {
+        target: { envId: w.target.envId, packageName: name, createdBy: w.target.startedBy },
+        form: { packageMeta: {}, versionId, pinLatest: true, zip },
+      }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, lookupConnection: connectionLookup(ctx.sql, w.target.envId, keys) });
+      await afterPublish(ctx, published, { envId: w.target.envId, packageName: name, source: "watch" });
+      return { versionId };
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) continue; // a concurrent publish took the id
+      if (error instanceof ApiError && error.status < 500) {
+        emitPackageEvent(ctx, pkgKey, { event: "error", data: { message: error.message, problems: error.details.problems ?? [], versionId } });
+        return { error: error.message };
+      }
+      throw error;
+    }
+  }
+  return { error: "three concurrent publishes took the next version id; save a file again to retry" };
+}
