@@ -35,6 +35,9 @@ import { workspaceRoutes } from "./workspaces/routes.ts";
 import { workspacePackageRoutes } from "./workspaces/package_routes.ts";
 import { documentRoutes } from "./documents/routes.ts";
 import { bookmarkRoutes } from "./bookmarks/routes.ts";
+import { runRoutes } from "./runs/routes.ts";
+import { indexRoutes } from "./indexes/routes.ts";
+import { materializationRoutes } from "./materializations/routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -98,6 +101,9 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
         .use(connectionRoutes(ctx))
         .use(packageRoutes(ctx))
         .use(versionRoutes(ctx))
+        .use(runRoutes(ctx))
+        .use(indexRoutes(ctx))
+        .use(materializationRoutes(ctx))
         .use(modelRoutes(ctx))
         .use(queryRoutes(ctx))
         .use(groupRoutes(ctx))

@@ -11,6 +11,7 @@ import { buildApp, createContext, createHandler, type App, type HandlerOptions }
 import type { AppContext } from "./http/context.ts";
 import type { McpRoutesOptions } from "./mcp/routes.ts";
 import { resumeIndexing, waitForIndexing } from "./retrieval/indexer.ts";
+import { startWorker, stopWorker } from "./runs/worker.ts";
 
 /** A started (not listening) service. */
 export interface Service {
@@ -44,7 +45,10 @@ export async function startService(config: Config, options: StartOptions = {}): 
     const resumed = resumeIndexing(ctx).catch((error) =>
       ctx.log({ level: "error", event: "resume_indexing_failed", error: error instanceof Error ? error.message : String(error) })
     );
+    // Runs queued by any node (and runs a dead node left running) are claimed here.
+    startWorker(ctx);
     const close = async () => {
+      await stopWorker(ctx);
       await resumed;
       await waitForIndexing(ctx);
       await db.close();

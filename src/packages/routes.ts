@@ -18,8 +18,8 @@ import { security } from "../http/security.ts";
 import { connectionLookup } from "../connections/store.ts";
 import { envParams, environmentFor, organizationRank } from "../environments/routes.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
-import { resolveVersion, setIndexStatus, versionView } from "../versions/store.ts";
-import { scheduleIndexing } from "../retrieval/indexer.ts";
+import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
+import { enqueueRun } from "../runs/worker.ts";
 import { readPublishForm, publishVersion } from "./publish.ts";
 import {
   deletePackage,
@@ -121,17 +121,23 @@ function packagePlugin(ctx: AppContext, prefix: string) {
           target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
           form,
         }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
-        // Indexing for retrieval runs after the publish committed; it never undoes it.
+        // The first run (every persist source, index and the retrieval index) is
+        // queued after the publish committed; its failure never undoes the publish.
+        let runId: string | undefined;
         if (ctx.config.indexOnPublish) {
-          await setIndexStatus(ctx.sql, published.version.uuid, "indexing");
-          scheduleIndexing(ctx, published.version.uuid);
+          runId = await enqueueRun(ctx, {
+            packageId: published.version.packageId,
+            versionUuid: published.version.uuid,
+            createdBy: p.kind === "user" ? p.userId : null,
+          });
         }
         const pkg = await findPackage(ctx.sql, p, { envId: env.id, name: params.pkg });
+        const version = (await findVersion(ctx.sql, published.version.packageId, published.version.id)) ?? published.version;
         set.status = 201;
-        const indexStatus = ctx.config.indexOnPublish ? "indexing" as const : published.version.indexStatus;
         return {
           ...packageView(pkg!),
-          version: versionView({ ...published.version, indexStatus, isLatest: pkg!.latestVersion === published.version.id }),
+          version: versionView({ ...version, isLatest: pkg!.latestVersion === published.version.id }),
+          ...(runId ? { runId } : {}),
           models: published.models.map((m) => m.modelPath),
         };
       },
