@@ -75,8 +75,14 @@ export async function writeSourceParquet(compiled: CompiledModel, options: Write
     temp_directory: spill,
   });
   const connection = await instance.connect();
-  const onAbort = () => connection.interrupt();
+  // An interrupt that lands between statements is lost, so repeat it until the write stops.
+  let repeat: ReturnType<typeof setInterval> | undefined;
+  const onAbort = () => {
+    connection.interrupt();
+    repeat ??= setInterval(() => connection.interrupt(), 50);
+  };
   options.signal?.addEventListener("abort", onAbort);
+  if (options.signal?.aborted) onAbort();
   try {
     const dirs = [compiled.pkg.packageDir, outDir, spill].map(quoteString).join(", ");
     await connection.run(`SET allowed_directories=[${dirs}]`);
@@ -99,6 +105,7 @@ export async function writeSourceParquet(compiled: CompiledModel, options: Write
     throw new QueryError("execution", `materializing source '${name}' failed: ${(error as Error).message.replaceAll(compiled.pkg.packageDir, "<package>")}`);
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
+    clearInterval(repeat);
     connection.closeSync();
     instance.closeSync?.();
     await rm(spill, { recursive: true, force: true });
