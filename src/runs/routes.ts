@@ -41,7 +41,7 @@ function runPlugin(ctx: AppContext, prefix: string) {
     .use(security(ctx))
     .post(
       "/:env/packages/:pkg/versions/:versionId/runs",
-      async ({ params, principal, body, set }) => {
+      async ({ params, principal, body, set, request }) => {
         const p = required(principal);
         const { pkg, version } = await versionFor(ctx, p, { ...params, need: MODEL });
         const scoped = body !== undefined && body !== null && (body.sources !== undefined || body.dimensions !== undefined);
@@ -52,7 +52,7 @@ function runPlugin(ctx: AppContext, prefix: string) {
           createdBy: p.kind === "user" ? p.userId : null,
         });
         set.status = 201;
-        set.headers["location"] = `${prefix.replace(":org", params.org)}/${params.env}/packages/${params.pkg}/runs/${id}`;
+        set.headers["location"] = `${new URL(request.url).pathname.replace(/\/versions\/[^/]+\/runs\/?$/, "")}/runs/${id}`;
         return await withUnits(ctx, (await findRun(ctx.sql, id))!);
       },
       {

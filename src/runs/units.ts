@@ -40,7 +40,8 @@ function unitSignal(ctx: AppContext, scope: UnitScope): AbortSignal {
 }
 
 /** Materializes one `#@ persist` source; returns its row count. */
-export async function runTableUnit(ctx: AppContext, scope: UnitScope, unit: PlannedUnit): Promise<{ rowCount: number }> {
+export async function runTableUnit(ctx: AppContext, job: { scope: UnitScope; unit: PlannedUnit }): Promise<{ rowCount: number }> {
+  const { scope, unit } = job;
   const key: MaterializationKey = { versionUuid: scope.version.versionUuid, modelPath: unit.modelPath, sourceName: unit.sourceName };
   const source = scope.models.find((m) => m.modelPath === unit.modelPath)?.sources.find((s) => s.name === unit.sourceName);
   await startMaterialization(ctx.sql, key, { connection: source?.connection ?? "duckdb" });
@@ -61,7 +62,8 @@ export async function runTableUnit(ctx: AppContext, scope: UnitScope, unit: Plan
 }
 
 /** Builds one `#(index)` dimension's values; returns how many it kept. */
-export async function runIndexUnit(ctx: AppContext, scope: UnitScope, unit: PlannedUnit): Promise<{ valueCount: number }> {
+export async function runIndexUnit(ctx: AppContext, job: { scope: UnitScope; unit: PlannedUnit }): Promise<{ valueCount: number }> {
+  const { scope, unit } = job;
   const key: IndexKey = { versionUuid: scope.version.versionUuid, modelPath: unit.modelPath, sourceName: unit.sourceName, dimension: unit.path! };
   await startIndexBuild(ctx.sql, key);
   try {

@@ -206,11 +206,11 @@ async function runUnitsOf(
     try {
       if (!plan) throw new Error(`${unit.kind} '${unit.target}' is no longer in the version's models`);
       if (plan.kind === "table") {
-        const { rowCount } = await runTableUnit(ctx, scope, plan);
+        const { rowCount } = await runTableUnit(ctx, { scope, unit: plan });
         await endUnit(ctx.sql, { runId, position: unit.position }, { state: "succeeded", rowCount });
       } else {
         indexUnits++;
-        const { valueCount } = await runIndexUnit(ctx, scope, plan);
+        const { valueCount } = await runIndexUnit(ctx, { scope, unit: plan });
         await endUnit(ctx.sql, { runId, position: unit.position }, { state: "succeeded", valueCount });
       }
     } catch (error) {

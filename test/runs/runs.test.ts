@@ -86,6 +86,7 @@ describe("runs on request", () => {
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ state: "queued", full: true });
     expect(r.body.units).toHaveLength(6);
+    expect(r.headers.get("location")).toBe(`${P}/runs/${r.body.id}`);
     expect((await w.s.call("GET", V, { token: w.admin })).body.indexStatus).toBe("indexing");
     const done = await waitRun(w, `${P}/runs/${r.body.id}`, { token: w.admin });
     expect(done.state).toBe("succeeded");
