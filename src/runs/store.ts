@@ -96,7 +96,11 @@ export interface NewRun {
  * version's index status and sets it `indexing`.
  */
 export async function insertRun(db: Db, run: NewRun): Promise<string> {
-  const [prior] = await db`SELECT index_status FROM package_versions WHERE id = ${run.versionUuid}`;
+  // When another run already set `indexing`, the status to come back to is the one it remembered.
+  const [prior] = await db`SELECT CASE WHEN v.index_status <> 'indexing' THEN v.index_status
+      ELSE coalesce((SELECT r.prior_index_status FROM runs r WHERE r.version = v.id AND r.state IN ('queued', 'running')
+                        AND r.prior_index_status IS NOT NULL ORDER BY r.created_at LIMIT 1), 'unknown') END AS index_status
+    FROM package_versions v WHERE v.id = ${run.versionUuid}`;
   const [r] = await db`
     INSERT INTO runs (package_id, version, scope, created_by, prior_index_status)
     VALUES (${run.packageId}, ${run.versionUuid}, ${run.scope ? db.json(run.scope as never) : null}, ${run.createdBy},
@@ -211,6 +215,10 @@ export async function claimRun(sql: Sql, node: string): Promise<string | null> {
     if (busy) return null;
     await tx`UPDATE runs SET state = 'running', claimed_by = ${node}, started_at = clock_timestamp(),
                heartbeat_at = clock_timestamp() WHERE id = ${r.id as string}`;
+    // An earlier run may have ended and settled the status meanwhile: this one indexes now.
+    await tx`UPDATE package_versions v SET index_status = 'indexing', updated_at = clock_timestamp()
+               FROM runs r WHERE r.id = ${r.id as string} AND v.id = r.version AND r.prior_index_status IS NOT NULL
+                AND v.index_status <> 'indexing'`;
     return r.id as string;
   });
 }

@@ -147,6 +147,14 @@ describe("runs on request", () => {
   });
 });
 
+test("a run without a body is a full run", async () => {
+  const r = await w.s.call("POST", `${V}/runs`, { token: w.admin });
+  expect(r.status).toBe(201);
+  expect(r.body).toMatchObject({ full: true, scope: null });
+  await waitForRuns(w.s.service.ctx);
+  expect((await w.s.call("GET", `${P}/runs/${r.body.id}`, { token: w.admin })).body.state).toBe("succeeded");
+});
+
 describe("access", () => {
   test("a viewer reads runs, indexes and materializations but cannot start or cancel runs; an outsider sees nothing", async () => {
     const [pkg] = await w.s.service.db.sql`SELECT id FROM packages WHERE name = 'flights'`;
