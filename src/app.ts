@@ -42,6 +42,9 @@ import { watchRoutes } from "./watch/routes.ts";
 import { eventRoutes } from "./events/routes.ts";
 import { appRoutes } from "./apps/routes.ts";
 import { demoRoutes } from "./demo/routes.ts";
+import { runRoutes } from "./runs/routes.ts";
+import { indexRoutes } from "./indexes/routes.ts";
+import { materializationRoutes } from "./materializations/routes.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -105,6 +108,9 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
         .use(connectionRoutes(ctx))
         .use(packageRoutes(ctx))
         .use(versionRoutes(ctx))
+        .use(runRoutes(ctx))
+        .use(indexRoutes(ctx))
+        .use(materializationRoutes(ctx))
         .use(modelRoutes(ctx))
         .use(queryRoutes(ctx))
         .use(groupRoutes(ctx))

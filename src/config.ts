@@ -61,6 +61,14 @@ export interface Config {
   watchRoot: string;
   /** Quiet time before a changed package folder is republished, ms (`WATCH_DEBOUNCE_MS`, default 200). */
   watchDebounceMs: number;
+  /** How often a running run's node records a heartbeat and reads the cancel flag, ms (`RUN_HEARTBEAT_MS`, default 2,000). */
+  runHeartbeatMs: number;
+  /** A running run without a heartbeat for this long is failed by the next claim, ms (`RUN_STALE_AFTER_MS`, default 60,000). */
+  runStaleAfterMs: number;
+  /** How often the worker looks for runs queued by other nodes, ms (`RUN_POLL_MS`, default 2,000). */
+  runPollMs: number;
+  /** Longest a single run unit may take, ms (`RUN_UNIT_TIMEOUT_MS`, default 600,000). */
+  runUnitTimeoutMs: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -113,5 +121,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     llmTimeoutMs: intFrom(env.LLM_TIMEOUT_MS, 8000, "LLM_TIMEOUT_MS"),
     watchRoot: env.WATCH_ROOT || `${env.DATA_DIR || "./data"}/watch`,
     watchDebounceMs: intFrom(env.WATCH_DEBOUNCE_MS, 200, "WATCH_DEBOUNCE_MS"),
+    runHeartbeatMs: Math.max(10, intFrom(env.RUN_HEARTBEAT_MS, 2_000, "RUN_HEARTBEAT_MS")),
+    runStaleAfterMs: Math.max(100, intFrom(env.RUN_STALE_AFTER_MS, 60_000, "RUN_STALE_AFTER_MS")),
+    runPollMs: Math.max(10, intFrom(env.RUN_POLL_MS, 2_000, "RUN_POLL_MS")),
+    runUnitTimeoutMs: Math.max(1, intFrom(env.RUN_UNIT_TIMEOUT_MS, 600_000, "RUN_UNIT_TIMEOUT_MS")),
   };
 }

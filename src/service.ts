@@ -12,6 +12,7 @@ import type { AppContext } from "./http/context.ts";
 import type { McpRoutesOptions } from "./mcp/routes.ts";
 import { resumeIndexing, waitForIndexing } from "./retrieval/indexer.ts";
 import { settleWatching, stopWatching } from "./watch/watcher.ts";
+import { startWorker, stopWorker } from "./runs/worker.ts";
 
 /** A started (not listening) service. */
 export interface Service {
@@ -45,9 +46,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
     const resumed = resumeIndexing(ctx).catch((error) =>
       ctx.log({ level: "error", event: "resume_indexing_failed", error: error instanceof Error ? error.message : String(error) })
     );
+    // Runs queued by any node (and runs a dead node left running) are claimed here.
+    startWorker(ctx);
     const close = async () => {
       await settleWatching(ctx);
       stopWatching(ctx);
+      await stopWorker(ctx);
       await resumed;
       await waitForIndexing(ctx);
       await db.close();

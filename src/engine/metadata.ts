@@ -49,6 +49,8 @@ export interface SourceMetadata {
   connection: string;
   /** Package-relative file that defines the source. */
   file?: string;
+  /** True when annotated `#@ persist` (a run materializes it). */
+  persist?: boolean;
   dimensions: FieldMetadata[];
   measures: FieldMetadata[];
   views: FieldMetadata[];
@@ -98,6 +100,7 @@ export function modelMetadata(
       description: describe(explore),
       connection: connectionOf(explore),
       file: location ? compiled.pkg.fileOf(location) : undefined,
+      ...(isPersisted(explore) ? { persist: true } : {}),
       ...fieldsOf(explore, [], depth),
     };
   });
@@ -108,6 +111,16 @@ export function modelMetadata(
     queries: namedQueries(model, compiled.pkg.fileOf).filter((query) => query.file === undefined || query.file === compiled.path)
       .map(({ file: _file, ...query }) => query),
   };
+}
+
+/** Whether a source carries `#@ persist` (Malloy's persistence route `@`, tag `persist`). */
+function isPersisted(explore: Explore): boolean {
+  const annotations = (explore as unknown as { annotations?: { parseAsTag(route: string): { tag: { has(name: string): boolean } } } }).annotations;
+  try {
+    return annotations?.parseAsTag("@").tag.has("persist") ?? false;
+  } catch {
+    return false;
+  }
 }
 
 function fieldsOf(

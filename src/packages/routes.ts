@@ -18,8 +18,8 @@ import { security } from "../http/security.ts";
 import { connectionLookup } from "../connections/store.ts";
 import { envParams, environmentFor, organizationRank } from "../environments/routes.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
-import { type IndexStatus, resolveVersion, setIndexStatus, versionView } from "../versions/store.ts";
-import { scheduleIndexing } from "../retrieval/indexer.ts";
+import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
+import { enqueueRun } from "../runs/worker.ts";
 import { emitPackageEvent } from "../events/hub.ts";
 import { type Published, readPublishForm, publishVersion } from "./publish.ts";
 import {
@@ -60,27 +60,29 @@ export async function packageFor(
 }
 
 /**
- * What follows every committed publish (API, watch mode, demo): retrieval
- * indexing in the background, and the `published` event to the package's
- * SSE subscribers. Returns the version's index status.
+ * What follows every publish (API, watch mode, demo) once it committed: the
+ * version's first run (every persist source, every index and the retrieval
+ * index; its failure never undoes the publish) and the `published` event.
+ * Returns the run's id, none when `INDEX_ON_PUBLISH` is false.
  */
 export async function afterPublish(
   ctx: AppContext,
   published: Published,
-  options: { envId: string; packageName: string; source: "api" | "watch" | "demo" },
-): Promise<IndexStatus> {
-  let indexStatus = published.version.indexStatus;
+  options: { envId: string; packageName: string; source: "api" | "watch" | "demo"; createdBy?: string | null },
+): Promise<string | undefined> {
+  let runId: string | undefined;
   if (ctx.config.indexOnPublish) {
-    // Indexing for retrieval runs after the publish committed; it never undoes it.
-    indexStatus = "indexing";
-    await setIndexStatus(ctx.sql, published.version.uuid, "indexing");
-    scheduleIndexing(ctx, published.version.uuid);
+    runId = await enqueueRun(ctx, {
+      packageId: published.version.packageId,
+      versionUuid: published.version.uuid,
+      createdBy: options.createdBy ?? null,
+    });
   }
   emitPackageEvent(ctx, { envId: options.envId, packageName: options.packageName }, {
     event: "published",
-    data: { versionId: published.version.id, source: options.source, models: published.models.map((m) => m.modelPath) },
+    data: { versionId: published.version.id, source: options.source, models: published.models.map((m) => m.modelPath), runId },
   });
-  return indexStatus;
+  return runId;
 }
 
 /** Directory of extracted package archives. */
@@ -146,12 +148,19 @@ function packagePlugin(ctx: AppContext, prefix: string) {
           target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
           form,
         }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
-        const indexStatus = await afterPublish(ctx, published, { envId: env.id, packageName: params.pkg, source: "api" });
+        const runId = await afterPublish(ctx, published, {
+          envId: env.id,
+          packageName: params.pkg,
+          source: "api",
+          createdBy: p.kind === "user" ? p.userId : null,
+        });
         const pkg = await findPackage(ctx.sql, p, { envId: env.id, name: params.pkg });
+        const version = (await findVersion(ctx.sql, published.version.packageId, published.version.id)) ?? published.version;
         set.status = 201;
         return {
           ...packageView(pkg!),
-          version: versionView({ ...published.version, indexStatus, isLatest: pkg!.latestVersion === published.version.id }),
+          version: versionView({ ...version, isLatest: pkg!.latestVersion === published.version.id }),
+          ...(runId ? { runId } : {}),
           models: published.models.map((m) => m.modelPath),
         };
       },

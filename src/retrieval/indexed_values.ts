@@ -7,7 +7,7 @@
  * @module
  */
 import type { ModelMetadata } from "../engine/metadata.ts";
-import { compileModel, createPackageRuntime, type LookupConnection, type PackageFiles, runQuery } from "../engine/mod.ts";
+import { type CompiledModel, compileModel, createPackageRuntime, type LookupConnection, type PackageFiles, runQuery } from "../engine/mod.ts";
 
 /** One distinct value of a dimension and how many rows have it. */
 export interface IndexedValue {
@@ -32,6 +32,38 @@ function quotedPath(path: string): string {
   return path.split(".").map((s) => "`" + s.replace(/`/g, "") + "`").join(".");
 }
 
+/** Options of {@link dimensionValues}. */
+export interface DimensionValuesOptions {
+  /** Values kept (most frequent first); default 100. */
+  maxValues?: number;
+  /** Timeout of the query, ms; default 30,000. */
+  timeoutMs?: number;
+  /** Cancels the query. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Distinct values of one dimension of a compiled model with their row
+ * counts, most frequent first (one Malloy query). Throws the query's error.
+ */
+export async function dimensionValues(
+  compiled: CompiledModel,
+  dimension: { sourceName: string; path: string },
+  options: DimensionValuesOptions = {},
+): Promise<IndexedValue[]> {
+  const limit = Math.max(1, options.maxValues ?? 100);
+  const field = quotedPath(dimension.path);
+  const query = `run: ${quotedPath(dimension.sourceName)} -> {
+  where: ${field} != null
+  group_by: indexed_value is ${field}
+  aggregate: indexed_count is count()
+  order_by: indexed_count desc, indexed_value
+  limit: ${limit}
+}`;
+  const result = await runQuery(compiled, { query, rowLimit: limit, countTotalRows: false, timeoutMs: options.timeoutMs, signal: options.signal });
+  return result.data.map((row) => ({ value: String(row.indexed_value), count: Number(row.indexed_count) }));
+}
+
 /**
  * Values of every `#(index)` dimension of `models`, keyed
  * `modelPath#sourceName.fieldPath`. A dimension whose query fails is left
@@ -52,20 +84,8 @@ export async function computeIndexedValues(
     for (const source of meta.sources) {
       for (const dim of source.dimensions.filter((d) => d.indexed)) {
         const key = `${meta.modelPath}#${source.name}.${dim.path}`;
-        const field = quotedPath(dim.path);
-        const query = `run: ${quotedPath(source.name)} -> {
-  where: ${field} != null
-  group_by: indexed_value is ${field}
-  aggregate: indexed_count is count()
-  order_by: indexed_count desc, indexed_value
-  limit: ${limit}
-}`;
         try {
-          const result = await runQuery(compiled, { query, rowLimit: limit, countTotalRows: false, timeoutMs: options.timeoutMs });
-          out.set(key, result.data.map((row) => ({
-            value: String(row.indexed_value),
-            count: Number(row.indexed_count),
-          })));
+          out.set(key, await dimensionValues(compiled, { sourceName: source.name, path: dim.path }, { ...options, maxValues: limit }));
         } catch (error) {
           options.onError?.(key, error);
         }

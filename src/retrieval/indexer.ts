@@ -50,6 +50,11 @@ export interface IndexVersionOptions {
    * `modelPath#sourceName.fieldPath`; when given, no value query runs.
    */
   values?: ReadonlyMap<string, IndexedValue[]>;
+  /**
+   * Whether this call sets `index_status` (default true). A run sets it
+   * itself from its units (src/runs/worker.ts) and passes false.
+   */
+  manageStatus?: boolean;
 }
 
 /** Stable key of an entity, the same from metadata and from `model_entities` rows. */
@@ -70,17 +75,18 @@ async function sha256(text: string): Promise<string> {
  * await indexVersion(ctx, published.version.uuid);
  */
 export async function indexVersion(ctx: AppContext, versionUuid: string, options: IndexVersionOptions = {}): Promise<IndexReport> {
-  await setIndexStatus(ctx.sql, versionUuid, "indexing");
+  const manage = options.manageStatus !== false;
+  if (manage) await setIndexStatus(ctx.sql, versionUuid, "indexing");
   try {
     await options.beforeWork?.();
     const report = await buildIndex(ctx, versionUuid, options);
-    await setIndexStatus(ctx.sql, versionUuid, "indexed");
+    if (manage) await setIndexStatus(ctx.sql, versionUuid, "indexed");
     ctx.log({ level: "info", event: "version_indexed", ...report });
     return report;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     ctx.log({ level: "error", event: "version_index_failed", versionUuid, error: message });
-    await setIndexStatus(ctx.sql, versionUuid, "failed").catch(() => {});
+    if (manage) await setIndexStatus(ctx.sql, versionUuid, "failed").catch(() => {});
     throw error;
   }
 }
@@ -202,7 +208,10 @@ export async function waitForIndexing(ctx: AppContext): Promise<void> {
  * when a model is now available). Returns how many were queued.
  */
 export async function resumeIndexing(ctx: AppContext): Promise<number> {
-  const stale = await ctx.sql`SELECT id FROM package_versions WHERE index_status = 'indexing'`;
+  // A version `indexing` because a run builds it is the run's business (a
+  // crashed run is failed by the next claim), not a crashed indexing job.
+  const stale = await ctx.sql`SELECT v.id FROM package_versions v WHERE v.index_status = 'indexing'
+                                AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.version = v.id AND r.state IN ('queued', 'running'))`;
   const ids = new Set(stale.map((r) => r.id as string));
   const [any] = await ctx.sql`SELECT 1 FROM entity_embeddings LIMIT 1`;
   if (any) {
@@ -214,6 +223,8 @@ export async function resumeIndexing(ctx: AppContext): Promise<number> {
       for (const r of other) ids.add(r.version as string);
     }
   }
+  const busy = await ctx.sql`SELECT DISTINCT version FROM runs WHERE state IN ('queued', 'running')`;
+  for (const r of busy) ids.delete(r.version as string);
   for (const id of ids) scheduleIndexing(ctx, id);
   return ids.size;
 }

@@ -8,22 +8,27 @@ import type { AppContext } from "../http/context.ts";
 import { MODEL } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import { badRequest, notFound } from "../http/errors.ts";
+import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
+import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { packageFor, pkgParams } from "../packages/routes.ts";
+import type { PackageRow } from "../packages/store.ts";
+import { runInFlight } from "../runs/store.ts";
 import { evictVersions } from "../query/models.ts";
 import {
   findVersion,
   listVersions,
   setArchiveStatus,
+  unarchivedCount,
   versionCursor,
   type VersionRow,
   versionView,
 } from "./store.ts";
 
-const versionParams = t.Object({
+/** Path params `{ org, env, pkg, versionId }`. */
+export const versionParams = t.Object({
   org: name("organizationName"),
   env: name("environmentName"),
   pkg: name("packageName"),
@@ -81,6 +86,21 @@ export function archiveChange(current: VersionRow, body: VersionPatch): "archive
   return wanted;
 }
 
+/**
+ * The package and version of a route's `{org}/{env}/{pkg}/versions/{versionId}`
+ * when the caller may act on them (404 / 403 as {@link packageFor}).
+ */
+export async function versionFor(
+  ctx: AppContext,
+  principal: Principal,
+  params: { org: string; env: string; pkg: string; versionId: string; need?: number },
+): Promise<{ pkg: PackageRow; version: VersionRow }> {
+  const pkg = await packageFor(ctx, principal, params);
+  const version = await findVersion(ctx.sql, pkg.id, params.versionId);
+  if (!version) throw notFound(`version ${params.versionId} of package '${params.pkg}' not found; list versions with GET .../packages/${params.pkg}/versions`);
+  return { pkg, version };
+}
+
 function versionPlugin(ctx: AppContext, prefix: string) {
   const tags = ["versions"];
   return new Elysia({ prefix })
@@ -116,8 +136,11 @@ function versionPlugin(ctx: AppContext, prefix: string) {
           if (!version) throw notFound(`version ${params.versionId} of package '${params.pkg}' not found`);
           const change = archiveChange(version, body);
           if (!change) return versionView(version);
-          // Archiving the only unarchived version while a run of it is in flight
-          // is 403 by API.md; runs do not exist yet, so there is nothing to check.
+          // Archiving the only unarchived version while a run of it is in flight is 403 (API.md).
+          if (change === "archive" && version.archiveStatus === "unarchive" && (await unarchivedCount(tx, pkg.id)) === 1 &&
+            (await runInFlight(tx, version.uuid))) {
+            throw forbidden(`version ${version.id} is the only unarchived version of package '${params.pkg}' and a run of it is queued or running; wait for the run to end or cancel it (POST .../runs/{runId}?action=cancel), then archive`);
+          }
           await setArchiveStatus(tx, version.uuid, change);
           // an archived version cannot be queried: free its compiled models now
           if (change === "archive") evictVersions(ctx, [version.uuid]);

@@ -65,7 +65,7 @@ export function versionView(v: VersionRow): VersionView {
 export async function listVersions(db: Db, packageId: string, page: { limit: number; before?: string }): Promise<VersionRow[]> {
   const [at, id] = page.before ? page.before.split("|") : [null, null];
   const rows = await db`
-    SELECT v.*, v.id = ${latestOf(db, packageId)} AS is_latest FROM package_versions v
+    SELECT v.*, coalesce(v.id = ${latestOf(db, packageId)}, false) AS is_latest FROM package_versions v
      WHERE v.package_id = ${packageId}
        AND (${at}::timestamptz IS NULL OR (v.created_at, v.id) < (${at}::timestamptz, ${id}::uuid))
      ORDER BY v.created_at DESC, v.id DESC LIMIT ${page.limit + 1}`;
@@ -79,7 +79,7 @@ export function versionCursor(v: VersionRow): string {
 
 /** One version of a package by its id (`1.2.3`), any state. */
 export async function findVersion(db: Db, packageId: string, versionId: string): Promise<VersionRow | null> {
-  const [r] = await db`SELECT v.*, v.id = ${latestOf(db, packageId)} AS is_latest FROM package_versions v
+  const [r] = await db`SELECT v.*, coalesce(v.id = ${latestOf(db, packageId)}, false) AS is_latest FROM package_versions v
                         WHERE v.package_id = ${packageId} AND v.version_id = ${versionId}`;
   return r ? toVersion(r) : null;
 }

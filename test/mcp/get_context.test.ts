@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { waitForIndexing } from "../../src/retrieval/indexer.ts";
+import { waitForRuns } from "../../src/runs/worker.ts";
 import { API, publish, startWorld, type World } from "../packages/helpers.ts";
 import { ecommerceFiles } from "../retrieval/fixtures.ts";
 import { connectClient, rpcError, serveOnLoopback, type Served } from "../helpers/mcp.ts";
@@ -31,7 +31,7 @@ beforeAll(async () => {
   w = await startWorld();
   expect((await publish(w, "shop", "1.0.0", { token: w.admin, files: ecommerceFiles() })).status).toBe(201);
   expect((await publish(w, "secret", "1.0.0", { token: w.admin, files: ecommerceFiles({ delayMeasure: "hidden_delay_metric" }) })).status).toBe(201);
-  await waitForIndexing(w.s.service.ctx);
+  await waitForRuns(w.s.service.ctx);
   const key = await groupKey("agents");
   const grant = await w.s.call("POST", `${API}/organizations/acme/environments/prod/packages/shop/permissions`, {
     token: w.admin,

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiError } from "../../src/http/errors.ts";
 import type { Principal } from "../../src/http/principal.ts";
-import { waitForIndexing } from "../../src/retrieval/indexer.ts";
+import { waitForRuns } from "../../src/runs/worker.ts";
 import { createContextSearcher, type ContextSearcher } from "../../src/retrieval/search.ts";
 import type { ContextResult } from "../../src/retrieval/context_result.ts";
 import { API, publish, startWorld, userWith, type World } from "../packages/helpers.ts";
@@ -40,7 +40,7 @@ beforeAll(async () => {
   expect(shop.body.version.indexStatus).toBe("indexing");
   const other = await publish(w, "secret", "1.0.0", { token: w.admin, files: ecommerceFiles({ delayMeasure: "hidden_delay_metric" }) });
   expect(other.status).toBe(201);
-  await waitForIndexing(w.s.service.ctx);
+  await waitForRuns(w.s.service.ctx);
   searcher = createContextSearcher(w.s.service.ctx);
   admin = await userPrincipal("admin");
 });
@@ -155,7 +155,7 @@ describe("get_context search", () => {
   test("archived versions are not searched: the latest unarchived version is", async () => {
     const v2 = await publish(w, "shop", "2.0.0", { token: w.admin, files: ecommerceFiles({ delayMeasure: "mean_lateness_days" }) });
     expect(v2.status).toBe(201);
-    await waitForIndexing(w.s.service.ctx);
+    await waitForRuns(w.s.service.ctx);
     const ask = () => searcher.search(admin, { organization: "acme", natural_language_query: "mean lateness days", environment_name: "prod", package_name: "shop" });
     expect(entityKeys(await ask())).toContain("shop/shipments.mean_lateness_days");
     const archived = await w.s.call("PATCH", `${API}/organizations/acme/environments/prod/packages/shop/versions/2.0.0`, { token: w.admin, body: { archiveStatus: "archive" } });

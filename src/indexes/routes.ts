@@ -1,0 +1,55 @@
+/**
+ * Indexes of a version (one per `#(index)` dimension, built by runs): list,
+ * most recently changed first, and get (with its values).
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../http/context.ts";
+import { environmentScoped } from "../http/aliases.ts";
+import { required } from "../http/auth.ts";
+import { notFound } from "../http/errors.ts";
+import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
+import { name, pageQuery, uuid, versionIdParam } from "../http/params.ts";
+import { security } from "../http/security.ts";
+import { versionFor, versionParams } from "../versions/routes.ts";
+import { findIndex, indexCursor, listIndexes } from "./store.ts";
+
+function indexPlugin(ctx: AppContext, prefix: string) {
+  const tags = ["indexes"];
+  return new Elysia({ prefix })
+    .use(security(ctx))
+    .get(
+      "/:env/packages/:pkg/versions/:versionId/indexes",
+      async ({ params, principal, query, request, set }) => {
+        const { version } = await versionFor(ctx, required(principal), params);
+        const limit = query.limit ?? DEFAULT_LIMIT;
+        const rows = await listIndexes(ctx.sql, version.uuid, { limit, before: decodeCursor(query.cursor) });
+        return pageResponse(request, rows, { limit, key: indexCursor, set });
+      },
+      { params: versionParams, query: pageQuery, detail: { summary: "List the indexes of a version, most recent first", tags } },
+    )
+    .get(
+      "/:env/packages/:pkg/versions/:versionId/indexes/:indexId",
+      async ({ params, principal }) => {
+        const { version } = await versionFor(ctx, required(principal), params);
+        const index = await findIndex(ctx.sql, version.uuid, params.indexId);
+        if (!index) throw notFound(`index ${params.indexId} of version ${params.versionId} not found; list them with GET .../versions/${params.versionId}/indexes`);
+        return index;
+      },
+      {
+        params: t.Object({
+          org: name("organizationName"),
+          env: name("environmentName"),
+          pkg: name("packageName"),
+          versionId: versionIdParam,
+          indexId: uuid("indexId"),
+        }),
+        detail: { summary: "Get an index with its values (most frequent first)", tags },
+      },
+    );
+}
+
+/** Routes of indexes under both `/environments` and `/projects`. */
+export function indexRoutes(ctx: AppContext) {
+  return environmentScoped((prefix) => indexPlugin(ctx, prefix));
+}

@@ -1,0 +1,111 @@
+/**
+ * SQL of indexes (sql/060_runs.sql): one row per version and `#(index)`
+ * dimension, holding its last build. A build is `building` while its run
+ * computes it and becomes `built` in the same transaction that writes its
+ * values where retrieval reads them (`entity_embeddings.indexed_values`).
+ * @module
+ */
+import type { Db, Sql } from "../db/database.ts";
+import type { IndexedValue } from "../retrieval/indexed_values.ts";
+
+/** Which index: a dimension of a source of a model of a version. */
+export interface IndexKey {
+  versionUuid: string;
+  modelPath: string;
+  sourceName: string;
+  /** Dimension path inside the source, e.g. `carrier` or `carriers.nickname`. */
+  dimension: string;
+}
+
+/** An index as clients see it. */
+export interface IndexView {
+  id: string;
+  modelPath: string;
+  sourceName: string;
+  dimension: string;
+  status: "building" | "built" | "failed" | "cancelled";
+  valueCount: number | null;
+  runId: string | null;
+  builtAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** The values of the last build, most frequent first (single index only). */
+  values?: IndexedValue[];
+}
+
+function toView(r: Record<string, unknown>, withValues: boolean): IndexView {
+  return {
+    id: r.id as string,
+    modelPath: r.model_path as string,
+    sourceName: r.source_name as string,
+    dimension: r.dimension as string,
+    status: r.status as IndexView["status"],
+    valueCount: r.value_count === null ? null : Number(r.value_count),
+    runId: (r.run as string | null) ?? null,
+    builtAt: r.built_at instanceof Date ? r.built_at.toISOString() : null,
+    createdAt: (r.created_at as Date).toISOString(),
+    updatedAt: (r.updated_at as Date).toISOString(),
+    ...(withValues ? { values: (r.indexed_values as IndexedValue[] | null) ?? [] } : {}),
+  };
+}
+
+/** Marks an index `building` (a previous build's values stay until this one completes). */
+export async function startIndexBuild(db: Db, key: IndexKey): Promise<void> {
+  await db`INSERT INTO indexes (version, model_path, source_name, dimension, status)
+    VALUES (${key.versionUuid}, ${key.modelPath}, ${key.sourceName}, ${key.dimension}, 'building')
+    ON CONFLICT (version, model_path, source_name, dimension)
+    DO UPDATE SET status = 'building', updated_at = clock_timestamp()`;
+}
+
+/**
+ * Completes a build in one transaction: the index row `built` with its
+ * values, and the dimension's `entity_embeddings.indexed_values`.
+ */
+export async function completeIndexBuild(sql: Sql, key: IndexKey, build: { runId: string; values: IndexedValue[] }): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`UPDATE indexes SET status = 'built', value_count = ${build.values.length}, indexed_values = ${tx.json(build.values as never)},
+               run = ${build.runId}, built_at = clock_timestamp(), updated_at = clock_timestamp()
+             WHERE version = ${key.versionUuid} AND model_path = ${key.modelPath} AND source_name = ${key.sourceName}
+               AND dimension = ${key.dimension}`;
+    await tx`UPDATE entity_embeddings e SET indexed_values = ${tx.json(build.values as never)}
+               FROM model_entities m
+              WHERE m.id = e.entity_id AND m.version = ${key.versionUuid} AND m.model_path = ${key.modelPath}
+                AND m.source_name = ${key.sourceName} AND m.kind = 'dimension' AND m.path = ${key.dimension}`;
+  });
+}
+
+/** Marks a build failed. */
+export async function failIndexBuild(db: Db, key: IndexKey): Promise<void> {
+  await db`UPDATE indexes SET status = 'failed', updated_at = clock_timestamp()
+    WHERE version = ${key.versionUuid} AND model_path = ${key.modelPath} AND source_name = ${key.sourceName} AND dimension = ${key.dimension}`;
+}
+
+/**
+ * Values of every built index of a version, keyed `modelPath#source.dimension`
+ * (the key the retrieval indexer takes).
+ */
+export async function builtIndexValues(db: Db, versionUuid: string): Promise<Map<string, IndexedValue[]>> {
+  const rows = await db`SELECT model_path, source_name, dimension, indexed_values FROM indexes
+                         WHERE version = ${versionUuid} AND built_at IS NOT NULL`;
+  return new Map(rows.map((r) => [`${r.model_path}#${r.source_name}.${r.dimension}`, (r.indexed_values as IndexedValue[] | null) ?? []]));
+}
+
+/** Indexes of a version, most recently changed first, keyset-paged on (updated_at, id). */
+export async function listIndexes(db: Db, versionUuid: string, page: { limit: number; before?: string }): Promise<IndexView[]> {
+  const [at, id] = page.before ? page.before.split("|") : [null, null];
+  const rows = await db`SELECT * FROM indexes WHERE version = ${versionUuid}
+      AND (${at}::timestamptz IS NULL OR (updated_at, id) < (${at}::timestamptz, ${id}::uuid))
+    ORDER BY updated_at DESC, id DESC LIMIT ${page.limit + 1}`;
+  return rows.map((r) => toView(r, false));
+}
+
+/** Cursor key of an index in {@link listIndexes}. */
+export function indexCursor(index: IndexView): string {
+  return `${index.updatedAt}|${index.id}`;
+}
+
+/** One index of a version, with its values; null when absent. */
+export async function findIndex(db: Db, versionUuid: string, indexId: string): Promise<IndexView | null> {
+  const [r] = await db`SELECT * FROM indexes WHERE version = ${versionUuid} AND id = ${indexId}`;
+  return r ? toView(r, true) : null;
+}

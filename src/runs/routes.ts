@@ -1,0 +1,121 @@
+/**
+ * Runs of a package: create one for a version (full, or scoped by
+ * `sources[]` / `dimensions[]`), list (most recent first), get with units,
+ * and cancel (`?action=cancel`).
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../http/context.ts";
+import { MODEL } from "../http/access.ts";
+import { environmentScoped } from "../http/aliases.ts";
+import { required } from "../http/auth.ts";
+import { badRequest, notFound } from "../http/errors.ts";
+import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
+import { name, pageQuery, uuid } from "../http/params.ts";
+import { security } from "../http/security.ts";
+import { packageFor } from "../packages/routes.ts";
+import { versionFor, versionParams } from "../versions/routes.ts";
+import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, runView, type RunView } from "./store.ts";
+import { abortLocalRun, enqueueRun } from "./worker.ts";
+
+const runBody = t.Object({
+  sources: t.Optional(t.Array(t.String({ maxLength: 256 }), { maxItems: 1000, error: "sources must be an array of source names" })),
+  dimensions: t.Optional(t.Array(t.String({ maxLength: 512 }), { maxItems: 1000, error: "dimensions must be an array of source.dimension names" })),
+}, { additionalProperties: false, error: "a run body is { sources?: string[], dimensions?: string[] }; send {} for a full run" });
+
+const runParams = t.Object({
+  org: name("organizationName"),
+  env: name("environmentName"),
+  pkg: name("packageName"),
+  runId: uuid("runId"),
+});
+
+async function withUnits(ctx: AppContext, run: RunRow): Promise<RunView> {
+  const units = (await runUnits(ctx.sql, run.id)).map(({ position: _p, ...unit }) => unit);
+  return { ...runView(run), units };
+}
+
+function runPlugin(ctx: AppContext, prefix: string) {
+  const tags = ["runs"];
+  return new Elysia({ prefix })
+    .use(security(ctx))
+    .post(
+      "/:env/packages/:pkg/versions/:versionId/runs",
+      async ({ params, principal, body, set, request }) => {
+        const p = required(principal);
+        const { pkg, version } = await versionFor(ctx, p, { ...params, need: MODEL });
+        const scoped = body !== undefined && body !== null && (body.sources !== undefined || body.dimensions !== undefined);
+        const id = await enqueueRun(ctx, {
+          packageId: pkg.id,
+          versionUuid: version.uuid,
+          scope: scoped ? { sources: body.sources ?? [], dimensions: body.dimensions ?? [] } : undefined,
+          createdBy: p.kind === "user" ? p.userId : null,
+        });
+        set.status = 201;
+        set.headers["location"] = `${new URL(request.url).pathname.replace(/\/versions\/[^/]+\/runs\/?$/, "")}/runs/${id}`;
+        return await withUnits(ctx, (await findRun(ctx.sql, id))!);
+      },
+      {
+        params: versionParams,
+        body: t.Optional(runBody),
+        detail: {
+          summary: "Start a run of a version: {} (or no body) rebuilds every #@ persist source and #(index) dimension; sources[] / dimensions[] (source.dimension) select some (admin or modeler)",
+          tags,
+        },
+      },
+    )
+    .get(
+      "/:env/packages/:pkg/runs",
+      async ({ params, principal, query, request, set }) => {
+        const pkg = await packageFor(ctx, required(principal), params);
+        const limit = query.limit ?? DEFAULT_LIMIT;
+        const rows = await listRuns(ctx.sql, pkg.id, { limit, before: decodeCursor(query.cursor) });
+        return pageResponse(request, rows, { limit, key: runCursor, set }).map(runView);
+      },
+      {
+        params: t.Object({ org: name("organizationName"), env: name("environmentName"), pkg: name("packageName") }),
+        query: pageQuery,
+        detail: { summary: "List the runs of a package, most recent first (paged)", tags },
+      },
+    )
+    .get(
+      "/:env/packages/:pkg/runs/:runId",
+      async ({ params, principal }) => {
+        const pkg = await packageFor(ctx, required(principal), params);
+        const run = await findRun(ctx.sql, params.runId, { packageId: pkg.id });
+        if (!run) throw notFound(`run ${params.runId} of package '${params.pkg}' not found`);
+        return await withUnits(ctx, run);
+      },
+      { params: runParams, detail: { summary: "Get a run with its units (state, row or value count, timings, error)", tags } },
+    )
+    .post(
+      "/:env/packages/:pkg/runs/:runId",
+      async ({ params, principal, query, set }) => {
+        const pkg = await packageFor(ctx, required(principal), { ...params, need: MODEL });
+        const run = await findRun(ctx.sql, params.runId, { packageId: pkg.id });
+        if (!run) throw notFound(`run ${params.runId} of package '${params.pkg}' not found`);
+        if (query.action !== "cancel") {
+          throw badRequest(`action '${query.action ?? ""}' is not known; the only action is ?action=cancel`);
+        }
+        const state = await requestCancel(ctx.sql, run.id);
+        if (state === "running") {
+          abortLocalRun(ctx, run.id);
+          set.status = 202;
+        }
+        return await withUnits(ctx, (await findRun(ctx.sql, run.id))!);
+      },
+      {
+        params: runParams,
+        query: t.Object({ action: t.Optional(t.String({ maxLength: 64 })) }),
+        detail: {
+          summary: "Act on a run: ?action=cancel (200 cancelled when queued; 202 when running, it stops at the next check; 409 once ended; admin or modeler)",
+          tags,
+        },
+      },
+    );
+}
+
+/** Routes of runs under both `/environments` and `/projects`. */
+export function runRoutes(ctx: AppContext) {
+  return environmentScoped((prefix) => runPlugin(ctx, prefix));
+}

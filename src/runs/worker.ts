@@ -1,0 +1,236 @@
+/**
+ * The in-process run worker of a node: claims queued runs (any node may, see
+ * {@link claimRun}), heartbeats while it executes one, runs its units in
+ * order (table units, then index units, then for a full run the retrieval
+ * index), checks cancel between units and, through an `AbortSignal` fed by
+ * the heartbeat, inside them, and commits every state change. Before each
+ * claim, runs whose node stopped heartbeating are failed.
+ * @module
+ */
+import type { AppContext } from "../http/context.ts";
+import { evictVersions } from "../query/models.ts";
+import { allUnits, planUnits, type RunScope, versionModels } from "./plan.ts";
+import {
+  claimRun,
+  endUnit,
+  findRun,
+  finishRun,
+  heartbeat,
+  insertRun,
+  type RunOutcome,
+  runUnits,
+  staleRuns,
+  startUnit,
+} from "./store.ts";
+import { runIndexUnit, runRetrievalStep, runTableUnit, type UnitScope } from "./units.ts";
+
+interface WorkerState {
+  poll?: ReturnType<typeof setInterval>;
+  draining?: Promise<void>;
+  stopped: boolean;
+  /** Abort controllers of the runs this node executes, by run id. */
+  local: Map<string, AbortController>;
+}
+
+const workers = new WeakMap<AppContext, WorkerState>();
+
+function stateOf(ctx: AppContext): WorkerState {
+  let state = workers.get(ctx);
+  if (!state) {
+    state = { stopped: false, local: new Map() };
+    workers.set(ctx, state);
+  }
+  return state;
+}
+
+/** Starts polling for queued runs (every `RUN_POLL_MS`) and claims one now. */
+export function startWorker(ctx: AppContext): void {
+  const state = stateOf(ctx);
+  state.stopped = false;
+  state.poll ??= setInterval(() => kickWorker(ctx), ctx.config.runPollMs);
+  kickWorker(ctx);
+}
+
+/** Stops polling and waits for the run this node is executing, if any. */
+export async function stopWorker(ctx: AppContext): Promise<void> {
+  const state = stateOf(ctx);
+  state.stopped = true;
+  if (state.poll) clearInterval(state.poll);
+  state.poll = undefined;
+  await state.draining;
+}
+
+/** Makes the worker look for queued runs now (no-op while it is busy). */
+export function kickWorker(ctx: AppContext): void {
+  const state = stateOf(ctx);
+  if (state.stopped || state.draining) return;
+  state.draining = drain(ctx, state)
+    .catch((error) => ctx.log({ level: "error", event: "run_worker_failed", error: error instanceof Error ? error.message : String(error) }))
+    .finally(() => {
+      state.draining = undefined;
+    });
+}
+
+/**
+ * Resolves when no run is queued and this node executes none (tests,
+ * shutdown). Throws after `timeoutMs` (default 120 s).
+ */
+export async function waitForRuns(ctx: AppContext, options: { timeoutMs?: number } = {}): Promise<void> {
+  const state = stateOf(ctx);
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  while (Date.now() < deadline) {
+    kickWorker(ctx);
+    await state.draining;
+    const [left] = await ctx.sql`SELECT count(*)::int AS n FROM runs WHERE state = 'queued'`;
+    if (Number(left!.n) === 0 && state.local.size === 0) return;
+    await Bun.sleep(20);
+  }
+  throw new Error("runs did not finish in time; see GET .../runs for their state");
+}
+
+/** Aborts a run this node executes (cancel); false when it runs elsewhere. */
+export function abortLocalRun(ctx: AppContext, runId: string): boolean {
+  const controller = stateOf(ctx).local.get(runId);
+  controller?.abort("cancelled");
+  return Boolean(controller);
+}
+
+/** What {@link enqueueRun} queues. */
+export interface EnqueueRun {
+  packageId: string;
+  versionUuid: string;
+  /** Absent: a full run. */
+  scope?: RunScope;
+  createdBy: string | null;
+}
+
+/**
+ * Plans (400 for unknown source or dimension names) and queues a run, then
+ * wakes the worker. Returns the run id.
+ */
+export async function enqueueRun(ctx: AppContext, run: EnqueueRun): Promise<string> {
+  const models = await versionModels(ctx.sql, run.versionUuid);
+  const units = planUnits(models, run.scope);
+  const buildsIndexes = run.scope === undefined || units.some((u) => u.kind === "index");
+  const id = await ctx.sql.begin((tx) => insertRun(tx, { ...run, units, buildsIndexes }));
+  kickWorker(ctx);
+  return id;
+}
+
+async function drain(ctx: AppContext, state: WorkerState): Promise<void> {
+  while (!state.stopped) {
+    for (const id of await staleRuns(ctx.sql, ctx.config.runStaleAfterMs)) {
+      const run = await findRun(ctx.sql, id);
+      if (!run) continue;
+      const indexedDimensions = allUnits(await versionModels(ctx.sql, run.versionUuid)).filter((u) => u.kind === "index").length;
+      await finishRun(ctx.sql, id, {
+        state: "failed",
+        error: "the node running this run stopped (no heartbeat); nothing it left half-built is marked built; start a new run",
+        indexedDimensions,
+      });
+      evictVersions(ctx, [run.versionUuid]);
+      ctx.log({ level: "warn", event: "run_abandoned", runId: id });
+    }
+    const id = await claimRun(ctx.sql, ctx.id);
+    if (!id) return;
+    await executeRun(ctx, state, id);
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function executeRun(ctx: AppContext, state: WorkerState, runId: string): Promise<void> {
+  const run = await findRun(ctx.sql, runId);
+  if (!run) return;
+  const controller = new AbortController();
+  state.local.set(runId, controller);
+  const beat = setInterval(async () => {
+    const hb = await heartbeat(ctx.sql, runId).catch(() => undefined);
+    if (hb === null) controller.abort("gone");
+    else if (hb?.cancelRequested) controller.abort("cancelled");
+  }, ctx.config.runHeartbeatMs);
+  const started = performance.now();
+  let outcome: RunOutcome = { state: "succeeded", indexedDimensions: 0 };
+  try {
+    const [v] = await ctx.sql`SELECT v.version_id, v.blob_sha256, p.env_id, p.name FROM package_versions v
+                                JOIN packages p ON p.id = v.package_id WHERE v.id = ${run.versionUuid}`;
+    if (!v) return;
+    const models = await versionModels(ctx.sql, run.versionUuid);
+    const planned = allUnits(models);
+    outcome.indexedDimensions = planned.filter((u) => u.kind === "index").length;
+    const scope: UnitScope = {
+      runId,
+      version: { versionUuid: run.versionUuid, versionId: v.version_id, blobSha256: v.blob_sha256, envId: v.env_id, packageName: v.name },
+      models,
+      signal: controller.signal,
+    };
+    ctx.log({ level: "info", event: "run_started", runId, version: v.version_id });
+    outcome = await runUnitsOf(ctx, { scope, controller, full: run.full, indexedDimensions: outcome.indexedDimensions });
+  } catch (error) {
+    outcome = { ...outcome, state: "failed", error: `the run failed: ${message(error)}` };
+  } finally {
+    clearInterval(beat);
+    state.local.delete(runId);
+    await finishRun(ctx.sql, runId, outcome).catch((error) =>
+      ctx.log({ level: "error", event: "run_finish_failed", runId, error: message(error) })
+    );
+    if (outcome.state === "failed") evictVersions(ctx, [run.versionUuid]);
+    ctx.log({ level: "info", event: "run_finished", runId, state: outcome.state, ms: Math.round(performance.now() - started) });
+  }
+}
+
+async function cancelRequested(ctx: AppContext, runId: string, controller: AbortController): Promise<boolean> {
+  if (controller.signal.aborted) return true;
+  const hb = await heartbeat(ctx.sql, runId);
+  if (hb === null) controller.abort("gone");
+  else if (hb.cancelRequested) controller.abort("cancelled");
+  return controller.signal.aborted;
+}
+
+async function runUnitsOf(
+  ctx: AppContext,
+  job: { scope: UnitScope; controller: AbortController; full: boolean; indexedDimensions: number },
+): Promise<RunOutcome> {
+  const { scope, controller, indexedDimensions } = job;
+  const runId = scope.runId;
+  const cancelled: RunOutcome = { state: "cancelled", error: "cancelled on request", indexedDimensions };
+  const units = await runUnits(ctx.sql, runId);
+  const planned = allUnits(scope.models);
+  let indexUnits = 0;
+  for (const unit of units) {
+    if (await cancelRequested(ctx, runId, controller)) return cancelled;
+    const plan = planned.find((p) => p.kind === unit.kind && p.target === unit.target && p.modelPath === unit.modelPath);
+    await startUnit(ctx.sql, runId, unit.position);
+    try {
+      if (!plan) throw new Error(`${unit.kind} '${unit.target}' is no longer in the version's models`);
+      if (plan.kind === "table") {
+        const { rowCount } = await runTableUnit(ctx, { scope, unit: plan });
+        await endUnit(ctx.sql, { runId, position: unit.position }, { state: "succeeded", rowCount });
+      } else {
+        indexUnits++;
+        const { valueCount } = await runIndexUnit(ctx, { scope, unit: plan });
+        await endUnit(ctx.sql, { runId, position: unit.position }, { state: "succeeded", valueCount });
+      }
+    } catch (error) {
+      if (controller.signal.aborted) {
+        await endUnit(ctx.sql, { runId, position: unit.position }, { state: "cancelled", error: "cancelled on request" });
+        return cancelled;
+      }
+      const text = `${unit.kind} unit '${unit.target}' (${unit.modelPath}) failed: ${message(error)}`;
+      await endUnit(ctx.sql, { runId, position: unit.position }, { state: "failed", error: text });
+      return { state: "failed", error: text, indexedDimensions };
+    }
+  }
+  const [embedded] = await ctx.sql`SELECT 1 FROM entity_embeddings WHERE version = ${scope.version.versionUuid} LIMIT 1`;
+  if (job.full || (indexUnits > 0 && !embedded)) {
+    if (await cancelRequested(ctx, runId, controller)) return cancelled;
+    try {
+      await runRetrievalStep(ctx, scope);
+    } catch (error) {
+      return { state: "failed", error: `building the retrieval index failed: ${message(error)}`, indexedDimensions };
+    }
+  }
+  return { state: "succeeded", indexedDimensions };
+}
