@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { API, publish, startWorld, type World } from "../packages/helpers.ts";
+import { API, groupApiKey, publish, startWorld, type World } from "../packages/helpers.ts";
 import { BY_REGION, BY_STATUS, shopFiles } from "../query/fixtures.ts";
 import { connectClient, rpcError, serveOnLoopback, type Served } from "../helpers/mcp.ts";
 
@@ -14,22 +14,10 @@ function text(result: object): string {
   return (result as { content: { text: string }[] }).content[0]!.text;
 }
 
-async function groupKey(org: string, group: string, token: string): Promise<string> {
-  expect((await w.s.call("POST", `${API}/organizations/${org}/groups`, { token, body: { name: group } })).status).toBe(201);
-  const created = await w.s.call("POST", `${API}/organizations/${org}/groups/${group}/tokens?name=mcp`, { token });
-  expect(created.status).toBe(201);
-  return created.body.secret as string;
-}
-
 beforeAll(async () => {
   w = await startWorld();
   expect((await publish(w, "shop", "1.0.0", { token: w.admin, files: await shopFiles() })).status).toBe(201);
-  key = await groupKey("acme", "agents", w.admin);
-  const grant = await w.s.call("POST", `${API}/organizations/acme/environments/prod/permissions`, {
-    token: w.admin,
-    body: { userGroupId: "group:agents", permission: "viewer" },
-  });
-  expect(grant.status).toBe(201);
+  key = await groupApiKey(w, "agents", { viewerOf: "/organizations/acme/environments/prod" });
   served = serveOnLoopback(w.s.service.handle);
   client = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${key}`);
 });
@@ -98,7 +86,7 @@ describe("execute_query over MCP with an API key", () => {
   });
 
   test("a key of a group without access to the package gets nothing", async () => {
-    const otherKey = await groupKey("acme", "outsiders", w.admin);
+    const otherKey = await groupApiKey(w, "outsiders");
     const other = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${otherKey}`);
     try {
       const result = await other.callTool({ name: "execute_query", arguments: { ...base, query_name: "by_region", source_name: "orders" } });
@@ -112,7 +100,7 @@ describe("execute_query over MCP with an API key", () => {
 
   test("a key of another organization cannot reach this organization's MCP endpoint", async () => {
     expect((await w.s.call("POST", `${API}/organizations`, { token: w.admin, body: { name: "globex" } })).status).toBe(201);
-    const foreign = await groupKey("globex", "agents", w.admin);
+    const foreign = await groupApiKey(w, "agents", { org: "globex" });
     const r = await fetch(`${served.url}/mcp/acme`, {
       method: "POST",
       headers: { authorization: `ApiKey ${foreign}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -123,12 +111,7 @@ describe("execute_query over MCP with an API key", () => {
   });
 
   test("revoking the grant, then the key, takes effect on the very next request", async () => {
-    const revokedKey = await groupKey("acme", "revoked", w.admin);
-    const grant = await w.s.call("POST", `${API}/organizations/acme/environments/prod/permissions`, {
-      token: w.admin,
-      body: { userGroupId: "group:revoked", permission: "viewer" },
-    });
-    expect(grant.status).toBe(201);
+    const revokedKey = await groupApiKey(w, "revoked", { viewerOf: "/organizations/acme/environments/prod" });
     const c = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${revokedKey}`);
     try {
       const call = () => c.callTool({ name: "execute_query", arguments: { ...base, query_name: "by_region", source_name: "orders" } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { waitForRuns } from "../../src/runs/worker.ts";
-import { API, publish, startWorld, type World } from "../packages/helpers.ts";
+import { API, groupApiKey, publish, startWorld, type World } from "../packages/helpers.ts";
 import { ecommerceFiles } from "../retrieval/fixtures.ts";
 import { connectClient, rpcError, serveOnLoopback, type Served } from "../helpers/mcp.ts";
 
@@ -20,24 +20,12 @@ interface Source {
   phrases: { phrase: string; entities: { name: string; score: number; field_type: string; match_reason: string }[] }[];
 }
 
-async function groupKey(group: string): Promise<string> {
-  expect((await w.s.call("POST", `${API}/organizations/acme/groups`, { token: w.admin, body: { name: group } })).status).toBe(201);
-  const created = await w.s.call("POST", `${API}/organizations/acme/groups/${group}/tokens?name=mcp`, { token: w.admin });
-  expect(created.status).toBe(201);
-  return created.body.secret as string;
-}
-
 beforeAll(async () => {
   w = await startWorld();
   expect((await publish(w, "shop", "1.0.0", { token: w.admin, files: ecommerceFiles() })).status).toBe(201);
   expect((await publish(w, "secret", "1.0.0", { token: w.admin, files: ecommerceFiles({ delayMeasure: "hidden_delay_metric" }) })).status).toBe(201);
   await waitForRuns(w.s.service.ctx);
-  const key = await groupKey("agents");
-  const grant = await w.s.call("POST", `${API}/organizations/acme/environments/prod/packages/shop/permissions`, {
-    token: w.admin,
-    body: { userGroupId: "group:agents", permission: "viewer" },
-  });
-  expect(grant.status).toBe(201);
+  const key = await groupApiKey(w, "agents", { viewerOf: "/organizations/acme/environments/prod/packages/shop" });
   served = serveOnLoopback(w.s.service.handle);
   client = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${key}`);
 });

@@ -100,3 +100,28 @@ export async function packageRowCounts(w: World): Promise<Record<string, number>
     (SELECT count(*)::int FROM model_entities) AS entities`;
   return r as Record<string, number>;
 }
+
+/** Options of {@link groupApiKey}. */
+export interface GroupKeyOptions {
+  /** Organization of the group (default `acme`). */
+  org?: string;
+  /** A resource path (e.g. `/organizations/acme/environments/prod`) whose permissions grant the group viewer. */
+  viewerOf?: string;
+}
+
+/** Creates a group and a token of it (as the admin); returns the API key secret. */
+export async function groupApiKey(w: World, group: string, options: GroupKeyOptions = {}): Promise<string> {
+  const org = options.org ?? "acme";
+  const created = await w.s.call("POST", `${API}/organizations/${org}/groups`, { token: w.admin, body: { name: group } });
+  if (created.status !== 201) throw new Error(`group ${group}: ${created.status} ${JSON.stringify(created.body)}`);
+  if (options.viewerOf) {
+    const grant = await w.s.call("POST", `${API}${options.viewerOf}/permissions`, {
+      token: w.admin,
+      body: { userGroupId: `group:${group}`, permission: "viewer" },
+    });
+    if (grant.status !== 201) throw new Error(`grant to ${group}: ${grant.status} ${JSON.stringify(grant.body)}`);
+  }
+  const token = await w.s.call("POST", `${API}/organizations/${org}/groups/${group}/tokens?name=mcp`, { token: w.admin });
+  if (token.status !== 201) throw new Error(`token of ${group}: ${token.status} ${JSON.stringify(token.body)}`);
+  return token.body.secret as string;
+}
