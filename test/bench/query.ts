@@ -76,7 +76,7 @@ const WORKLOADS: Workload[] = [
 ];
 
 /** A group `agents` with an API key, viewer on `bench/prod`, and an SDK client on `/mcp/bench` using that key. */
-async function mcpClient(base: string, headers: Record<string, string>): Promise<Client> {
+async function mcpClient(base: string, headers: Record<string, string>): Promise<{ client: Client; secret: string }> {
   const org = `${base}/organizations/bench`;
   const steps: [string, unknown?][] = [
     [`${org}/groups`, { name: "agents" }],
@@ -92,7 +92,7 @@ async function mcpClient(base: string, headers: Record<string, string>): Promise
   const client = new Client({ name: "query-bench", version: "1.0.0" });
   const mcpUrl = new URL("/mcp/bench", base);
   await client.connect(new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { authorization: `ApiKey ${secret}` } } }));
-  return client;
+  return { client, secret };
 }
 
 function median(values: number[]): number {
@@ -147,7 +147,9 @@ async function main(): Promise<void> {
     const runner = createQueryRunner(service.ctx);
     const target = { organization: "bench", environment_name: "prod", package_name: "shop", model_uri: "models/shop.malloy" };
     const queryUrl = `${base}/organizations/bench/environments/prod/packages/shop/models/models/shop.malloy/query`;
-    const mcp = await mcpClient(base, headers);
+    const { client: mcp, secret } = await mcpClient(base, headers);
+    const rpcHeaders = { authorization: `ApiKey ${secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
+    let rpcId = 0;
 
     const contenders: Contender[] = [
       { name: "direct", run: async (w) => (await runQuery(compiled, w.engine)).data.length },
@@ -168,6 +170,27 @@ async function main(): Promise<void> {
           const result = await mcp.callTool({ name: "execute_query", arguments: { environment_name, package_name, model_uri, ...w.args } });
           if (result.isError) throw new Error(`mcp: ${JSON.stringify(result.content)}`);
           return (result.structuredContent as { data: unknown[] }).data.length;
+        },
+      },
+      {
+        // the same tool call as one plain JSON-RPC POST: the server's share of the MCP path,
+        // without the SDK client's own message validation
+        name: "mcp-rpc",
+        run: async (w) => {
+          const { package_name, environment_name, model_uri } = target;
+          const r = await fetch(`${base.replace(/\/api\/v0$/, "")}/mcp/bench`, {
+            method: "POST",
+            headers: rpcHeaders,
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id: ++rpcId,
+              method: "tools/call",
+              params: { name: "execute_query", arguments: { environment_name, package_name, model_uri, ...w.args } },
+            }),
+          });
+          const body = (await r.json()) as { result?: { isError?: boolean; structuredContent?: { data: unknown[] } } };
+          if (r.status !== 200 || body.result?.isError) throw new Error(`mcp-rpc: ${r.status} ${JSON.stringify(body)}`);
+          return body.result!.structuredContent!.data.length;
         },
       },
     ];
