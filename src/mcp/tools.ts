@@ -189,9 +189,20 @@ function checkShape(tool: string, schema: Schema, args: unknown): Record<string,
   return out;
 }
 
+/** A `model_uri` must be a package-relative path of a model file (same rule as the REST `modelPath`). */
+function checkModelUri(tool: string, value: unknown): void {
+  if (typeof value !== "string") return;
+  const segments = value.split("/");
+  if (value.includes("\\") || value.includes("\0") || segments.some((s) => s === "" || s === "." || s === "..")) {
+    throw new InvalidArgumentsError(`${tool}: 'model_uri' must be a package-relative path without '..' or empty segments, e.g. models/flights.malloy`);
+  }
+  if (!/\.malloy(nb)?$/.test(value)) throw new InvalidArgumentsError(`${tool}: 'model_uri' must name a .malloy or .malloynb file`);
+}
+
 /** Validates `execute_query` arguments; throws {@link InvalidArgumentsError} naming the broken rule. */
 export function parseExecuteQueryArgs(args: unknown): ExecuteQueryArgs {
   const a = checkShape("execute_query", EXECUTE_QUERY_TOOL.inputSchema, args);
+  checkModelUri("execute_query", a.model_uri);
   if (a.query !== undefined && a.query_name !== undefined) {
     throw new InvalidArgumentsError("execute_query: give either 'query' or 'query_name' with 'source_name', not both");
   }
@@ -212,6 +223,7 @@ const SCOPE_CHAIN = ["environment_name", "package_name", "model_uri", "source_na
 /** Validates `get_context` arguments, including the scope chain; throws {@link InvalidArgumentsError}. */
 export function parseGetContextArgs(args: unknown): GetContextArgs {
   const a = checkShape("get_context", GET_CONTEXT_TOOL.inputSchema, args);
+  checkModelUri("get_context", a.model_uri);
   for (let i = 1; i < SCOPE_CHAIN.length; i++) {
     const key = SCOPE_CHAIN[i]!;
     if (a[key] === undefined) continue;
