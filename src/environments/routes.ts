@@ -4,7 +4,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { ADMIN, MODEL, READ, principalKey } from "../http/access.ts";
+import { ADMIN, MODEL, READ } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
@@ -15,6 +15,7 @@ import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import type { Db } from "../db/database.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
+import { findOrganization } from "../organizations/store.ts";
 import {
   deleteEnvironment,
   environmentView,
@@ -38,11 +39,9 @@ const envPatch = t.Object({
 
 /** An organization by name with the caller's rank on it (404 when it does not exist). */
 export async function organizationRank(db: Db, principal: Principal, orgName: string): Promise<{ id: string; rank: number }> {
-  const p = principalKey(principal);
-  const [r] = await db`SELECT id, effective_rank(${p.kind}, ${p.id}::uuid, 'organization', id) AS rank
-                         FROM organizations WHERE name = ${orgName}`;
-  if (!r) throw notFound(`organization '${orgName}' not found`);
-  return { id: r.id as string, rank: Number(r.rank) };
+  const org = await findOrganization(db, orgName, principal);
+  if (!org) throw notFound(`organization '${orgName}' not found`);
+  return { id: org.id, rank: org.rank };
 }
 
 /** Options of {@link environmentFor}. */

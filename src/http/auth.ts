@@ -6,6 +6,7 @@
  * @module
  */
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
+import type { Config } from "../config.ts";
 import type { Db } from "../db/database.ts";
 import { grantActive } from "../oauth/store.ts";
 import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";
@@ -25,6 +26,13 @@ export interface ExternalIdp {
   audience?: string;
   /** Claim naming the user: matched to userName, then to email. */
   userClaim: string;
+}
+
+/** The external identity provider of a configuration, when `JWT_JWKS_URL` is set. */
+export function externalIdp(config: Config): ExternalIdp | undefined {
+  return config.jwksUrl
+    ? { jwksUrl: config.jwksUrl, issuer: config.jwtIssuer, audience: config.jwtAudience, userClaim: config.jwtUserClaim }
+    : undefined;
 }
 
 /** What {@link authenticate} needs. */

@@ -7,7 +7,7 @@
  * stream are authenticated too. No other route reads the query or the cookie.
  * @module
  */
-import { authenticate, type TokenSigner } from "./auth.ts";
+import { authenticate, type TokenSigner, externalIdp } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import type { Principal } from "./principal.ts";
 
@@ -46,9 +46,7 @@ export async function browserPrincipal(
   const token = fromQuery ?? cookieValue(request, APP_TOKEN_COOKIE);
   if (!token) return { principal: null };
   const scheme = token.split(".").length === 3 ? "Bearer" : "ApiKey";
-  const idp = ctx.config.jwksUrl
-    ? { jwksUrl: ctx.config.jwksUrl, issuer: ctx.config.jwtIssuer, audience: ctx.config.jwtAudience, userClaim: ctx.config.jwtUserClaim }
-    : undefined;
+  const idp = externalIdp(ctx.config);
   const probe = new Request(request.url, { headers: { authorization: `${scheme} ${token}` } });
   const principal = await authenticate({ sql: ctx.sql, signer: options.signer, idp }, probe);
   return { principal, fromQuery };

@@ -5,16 +5,14 @@
  */
 import { Elysia } from "elysia";
 import { jwt } from "@elysiajs/jwt";
-import { authenticate, type TokenSigner } from "./auth.ts";
+import { authenticate, type TokenSigner, externalIdp } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { requestMeta } from "./context.ts";
 import { principalLabel } from "./principal.ts";
 
 /** Elysia plugin deriving `principal` and `signer` for the routes that use it. */
 export function security(ctx: AppContext) {
-  const idp = ctx.config.jwksUrl
-    ? { jwksUrl: ctx.config.jwksUrl, issuer: ctx.config.jwtIssuer, audience: ctx.config.jwtAudience, userClaim: ctx.config.jwtUserClaim }
-    : undefined;
+  const idp = externalIdp(ctx.config);
   return new Elysia({ name: "security", seed: ctx.id })
     .use(jwt({ name: "jwt", secret: ctx.jwtSecret, alg: "HS256", exp: `${ctx.config.jwtTtlSeconds}s` }))
     .derive({ as: "scoped" }, async ({ request, jwt: signer, route }) => {

@@ -16,7 +16,7 @@ import { Elysia, t } from "elysia";
 import { jwt } from "@elysiajs/jwt";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { READ, effectiveRank } from "../http/access.ts";
-import { authenticate, required, type TokenSigner } from "../http/auth.ts";
+import { authenticate, required, type TokenSigner, externalIdp } from "../http/auth.ts";
 import { requestMeta, type AppContext } from "../http/context.ts";
 import { ApiError, forbidden, notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
@@ -62,9 +62,7 @@ async function resolveCaller(ctx: AppContext, request: Request, params: McpParam
   if (!originAllowed(request, ctx.config.mcpAllowedOrigins)) {
     throw forbidden(`Origin '${request.headers.get("origin")}' may not call this MCP endpoint; an administrator can allow it with MCP_ALLOWED_ORIGINS`);
   }
-  const idp = ctx.config.jwksUrl
-    ? { jwksUrl: ctx.config.jwksUrl, issuer: ctx.config.jwtIssuer, audience: ctx.config.jwtAudience, userClaim: ctx.config.jwtUserClaim }
-    : undefined;
+  const idp = externalIdp(ctx.config);
   const oauth = { secret: ctx.jwtSecret, issuer: origin, resource: `${origin}${path}` };
   const found = await authenticate({ sql: ctx.sql, signer, idp, oauth, challenge: challenge(origin, path, { invalidToken: true }) }, request);
   if (!found) ctx.limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);

@@ -16,6 +16,7 @@ import type { ModelMetadata } from "../engine/metadata.ts";
 import { principalKey } from "../http/access.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
+import { findOrganization } from "../organizations/store.ts";
 import { entitiesFromMetadata, type EntityRecord, type LexicalTerms } from "./entity_text.ts";
 import type { IndexedValue } from "./indexed_values.ts";
 import { loadLexicon } from "./lexicon.ts";
@@ -107,12 +108,12 @@ export async function scopedVersions(
 /** Throws the 404 that says what was not found, when something named is missing or unreadable. */
 async function explainEmpty(db: Db, principal: Principal, where: { organization: string; scope: SearchScope; workspace?: string }): Promise<void> {
   const p = principalKey(principal);
-  const [org] = await db`SELECT id, effective_rank(${p.kind}, ${p.id}::uuid, 'organization', id) AS rank FROM organizations WHERE name = ${where.organization}`;
-  if (!org || Number(org.rank) < 1) throw notFound(`organization '${where.organization}' not found`);
+  const org = await findOrganization(db, where.organization, principal);
+  if (!org || org.rank < 1) throw notFound(`organization '${where.organization}' not found`);
   const { environment_name: env, package_name: pkg } = where.scope;
   if (pkg) throw notFound(`package '${pkg}' not found in environment '${env}' of organization '${where.organization}', it has no unarchived version, or you cannot read it`);
   if (env) {
-    const [e] = await db`SELECT id FROM environments WHERE org_id = ${org.id as string} AND name = ${env}
+    const [e] = await db`SELECT id FROM environments WHERE org_id = ${org.id} AND name = ${env}
                           AND effective_rank(${p.kind}, ${p.id}::uuid, 'environment', id) >= 1`;
     if (!e) throw notFound(`environment '${env}' not found in organization '${where.organization}'`);
   }
