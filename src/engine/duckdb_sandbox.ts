@@ -1,115 +1,253 @@
 /**
- * The DuckDB connection of a package version (`duckdb`), locked to the
- * package's extracted folder.
+ * The DuckDB connection of a package version (`duckdb`): every statement is
+ * checked by {@link checkDuckDBSql} (DuckDB's own parser) and runs in a
+ * locked-down DuckDB session that can read the package's folder and nothing
+ * else.
  *
- * Settings, applied by `@malloydata/db-duckdb`'s `securityPolicy: "sandboxed"`
- * (checked in the tests of this module):
- * - instance options `autoload_known_extensions=false`,
- *   `autoinstall_known_extensions=false`, `allow_community_extensions=false`,
- *   `allow_unsigned_extensions=false`, `temp_file_encryption=true`; only the
- *   bundled `json` and `icu` are LOADed (never INSTALLed), so nothing is
- *   downloaded at connect (no `httpfs`);
- * - then `SET allowed_directories=[pkgDir, tempDir]`,
- *   `SET enable_external_access=false`, `SET FILE_SEARCH_PATH=pkgDir`,
- *   `SET secret_directory=...`, and last `SET lock_configuration=true`.
+ * Sessions ({@link openSession}): an in-memory DuckDB instance opened with
+ * no extension autoload/autoinstall, no community or unsigned extensions,
+ * `memory_limit`, `threads`, its own `temp_directory` with
+ * `max_temp_directory_size` (the limits of {@link setEngineLimits}); then
+ * `SET allowed_directories=[packageDir]`, `SET enable_external_access=false`,
+ * the bundled `json` and `icu` LOADed, and `SET lock_configuration=true`.
  *
- * DuckDB refuses every relative path once external access is off (its check
- * runs before `file_search_path`), so table paths such as
- * `duckdb.table('data/x.csv')` are rewritten to absolute paths inside the
- * package before DuckDB sees them. Relative paths inside `duckdb.sql("...")`
- * are not rewritten and fail with a permission error.
+ * - Each query (`runSQLStream`, what `runQuery` uses) gets a fresh instance:
+ *   its own catalog, memory limit, threads and spill folder, closed (spill
+ *   removed) when the query ends; an abort interrupts only that instance
+ *   (repeatedly, until the statement stops). A spare instance is opened in
+ *   the background after each one is taken, so a query does not wait for the
+ *   setup. Queries of one package run concurrently; the node-wide bound is
+ *   the caller's (`QUERY_CONCURRENCY`).
+ * - Schema lookups Malloy runs while compiling (`DESCRIBE SELECT ...` of
+ *   tables and `sql()` sources) share one instance per package folder, a new
+ *   connection each; only checked SELECT/DESCRIBE statements reach it, so no
+ *   object is ever created in it.
  *
- * DuckDB runs one statement at a time per connection, and one connection per
- * package folder exists per process (a second one could not apply its
- * settings to the locked instance), so statements are serialized here and an
- * aborted query interrupts only itself.
+ * Table paths such as `duckdb.table('data/x.csv')` and file paths inside
+ * `duckdb.sql("SELECT * FROM 'data/t.csv'")` resolve against the package
+ * folder (as in Malloy Publisher): the guard rewrites them to absolute paths
+ * inside the package, because DuckDB resolves relative paths against the
+ * process's working directory.
  * @module
  */
 
 import { mkdirSync } from "node:fs";
-import { rmdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { basename, isAbsolute, join, resolve } from "node:path";
+import { rm } from "node:fs/promises";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { type DuckDBConnection as NodeConnection, DuckDBInstance } from "@duckdb/node-api";
 import { DuckDBConnection } from "@malloydata/db-duckdb";
 import type { QueryRecord, RunSQLOptions, TableSourceDef } from "@malloydata/malloy";
-import { createSemaphore, type Semaphore } from "./semaphore.ts";
+import { checkDuckDBSql, countStatements, notAllowed } from "./sql_guard.ts";
 
-/** Options of {@link openPackageDuckDB}. */
-export interface PackageDuckDBOptions {
-  /** Writable folder for DuckDB spill files; default `<os tmp>/malloy-duckdb/<folder name>`. */
-  tempDirectory?: string;
-  /** DuckDB worker threads. */
-  threads?: number;
-  /** DuckDB memory limit, for example `"1GB"`. */
-  memoryLimit?: string;
+/** Per-query resource limits of DuckDB sessions. */
+export interface EngineLimits {
+  /** Bytes of memory per query (DuckDB `memory_limit`). */
+  memoryLimitBytes: number;
+  /** Worker threads per query. */
+  threads: number;
+  /** Bytes a query may spill to its temp folder (`max_temp_directory_size`). */
+  spillLimitBytes: number;
+  /** Folder under which each session gets its own spill folder. */
+  tempRoot: string;
 }
 
-const FILE_EXTENSION = /\.(csv|tsv|txt|parquet|json|jsonl|ndjson|gz|zst|arrow|xlsx)$/i;
-const URL_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+/** Options of {@link openPackageDuckDB} (override the process limits). */
+export interface PackageDuckDBOptions {
+  /** Folder for spill folders; default `<os tmp>/malloy-duckdb`. */
+  tempDirectory?: string;
+  /** DuckDB worker threads per query. */
+  threads?: number;
+  /** Memory per query, bytes or a DuckDB size such as `"1GB"`. */
+  memoryLimit?: string | number;
+}
+
+const GIB = 1024 ** 3;
+
+/** The default memory limit per query: 1 GiB, at most a quarter of the host's memory. */
+export function defaultMemoryLimit(): number {
+  return Math.min(GIB, Math.floor(totalmem() / 4));
+}
+
+let limits: EngineLimits = {
+  memoryLimitBytes: defaultMemoryLimit(),
+  threads: Math.max(1, Math.floor(cpus().length / 2)),
+  spillLimitBytes: 4 * GIB,
+  tempRoot: join(tmpdir(), "malloy-duckdb"),
+};
+
+/**
+ * Sets the per-query limits of this process's DuckDB sessions. The memory
+ * limit is capped at a quarter of the host's memory.
+ */
+export function setEngineLimits(next: Partial<EngineLimits>): EngineLimits {
+  const merged = { ...limits, ...Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)) };
+  merged.memoryLimitBytes = Math.max(16 * 1024 * 1024, Math.min(merged.memoryLimitBytes, Math.floor(totalmem() / 4)));
+  merged.threads = Math.max(1, Math.floor(merged.threads));
+  limits = merged;
+  return limits;
+}
+
+/** The current per-query limits. */
+export function engineLimits(): EngineLimits {
+  return { ...limits };
+}
+
+/** One locked-down DuckDB instance and its connection. */
+export interface Session {
+  instance: DuckDBInstance;
+  connection: NodeConnection;
+  /** Interrupts the running statement, repeating until {@link Session.close}. */
+  interrupt(): void;
+  /** Closes the connection and the instance and removes the spill folder. */
+  close(): Promise<void>;
+}
+
+function quote(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** Opens a session that may read `packageDir` only, with the given limits. */
+export async function openSession(packageDir: string, sessionLimits: EngineLimits): Promise<Session> {
+  const temp = join(sessionLimits.tempRoot, crypto.randomUUID());
+  mkdirSync(temp, { recursive: true });
+  let instance: DuckDBInstance | undefined;
+  let connection: NodeConnection | undefined;
+  try {
+    instance = await DuckDBInstance.create(":memory:", {
+      autoload_known_extensions: "false",
+      autoinstall_known_extensions: "false",
+      allow_community_extensions: "false",
+      allow_unsigned_extensions: "false",
+      temp_file_encryption: "true",
+      threads: String(sessionLimits.threads),
+      memory_limit: `${Math.floor(sessionLimits.memoryLimitBytes / 1024)}KiB`,
+      temp_directory: temp,
+      max_temp_directory_size: `${Math.floor(sessionLimits.spillLimitBytes / 1024)}KiB`,
+    });
+    connection = await instance.connect();
+    await connection.run(`SET allowed_directories=[${quote(packageDir)}]`);
+    await connection.run("SET enable_external_access=false");
+    await connection.run("LOAD json");
+    await connection.run("LOAD icu");
+    await connection.run("SET TimeZone='UTC'");
+    await connection.run("SET lock_configuration=true");
+  } catch (error) {
+    connection?.closeSync();
+    instance?.closeSync();
+    await rm(temp, { recursive: true, force: true });
+    throw error;
+  }
+  const open = connection;
+  const owner = instance;
+  let repeat: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+  return {
+    instance: owner,
+    connection: open,
+    interrupt() {
+      if (closed) return;
+      open.interrupt();
+      repeat ??= setInterval(() => open.interrupt(), 50);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(repeat);
+      open.closeSync();
+      owner.closeSync();
+      await rm(temp, { recursive: true, force: true });
+    },
+  };
+}
+
+const MALLOY_SPLIT = "-- hack: split on this";
+const DROP_MACRO = /^\s*DROP MACRO IF EXISTS ([A-Za-z_][A-Za-z0-9_]*);\s*$/;
+const CREATE_MACRO = /^\s*CREATE MACRO ([A-Za-z_][A-Za-z0-9_]*)\(_param\) AS \(([\s\S]*)\);\s*$/;
 
 /** A package's sandboxed DuckDB connection; get one with {@link openPackageDuckDB}. */
 export class PackageDuckDBConnection extends DuckDBConnection {
-  /** The package folder every relative table path resolves against. */
-  readonly packageDir: string;
-  /** DuckDB's spill folder for this package. */
-  readonly tempDirectory: string;
-  readonly #lock: Semaphore = createSemaphore(1);
+  /** The package folder every relative path resolves against, and the only one readable. */
+  readonly packageDir!: string;
+  #limits!: EngineLimits;
+  #schemaInstance?: Promise<Session>;
+  #spare?: Promise<Session>;
+  readonly #active = new Set<Session>();
+  #isClosed = false;
 
   constructor(packageDir: string, options: PackageDuckDBOptions = {}) {
     const dir = resolve(packageDir);
-    const temp = resolve(options.tempDirectory ?? join(tmpdir(), "malloy-duckdb", basename(dir)));
-    mkdirSync(temp, { recursive: true });
-    super({
-      name: "duckdb",
-      workingDirectory: dir,
-      securityPolicy: "sandboxed",
-      allowedDirectories: [dir, temp],
-      tempDirectory: temp,
-      threads: options.threads,
-      memoryLimit: options.memoryLimit,
-    });
+    super({ name: "duckdb", workingDirectory: dir, securityPolicy: "sandboxed", allowedDirectories: [dir] });
     this.packageDir = dir;
-    this.tempDirectory = temp;
+    this.#limits = {
+      ...limits,
+      ...(options.threads === undefined ? {} : { threads: options.threads }),
+      ...(options.memoryLimit === undefined ? {} : { memoryLimitBytes: parseSize(options.memoryLimit) }),
+      ...(options.tempDirectory === undefined ? {} : { tempRoot: resolve(options.tempDirectory) }),
+    };
   }
+
+  /** The limits each query of this connection runs with. */
+  get limits(): EngineLimits {
+    return { ...this.#limits };
+  }
+
+  protected override async setup(): Promise<void> {
+    if (this.#isClosed) throw new Error(`DuckDB connection "${this.name}" is closed`);
+  }
+
+  override async idle(): Promise<void> {}
 
   /** Rewrites relative file paths of `duckdb.table(...)` to absolute paths inside the package. */
   override async fetchTableSchema(tableKey: string, tablePath: string): Promise<TableSourceDef> {
     return await super.fetchTableSchema(tableKey, absoluteTablePath(tablePath, this.packageDir));
   }
 
-  /** Interrupts the statement running on this connection, if any. */
+  /** Interrupts every statement running on this connection. */
   interrupt(): void {
-    this.connection?.interrupt();
+    for (const session of this.#active) session.interrupt();
   }
 
-  protected override async runDuckDBQuery(
-    sql: string,
-  ): Promise<{ rows: QueryRecord[]; totalRows: number }> {
-    const release = await this.#lock.acquire();
+  /** Schema lookups and `runSQL`: one checked statement on the package's shared instance. */
+  protected override async runDuckDBQuery(sql: string): Promise<{ rows: QueryRecord[]; totalRows: number }> {
+    await this.setup();
+    const checked = await checkDuckDBSql(sql, { packageDir: this.packageDir });
+    this.#schemaInstance ??= openSession(this.packageDir, this.#limits);
+    const shared = await this.#schemaInstance.catch((error) => {
+      this.#schemaInstance = undefined;
+      throw error;
+    });
+    const connection = await shared.instance.connect();
     try {
-      return await super.runDuckDBQuery(sql);
+      const prepared = await connection.prepare(checked.sql);
+      const result = await prepared.run();
+      const rows = (await result.getRowObjectsJson()) as QueryRecord[];
+      return { rows, totalRows: rows.length };
     } finally {
-      release();
+      connection.closeSync();
     }
   }
 
-  /** Streams rows; holds the connection until the caller stops reading, interrupts on abort. */
-  override async *runSQLStream(
-    sql: string,
-    options: RunSQLOptions = {},
-  ): AsyncIterableIterator<QueryRecord> {
+  /** Streams the rows of a query run in its own session; the session closes when reading stops. */
+  override async *runSQLStream(sql: string, options: RunSQLOptions = {}): AsyncIterableIterator<QueryRecord> {
     const { rowLimit, abortSignal, queryMetadata } = options;
     await this.setup();
-    const release = await this.#lock.acquire(abortSignal);
-    const onAbort = () => this.connection?.interrupt();
+    const statements = sql.split(MALLOY_SPLIT);
+    const last = await checkDuckDBSql(this.sqlWithQueryMetadata(statements.pop() ?? "", queryMetadata), { packageDir: this.packageDir });
+    const preludes: string[] = [];
+    for (const statement of statements) {
+      const prelude = await checkPrelude(statement, this.packageDir);
+      if (prelude) preludes.push(prelude);
+    }
+    if (abortSignal?.aborted) return;
+    const session = await this.#takeSession();
+    this.#active.add(session);
+    const onAbort = () => session.interrupt();
     abortSignal?.addEventListener("abort", onAbort);
     try {
-      const connection = this.connection;
-      if (!connection) throw new Error("DuckDB connection is not open");
-      const statements = sql.split("-- hack: split on this");
-      const last = statements.pop() ?? "";
-      for (const statement of statements) await connection.run(statement);
-      const result = await connection.stream(this.sqlWithQueryMetadata(last, queryMetadata));
+      const connection = session.connection;
+      for (const prelude of preludes) await (await connection.prepare(prelude)).run();
+      const result = await (await connection.prepare(last.sql)).stream();
       let index = 0;
       for await (const chunk of result.yieldRowObjectJson()) {
         for (const row of chunk) {
@@ -120,22 +258,64 @@ export class PackageDuckDBConnection extends DuckDBConnection {
       }
     } finally {
       abortSignal?.removeEventListener("abort", onAbort);
-      release();
+      this.#active.delete(session);
+      await session.close();
     }
   }
+
+  async #takeSession(): Promise<Session> {
+    if (this.#isClosed) throw new Error(`DuckDB connection "${this.name}" is closed`);
+    const ready = this.#spare;
+    this.#spare = openSession(this.packageDir, this.#limits);
+    this.#spare.catch(() => {
+      this.#spare = undefined;
+    });
+    return await (ready ?? openSession(this.packageDir, this.#limits));
+  }
+
+  /** Closes the shared schema instance, the spare and every running session. */
+  override async close(): Promise<void> {
+    this.#isClosed = true;
+    const pending = [this.#schemaInstance, this.#spare];
+    this.#schemaInstance = undefined;
+    this.#spare = undefined;
+    for (const session of this.#active) session.interrupt();
+    await Promise.all(pending.map(async (session) => {
+      const open = await session?.catch(() => undefined);
+      await open?.close();
+    }));
+  }
 }
+
+/**
+ * Malloy's statements before the query (`DROP MACRO IF EXISTS f;` and
+ * `CREATE MACRO f(_param) AS (...)` of nested pipelines): the drop is
+ * skipped (each query has a fresh instance), the macro's body is checked as
+ * an expression of one SELECT, and the macro is created as a temporary one.
+ * Anything else is refused.
+ */
+async function checkPrelude(statement: string, packageDir: string): Promise<string | undefined> {
+  if (statement.trim() === "" || DROP_MACRO.test(statement)) return undefined;
+  const macro = CREATE_MACRO.exec(statement);
+  if (!macro) throw notAllowed("a query is exactly one SELECT statement");
+  const body = await checkDuckDBSql(`SELECT (${macro[2]}) AS v`, { packageDir });
+  const inner = body.sql.slice("SELECT (".length, -") AS v".length);
+  const create = `CREATE TEMPORARY MACRO ${macro[1]}(_param) AS (${inner})`;
+  if (await countStatements(create) !== 1) throw notAllowed("a query is exactly one SELECT statement");
+  return create;
+}
+
+// Malloy's constructor calls its private `init()`, which opens a shared
+// instance; this connection opens sessions per query instead, so it has none.
+Object.defineProperty(PackageDuckDBConnection.prototype, "init", { value: async function init() {} });
 
 const open = new Map<string, PackageDuckDBConnection>();
 
 /**
  * The `duckdb` connection of the package extracted at `packageDir`, shared by
- * every caller in this process (DuckDB allows one configured instance per
- * folder once its configuration is locked).
+ * every caller in this process (each query still gets its own session).
  */
-export function openPackageDuckDB(
-  packageDir: string,
-  options: PackageDuckDBOptions = {},
-): PackageDuckDBConnection {
+export function openPackageDuckDB(packageDir: string, options: PackageDuckDBOptions = {}): PackageDuckDBConnection {
   const dir = resolve(packageDir);
   let connection = open.get(dir);
   if (!connection) {
@@ -151,23 +331,33 @@ export async function closePackageDuckDB(packageDir: string): Promise<void> {
   const connection = open.get(dir);
   open.delete(dir);
   await connection?.close();
-  if (connection) await rmdir(connection.tempDirectory).catch(() => {});
 }
 
 /** Closes every package connection of this process (shutdown, tests). */
 export async function closeAllPackageDuckDB(): Promise<void> {
   const all = [...open.values()];
   open.clear();
-  await Promise.all(all.map(async (connection) => {
-    await connection.close();
-    await rmdir(connection.tempDirectory).catch(() => {});
-  }));
+  await Promise.all(all.map((connection) => connection.close()));
 }
+
+/** Bytes of a size given as a number of bytes or a DuckDB size (`512MB`, `1GiB`). */
+export function parseSize(size: string | number): number {
+  if (typeof size === "number") return size;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?i?B?)?\s*$/i.exec(size);
+  if (!match) throw new Error(`'${size}' is not a size; write bytes or e.g. 512MB, 1GiB`);
+  const unit = (match[2] ?? "").toUpperCase().replace(/I?B$/, "");
+  const power = ["", "K", "M", "G", "T"].indexOf(unit);
+  const base = /I/i.test(match[2] ?? "") || !/B/i.test(match[2] ?? "") ? 1024 : 1000;
+  return Math.floor(Number(match[1]) * base ** Math.max(0, power));
+}
+
+const FILE_EXTENSION = /\.(csv|tsv|txt|parquet|json|jsonl|ndjson|gz|zst|arrow|xlsx)$/i;
+const URL_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 
 /**
  * Turns a canonical DuckDB table path that names a relative file into a
  * quoted absolute path under `packageDir`; leaves table names, absolute
- * paths and URLs alone (DuckDB's allow-list decides about those).
+ * paths and URLs alone (the guard decides about those).
  */
 export function absoluteTablePath(tablePath: string, packageDir: string): string {
   let file: string | undefined;

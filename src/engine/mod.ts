@@ -17,10 +17,18 @@ export {
   absoluteTablePath,
   closeAllPackageDuckDB,
   closePackageDuckDB,
+  defaultMemoryLimit,
+  type EngineLimits,
+  engineLimits,
   openPackageDuckDB,
+  openSession,
   PackageDuckDBConnection,
   type PackageDuckDBOptions,
+  parseSize,
+  type Session,
+  setEngineLimits,
 } from "./duckdb_sandbox.ts";
+export { checkDuckDBSql, type CheckedSql, NOT_ALLOWED_PREFIX } from "./sql_guard.ts";
 export {
   type CompiledModel,
   type CompiledPackage,

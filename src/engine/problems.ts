@@ -25,9 +25,11 @@ export interface Problem {
 export class QueryError extends Error {
   /**
    * `request` (arguments that name nothing or conflict), `compile` (the query
-   * does not compile), `execution` (the database refused), `timeout`.
+   * does not compile), `execution` (the database refused), `timeout`,
+   * `not_allowed` (SQL that is not exactly one read-only statement over the
+   * package's own data: `400 QUERY_NOT_ALLOWED`).
    */
-  readonly kind: "request" | "compile" | "execution" | "timeout";
+  readonly kind: "request" | "compile" | "execution" | "timeout" | "not_allowed";
   readonly problems: Problem[];
 
   constructor(kind: QueryError["kind"], message: string, problems: Problem[] = []) {
@@ -39,6 +41,7 @@ export class QueryError extends Error {
 
   /** The `400 VALIDATION_ERROR` (with `problems`) a REST route answers. */
   toApiError(): ApiError {
+    if (this.kind === "not_allowed") return new ApiError("QUERY_NOT_ALLOWED", this.message, { details: { problems: this.problems } });
     return new ApiError("VALIDATION_ERROR", this.message, { details: { problems: this.problems } });
   }
 }

@@ -23,6 +23,7 @@ import {
 } from "@malloydata/malloy";
 import type { CompiledModel } from "./compile.ts";
 import { QueryError, problemsOf, redactPath } from "./problems.ts";
+import { NOT_ALLOWED_PREFIX } from "./sql_guard.ts";
 import { createSemaphore, type Semaphore } from "./semaphore.ts";
 
 /** Options of {@link runQuery}. */
@@ -129,6 +130,8 @@ async function execute(
     prepared = await materializer.getPreparedResult();
   } catch (error) {
     const problems = redactPath(problemsOf(error, (url) => fileLabel(compiled, url)), compiled.pkg.packageDir);
+    const refused = problems.find((problem) => problem.message.includes(NOT_ALLOWED_PREFIX));
+    if (refused) throw new QueryError("not_allowed", refused.message.slice(refused.message.indexOf(NOT_ALLOWED_PREFIX)), problems);
     throw new QueryError("compile", `the query does not compile: ${problems[0].message}`, problems);
   }
   const connectionName = prepared.connectionName;
@@ -138,6 +141,7 @@ async function execute(
     rows = await fetchRows(connection, prepared.sql, context.rowLimit + 1, context.signal);
   } catch (error) {
     if (context.signal.aborted) throw context.signal.reason;
+    if (error instanceof QueryError) throw error;
     const [problem] = redactPath([{ message: (error as Error).message }], compiled.pkg.packageDir);
     throw new QueryError("execution", `the query failed: ${problem.message}`);
   }

@@ -6,15 +6,17 @@ import {
   absoluteTablePath,
   closePackageDuckDB,
   createPackageRuntime,
+  engineLimits,
   extractArchive,
   openPackageDuckDB,
+  openSession,
   type PackageDuckDBConnection,
   type PackageRuntime,
   removeExtracted,
 } from "../../src/engine/mod.ts";
 import { fixtureFiles, tempDir, zipFiles } from "../fixtures/engine_package.ts";
 
-const DENIED = /disabled by configuration|Permission Error/;
+const DENIED = /query not allowed|disabled by configuration|Permission Error/;
 let cacheDir: string;
 let pkgDir: string;
 let duckdb: PackageDuckDBConnection;
@@ -84,7 +86,7 @@ describe("reads outside the package fail", () => {
   test("duckdb.table('/etc/passwd')", async () => {
     // DuckDB only scans paths with a known extension, so this one is not even a file to it.
     expect(await malloyError("run: duckdb.table('/etc/passwd') -> { select: * }"))
-      .toMatch(/disabled by configuration|Permission Error|does not exist/);
+      .toMatch(/query not allowed|disabled by configuration|Permission Error|does not exist/);
   });
 
   test("duckdb.table() of an existing CSV next to (outside) the package folder", async () => {
@@ -140,15 +142,15 @@ describe("writes, attaches and configuration changes fail", () => {
   });
 
   test("SET enable_external_access=true", async () => {
-    expect(await sqlError("SET enable_external_access=true")).toContain("configuration has been locked");
+    expect(await sqlError("SET enable_external_access=true")).toContain("query not allowed");
   });
 
   test("SET lock_configuration=false", async () => {
-    expect(await sqlError("SET lock_configuration=false")).toContain("configuration has been locked");
+    expect(await sqlError("SET lock_configuration=false")).toContain("query not allowed");
   });
 
   test("SET allowed_directories", async () => {
-    expect(await sqlError("SET allowed_directories=['/']")).toContain("configuration has been locked");
+    expect(await sqlError("SET allowed_directories=['/']")).toContain("query not allowed");
   });
 
   test("INSTALL httpfs", async () => {
@@ -157,19 +159,29 @@ describe("writes, attaches and configuration changes fail", () => {
 });
 
 describe("settings", () => {
-  test("no extension autoload or autoinstall, external access off, configuration locked", async () => {
-    const { rows } = await duckdb.runSQL(
-      `select current_setting('autoload_known_extensions') as autoload,
-              current_setting('autoinstall_known_extensions') as autoinstall,
-              current_setting('enable_external_access') as external,
-              current_setting('lock_configuration') as locked`,
-      { rowLimit: 1 },
-    );
-    expect(rows[0]).toEqual({ autoload: false, autoinstall: false, external: false, locked: true });
+  test("a session: no extension autoload or autoinstall, external access off, configuration locked, the limits applied", async () => {
+    const session = await openSession(pkgDir, { ...engineLimits(), memoryLimitBytes: 256 * 1024 * 1024, threads: 1 });
+    try {
+      const reader = await session.connection.runAndReadAll(
+        `select current_setting('autoload_known_extensions') as autoload,
+                current_setting('autoinstall_known_extensions') as autoinstall,
+                current_setting('enable_external_access') as external,
+                current_setting('lock_configuration') as locked,
+                current_setting('threads') as threads,
+                current_setting('memory_limit') as memory`,
+      );
+      const row = reader.getRowObjectsJson()[0];
+      expect(row).toMatchObject({ autoload: false, autoinstall: false, external: false, locked: true, threads: "1" });
+      expect(String(row.memory)).toMatch(/^(256\.0 MiB|268\.4 MB)$/);
+      await expect(session.connection.run("SET lock_configuration=false")).rejects.toThrow(/configuration has been locked/);
+      await expect(session.connection.run("select current_setting('s3_region')")).rejects.toThrow(/s3_region/);
+    } finally {
+      await session.close();
+    }
   });
 
-  test("httpfs is not loaded (its settings are unknown)", async () => {
-    expect(await sqlError("select current_setting('s3_region')")).toMatch(/s3_region/);
+  test("current_setting() is refused in queries (it would show server paths)", async () => {
+    expect(await sqlError("select current_setting('allowed_directories')")).toContain("query not allowed");
   });
 
   test("one connection per package folder in a process", () => {
