@@ -3,6 +3,8 @@
  * @module
  */
 
+import { cpus, totalmem } from "node:os";
+
 /** Everything the service reads from its environment. */
 export interface Config {
   host: string;
@@ -69,6 +71,24 @@ export interface Config {
   runPollMs: number;
   /** Longest a single run unit may take, ms (`RUN_UNIT_TIMEOUT_MS`, default 600,000). */
   runUnitTimeoutMs: number;
+  /** Memory per query in bytes (`QUERY_MEMORY_LIMIT`, bytes or e.g. `2GiB`; default 1 GiB, at most a quarter of the host's memory). */
+  queryMemoryLimit: number;
+  /** DuckDB threads per query (`QUERY_THREADS`, default half the cores). */
+  queryThreads: number;
+  /** Bytes a query may spill to disk (`QUERY_SPILL_LIMIT`, bytes or e.g. `4GiB`; default 4 GiB). */
+  querySpillLimit: number;
+  /** Longest a model compilation may take, ms (`COMPILE_TIMEOUT_MS`, default 30,000). */
+  compileTimeoutMs: number;
+}
+
+const SIZE_UNITS: Record<string, number> = { "": 1, B: 1, K: 1024, KB: 1000, KIB: 1024, M: 1024 ** 2, MB: 1000 ** 2, MIB: 1024 ** 2, G: 1024 ** 3, GB: 1000 ** 3, GIB: 1024 ** 3, T: 1024 ** 4, TB: 1000 ** 4, TIB: 1024 ** 4 };
+
+function sizeFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === "") return fallback;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(value);
+  const unit = SIZE_UNITS[(match?.[2] ?? "").toUpperCase()];
+  if (!match || unit === undefined) throw new Error(`${name} must be a size in bytes or with a unit such as 512MiB or 2GiB, got '${value}'`);
+  return Math.floor(Number(match[1]) * unit);
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -125,5 +145,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     runStaleAfterMs: Math.max(100, intFrom(env.RUN_STALE_AFTER_MS, 60_000, "RUN_STALE_AFTER_MS")),
     runPollMs: Math.max(10, intFrom(env.RUN_POLL_MS, 2_000, "RUN_POLL_MS")),
     runUnitTimeoutMs: Math.max(1, intFrom(env.RUN_UNIT_TIMEOUT_MS, 600_000, "RUN_UNIT_TIMEOUT_MS")),
+    queryMemoryLimit: Math.min(sizeFrom(env.QUERY_MEMORY_LIMIT, 1024 ** 3, "QUERY_MEMORY_LIMIT"), Math.floor(totalmem() / 4)),
+    queryThreads: Math.max(1, intFrom(env.QUERY_THREADS, Math.floor(cpus().length / 2), "QUERY_THREADS")),
+    querySpillLimit: sizeFrom(env.QUERY_SPILL_LIMIT, 4 * 1024 ** 3, "QUERY_SPILL_LIMIT"),
+    compileTimeoutMs: Math.max(1, intFrom(env.COMPILE_TIMEOUT_MS, 30_000, "COMPILE_TIMEOUT_MS")),
   };
 }

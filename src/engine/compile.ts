@@ -8,7 +8,8 @@ import { resolve } from "node:path";
 import { type Connection, type Model, Runtime, type URLReader } from "@malloydata/malloy";
 import { badRequest } from "../http/errors.ts";
 import type { PackageFiles } from "./archive.ts";
-import { openPackageDuckDB, type PackageDuckDBOptions } from "./duckdb_sandbox.ts";
+import { engineLimits, openPackageDuckDB, type PackageDuckDBOptions } from "./duckdb_sandbox.ts";
+import { guardPostgres } from "./postgres_guard.ts";
 import { formatProblems, type Problem, problemsOf, redactPath } from "./problems.ts";
 
 /** Finds an environment connection (postgres, bigquery, ...) by name. */
@@ -89,7 +90,7 @@ export function createPackageRuntime(
   const connections = {
     async lookupConnection(name?: string): Promise<Connection> {
       if (name === undefined || name === "duckdb") return duckdb;
-      const found = await options.lookupConnection?.(name);
+      const found = guardConnection(await options.lookupConnection?.(name));
       if (!found) {
         throw new Error(
           `connection '${name}' is not defined in this environment; create it in the environment's connections or use duckdb`,
@@ -110,6 +111,17 @@ export function createPackageRuntime(
       }
     },
   };
+}
+
+/**
+ * Every environment connection a package uses passes through here: a
+ * PostgreSQL connection runs each statement read-only, alone and checked by
+ * the server's planner ({@link guardPostgres}), with the query timeout as its
+ * statement timeout.
+ */
+function guardConnection(connection: Connection | undefined): Connection | undefined {
+  if (!connection) return connection;
+  return guardPostgres(connection, { statementTimeoutMs: () => engineLimits().statementTimeoutMs });
 }
 
 /**

@@ -37,7 +37,8 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { type DuckDBConnection as NodeConnection, DuckDBInstance } from "@duckdb/node-api";
 import { DuckDBConnection } from "@malloydata/db-duckdb";
-import type { QueryRecord, RunSQLOptions, TableSourceDef } from "@malloydata/malloy";
+import type { QueryRecord, RunSQLOptions, SQLSourceDef, SQLSourceRequest, TableSourceDef } from "@malloydata/malloy";
+import { QueryError } from "./problems.ts";
 import { checkDuckDBSql, countStatements, notAllowed } from "./sql_guard.ts";
 
 /** Per-query resource limits of DuckDB sessions. */
@@ -50,6 +51,8 @@ export interface EngineLimits {
   spillLimitBytes: number;
   /** Folder under which each session gets its own spill folder. */
   tempRoot: string;
+  /** Server-side statement timeout of warehouse connections (PostgreSQL), ms; 0 = none. */
+  statementTimeoutMs: number;
 }
 
 /** Options of {@link openPackageDuckDB} (override the process limits). */
@@ -74,6 +77,7 @@ let limits: EngineLimits = {
   threads: Math.max(1, Math.floor(cpus().length / 2)),
   spillLimitBytes: 4 * GIB,
   tempRoot: join(tmpdir(), "malloy-duckdb"),
+  statementTimeoutMs: 30_000,
 };
 
 /**
@@ -169,7 +173,7 @@ const CREATE_MACRO = /^\s*CREATE MACRO ([A-Za-z_][A-Za-z0-9_]*)\(_param\) AS \((
 export class PackageDuckDBConnection extends DuckDBConnection {
   /** The package folder every relative path resolves against, and the only one readable. */
   readonly packageDir!: string;
-  #limits!: EngineLimits;
+  #overrides!: Partial<EngineLimits>;
   #schemaInstance?: Promise<Session>;
   #spare?: Promise<Session>;
   readonly #active = new Set<Session>();
@@ -179,8 +183,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     const dir = resolve(packageDir);
     super({ name: "duckdb", workingDirectory: dir, securityPolicy: "sandboxed", allowedDirectories: [dir] });
     this.packageDir = dir;
-    this.#limits = {
-      ...limits,
+    this.#overrides = {
       ...(options.threads === undefined ? {} : { threads: options.threads }),
       ...(options.memoryLimit === undefined ? {} : { memoryLimitBytes: parseSize(options.memoryLimit) }),
       ...(options.tempDirectory === undefined ? {} : { tempRoot: resolve(options.tempDirectory) }),
@@ -189,7 +192,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
 
   /** The limits each query of this connection runs with. */
   get limits(): EngineLimits {
-    return { ...this.#limits };
+    return { ...limits, ...this.#overrides };
   }
 
   protected override async setup(): Promise<void> {
@@ -203,6 +206,18 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     return await super.fetchTableSchema(tableKey, absoluteTablePath(tablePath, this.packageDir));
   }
 
+  /**
+   * Checks a `sql()` source's own text first, so that text holding a second
+   * statement is refused as such (inside Malloy's `DESCRIBE SELECT * FROM (...)`
+   * it would only be a syntax error).
+   */
+  override async fetchSelectSchema(sqlRef: SQLSourceRequest): Promise<SQLSourceDef | string> {
+    await checkDuckDBSql(sqlRef.selectStr, { packageDir: this.packageDir }).catch((error: unknown) => {
+      if (error instanceof QueryError) throw error;
+    });
+    return await super.fetchSelectSchema(sqlRef);
+  }
+
   /** Interrupts every statement running on this connection. */
   interrupt(): void {
     for (const session of this.#active) session.interrupt();
@@ -212,7 +227,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   protected override async runDuckDBQuery(sql: string): Promise<{ rows: QueryRecord[]; totalRows: number }> {
     await this.setup();
     const checked = await checkDuckDBSql(sql, { packageDir: this.packageDir });
-    this.#schemaInstance ??= openSession(this.packageDir, this.#limits);
+    this.#schemaInstance ??= openSession(this.packageDir, this.limits);
     const shared = await this.#schemaInstance.catch((error) => {
       this.#schemaInstance = undefined;
       throw error;
@@ -266,11 +281,11 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   async #takeSession(): Promise<Session> {
     if (this.#isClosed) throw new Error(`DuckDB connection "${this.name}" is closed`);
     const ready = this.#spare;
-    this.#spare = openSession(this.packageDir, this.#limits);
+    this.#spare = openSession(this.packageDir, this.limits);
     this.#spare.catch(() => {
       this.#spare = undefined;
     });
-    return await (ready ?? openSession(this.packageDir, this.#limits));
+    return await (ready ?? openSession(this.packageDir, this.limits));
   }
 
   /** Closes the shared schema instance, the spare and every running session. */

@@ -9,7 +9,7 @@
  * Used by the REST query route and by the MCP tool `execute_query`.
  * @module
  */
-import { type ColumnSchema, createSemaphore, QueryError, runQuery, type Semaphore } from "../engine/mod.ts";
+import { type ColumnSchema, createSemaphore, QueryError, runQuery, type Semaphore, setEngineLimits } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { READ } from "../http/access.ts";
 import { badRequest, notFound } from "../http/errors.ts";
@@ -80,6 +80,7 @@ export function createQueryRunner(ctx: AppContext): QueryRunner {
   let runner = runners.get(ctx);
   if (!runner) {
     const semaphore = createSemaphore(ctx.config.queryConcurrency);
+    setEngineLimits({ memoryLimitBytes: ctx.config.queryMemoryLimit, threads: ctx.config.queryThreads, spillLimitBytes: ctx.config.querySpillLimit, statementTimeoutMs: ctx.config.queryTimeoutMs });
     runner = { run: (principal, args, options = {}) => run(ctx, semaphore, { principal, args, options }) };
     runners.set(ctx, runner);
   }
