@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { rm } from "node:fs/promises";
+import {
+  closePackageDuckDB,
+  type CompiledModel,
+  compileModel,
+  createPackageRuntime,
+  engineLimits,
+  extractArchive,
+  openPackageDuckDB,
+  QueryError,
+  removeExtracted,
+  runQuery,
+  setEngineLimits,
+} from "../../src/engine/mod.ts";
+import { fixtureFiles, tempDir, zipFiles } from "../fixtures/engine_package.ts";
+
+setDefaultTimeout(60_000);
+
+const SLOW = `run: duckdb.sql("select a.range as x from range(300000) a, range(300000) b") -> { aggregate: s is x.sum() }`;
+let cacheDir: string;
+let pkgDir: string;
+let compiled: CompiledModel;
+const saved = engineLimits();
+
+beforeAll(async () => {
+  setEngineLimits({ threads: 1, memoryLimitBytes: 256 * 1024 * 1024 });
+  const files = await fixtureFiles();
+  cacheDir = await tempDir("engine-limits-");
+  pkgDir = await extractArchive(zipFiles(files), { cacheDir, files });
+  compiled = await compileModel(createPackageRuntime(files, pkgDir), "flights.malloy");
+});
+
+afterAll(async () => {
+  setEngineLimits(saved);
+  await closePackageDuckDB(pkgDir);
+  await removeExtracted(pkgDir);
+  await rm(cacheDir, { recursive: true, force: true });
+});
+
+describe("queries of one package run concurrently", () => {
+  test("a fast query answers while a slow query of the same package is still running", async () => {
+    const stop = new AbortController();
+    let slowSettled = false;
+    const slow = runQuery(compiled, { query: SLOW, timeoutMs: 60_000, signal: stop.signal })
+      .catch((error: QueryError) => error)
+      .finally(() => {
+        slowSettled = true;
+      });
+    await Bun.sleep(200);
+    const fast = await runQuery(compiled, { query: "flights -> { aggregate: flight_count }" });
+    expect(fast.data).toEqual([{ flight_count: 8 }]);
+    expect(slowSettled).toBe(false);
+    const stopped = performance.now();
+    stop.abort();
+    const error = await slow;
+    expect(error).toBeInstanceOf(QueryError);
+    expect((error as QueryError).message).toContain("cancelled");
+    expect(performance.now() - stopped).toBeLessThan(1000);
+  });
+});
+
+describe("timeout", () => {
+  test("answers within 1 s of the limit; the engine is interrupted and the next query runs", async () => {
+    const started = performance.now();
+    const error = await runQuery(compiled, { query: SLOW, timeoutMs: 1000 }).catch((e: QueryError) => e);
+    const elapsed = performance.now() - started;
+    expect((error as QueryError).kind).toBe("timeout");
+    expect(elapsed).toBeGreaterThanOrEqual(990);
+    expect(elapsed).toBeLessThan(2000);
+    const next = await runQuery(compiled, { query: "flights -> { aggregate: flight_count }" });
+    expect(next.data).toEqual([{ flight_count: 8 }]);
+  });
+});
+
+describe("settings of a query's session", () => {
+  test("memory limit, threads and spill cap come from the engine limits; the memory limit is at most a quarter of the host", async () => {
+    const limits = openPackageDuckDB(pkgDir).limits;
+    expect(limits.threads).toBe(1);
+    expect(limits.memoryLimitBytes).toBe(256 * 1024 * 1024);
+    const huge = setEngineLimits({ memoryLimitBytes: 1024 ** 5 });
+    expect(huge.memoryLimitBytes).toBeLessThanOrEqual(Math.floor(require("node:os").totalmem() / 4));
+    setEngineLimits({ memoryLimitBytes: 256 * 1024 * 1024 });
+  });
+
+  test("a query over its memory limit fails with DuckDB's out-of-memory error", async () => {
+    const error = await runQuery(compiled, {
+      query: `run: duckdb.sql("select string_agg(repeat('x', 1000), ',') as s from range(1000000)") -> { select: n is length(s) }`,
+      timeoutMs: 30_000,
+    }).catch((e: QueryError) => e);
+    expect((error as QueryError).kind).toBe("execution");
+    expect((error as QueryError).message).toMatch(/memory/i);
+  });
+});
