@@ -1,0 +1,430 @@
+/**
+ * Ranking of `get_context`: one list of entities for a whole question.
+ *
+ * It starts from the plain averaged-word-vector score (cosine of the
+ * question's mean word vector to the entity's vector) and adds only signals
+ * that raised recall on the development set's tuning half and held on its
+ * test half (`bun run eval`, test/eval/):
+ * - rarity (IDF) weighting of the question's words, in the question vector
+ *   and in word matching, so one generic word (`name`, `count`) cannot win;
+ * - word matching on name and doc words, where a question word also meets
+ *   its nearest neighbours among the scope's words (cosine of the word
+ *   vectors at or above a threshold) and the lexicon's synonyms;
+ * - values: a dimension whose indexed value is written in the question;
+ * - kind cues: `how many`/`total`/`average` lean to measures, `by`/`per` to
+ *   dimensions and views, `list`/`which` to dimensions and sources;
+ * - one result per field: a field seen again through a join or an extended
+ *   source collapses into its first place, which lists where else it appears;
+ * - models before notebooks.
+ *
+ * @module
+ */
+import type { Embedder } from "./embedder.ts";
+import type { EntityRecord } from "./entity_text.ts";
+import type { EntityMatch } from "./rank.ts";
+import { expandAbbreviations, stem, STOP_WORDS, words } from "./text_terms.ts";
+
+/** Signals that {@link QuestionRankOptions.disable} can turn off (for the eval's ablation). */
+export type Signal = "idf" | "calibration" | "collapse" | "kinds" | "synonyms" | "values" | "lexical";
+
+/** Options of {@link rankQuestionEntities}. */
+export interface QuestionRankOptions {
+  /** Results kept; default 20. */
+  limit?: number;
+  /** Cosine of two word vectors at or above which a scope word counts as a synonym; default {@link SYNONYM_THRESHOLD}. */
+  synonymThreshold?: number;
+  /** Signals turned off. */
+  disable?: readonly Signal[];
+  /** Weights of the blend (for tuning); default the tuned ones. */
+  weights?: Partial<typeof WEIGHTS>;
+}
+
+/** Word-vector cosine from which a scope word stands in for a question word (chosen on the eval's tuning half). */
+export const SYNONYM_THRESHOLD = 0.7;
+
+/** A ranked entity with where else it appears (join or extend copies collapsed into it). */
+export interface QuestionMatch extends EntityMatch {
+  /** Other places of the same field: `source.path`. */
+  alsoIn?: string[];
+}
+
+interface EntityWords {
+  /** Stems of name words (abbreviations expanded, compounds split) and their lexicon synonyms. */
+  name: Set<string>;
+  doc: Set<string>;
+  related: Set<string>;
+  /** Stems of the source's name and doc (fields), or the model doc (sources). */
+  context: Set<string>;
+  /** Distinct plain words of name and doc (for word vectors). */
+  plain: string[];
+  /** Name word stems, for name coverage. */
+  nameList: string[];
+  values: Array<[value: string, normalized: string]>;
+}
+
+/** What ranking needs of a scope, computed once per entity array. */
+export interface ScopeIndex {
+  entities: readonly EntityRecord[];
+  /** Entity vectors, by position (`null`: none). */
+  vectors: (Float32Array | null)[];
+  words: EntityWords[];
+  /** Entities having each stem (name or doc). */
+  df: Map<string, number>;
+  /** Scope words with a vector, and their stems. */
+  vocab: Array<{ word: string; stem: string; vector: Float32Array }>;
+  /** Collapse key of each entity: the field it shows (`model#source.field`), shared by join and extend copies. */
+  canonical: string[];
+}
+
+const wordsCache = new WeakMap<EntityRecord, EntityWords>();
+const wordVectorCache = new Map<string, Float32Array | null>();
+
+function entityWords(e: EntityRecord): EntityWords {
+  let w = wordsCache.get(e);
+  if (w) return w;
+  const plain = [...new Set(words(`${e.text} ${e.description ?? ""}`).filter((x) => !STOP_WORDS.has(x) && x.length > 1 && !/^\d+$/.test(x)))];
+  w = {
+    name: new Set(e.lexicalTerms.name),
+    doc: new Set(e.lexicalTerms.doc),
+    related: new Set(e.lexicalTerms.related),
+    context: new Set(e.lexicalTerms.context),
+    plain,
+    nameList: e.lexicalTerms.name,
+    values: (e.values ?? []).map((v) => v.trim()).filter((v) => v.length >= 2)
+      .map((v) => [v, v.length <= 3 ? "" : stemmed(v)] as [string, string]),
+  };
+  wordsCache.set(e, w);
+  return w;
+}
+
+/** Word vectors of `list`, embedding only words never seen by this process. */
+async function wordVectors(embedder: Embedder, list: readonly string[]): Promise<Map<string, Float32Array>> {
+  const missing = [...new Set(list.filter((w) => !wordVectorCache.has(w)))];
+  for (let i = 0; i < missing.length; i += 512) {
+    const batch = missing.slice(i, i + 512);
+    const out = await embedder.embed(batch);
+    batch.forEach((w, j) => wordVectorCache.set(w, out[j] ?? null));
+  }
+  const map = new Map<string, Float32Array>();
+  for (const w of list) {
+    const v = wordVectorCache.get(w);
+    if (v) map.set(w, v);
+  }
+  return map;
+}
+
+const scopeCache = new WeakMap<readonly EntityRecord[], Promise<ScopeIndex>>();
+
+/**
+ * Prepares a scope for ranking (word statistics, word vectors, collapse
+ * keys); memoized per entity array, so pass the same array again to reuse it.
+ *
+ * @example
+ * const scope = await prepareScope(entities, embedder, (e) => vectors.get(e.id));
+ */
+export function prepareScope(
+  entities: readonly EntityRecord[],
+  embedder: Embedder | null,
+  vectorOf: (e: EntityRecord) => Float32Array | null | undefined,
+): Promise<ScopeIndex> {
+  const known = scopeCache.get(entities);
+  if (known) return known;
+  const promise = (async () => {
+    const list = entities.map(entityWords);
+    const df = new Map<string, number>();
+    const plain = new Set<string>();
+    for (const w of list) {
+      for (const s of new Set([...w.name, ...w.doc])) df.set(s, (df.get(s) ?? 0) + 1);
+      for (const p of w.plain) plain.add(p);
+    }
+    const vectors = embedder ? await wordVectors(embedder, [...plain]) : new Map<string, Float32Array>();
+    return {
+      entities,
+      vectors: entities.map((e) => vectorOf(e) ?? null),
+      words: list,
+      df,
+      vocab: [...vectors].map(([word, vector]) => ({ word, stem: stem(word), vector })),
+      canonical: collapseKeys(entities),
+    };
+  })();
+  scopeCache.set(entities, promise);
+  promise.catch(() => scopeCache.delete(entities));
+  return promise;
+}
+
+/**
+ * Collapse keys: a field of a join (`customer.c_name` in `orders`) is the
+ * field of the source whose own fields include every field of the join
+ * (`customer.c_name`); a field of a source that extends another (its fields
+ * include all of the other's) is the other's field.
+ */
+function collapseKeys(entities: readonly EntityRecord[]): string[] {
+  // Top-level field signatures per source of a model (within one package).
+  const place = (e: EntityRecord) => `${e.origin ? `${e.origin.environmentName}/${e.origin.packageName}/` : ""}${e.modelPath}`;
+  const top = new Map<string, Map<string, Set<string>>>();
+  const joined = new Map<string, Set<string>>();
+  for (const e of entities) {
+    if (e.kind === "source" || e.kind === "query") continue;
+    const m = place(e);
+    const dot = e.name.lastIndexOf(".");
+    if (dot < 0) {
+      let sources = top.get(m);
+      if (!sources) top.set(m, sources = new Map());
+      let fields = sources.get(e.sourceName);
+      if (!fields) sources.set(e.sourceName, fields = new Set());
+      fields.add(`${e.name}:${e.dataType}`);
+    } else {
+      const key = `${m}#${e.sourceName}.${e.name.slice(0, dot)}`;
+      let fields = joined.get(key);
+      if (!fields) joined.set(key, fields = new Set());
+      fields.add(`${e.name.slice(dot + 1)}:${e.dataType}`);
+    }
+  }
+  const covers = (big: Set<string>, small: Set<string>) => {
+    if (small.size === 0 || small.size > big.size) return false;
+    for (const f of small) if (!big.has(f)) return false;
+    return true;
+  };
+  // Base of each source: the smallest other source whose fields it all has (an extend).
+  const base = new Map<string, string>();
+  for (const [m, sources] of top) {
+    for (const [name, fields] of sources) {
+      let best: string | undefined;
+      for (const [other, theirs] of sources) {
+        if (other === name || theirs.size < 2 || !covers(fields, theirs)) continue;
+        if (theirs.size === fields.size && other > name) continue;
+        if (!best || theirs.size < sources.get(best)!.size) best = other;
+      }
+      if (best) base.set(`${m}#${name}`, best);
+    }
+  }
+  // Target of each join: the source whose own fields include all the join's fields (smallest such).
+  const target = new Map<string, string>();
+  for (const [key, fields] of joined) {
+    const m = key.slice(0, key.indexOf("#"));
+    let best: string | undefined;
+    for (const [name, theirs] of top.get(m) ?? []) {
+      if (!covers(theirs, fields)) continue;
+      if (!best || theirs.size < top.get(m)!.get(best)!.size) best = name;
+    }
+    if (best) target.set(key, best);
+  }
+  return entities.map((e) => {
+    const m = place(e);
+    if (e.kind === "source" || e.kind === "query") return `${m}#${e.sourceName}/${e.kind}:${e.name}`;
+    const dot = e.name.lastIndexOf(".");
+    let source = e.sourceName;
+    let field = e.name;
+    if (dot >= 0) {
+      const t = target.get(`${m}#${e.sourceName}.${e.name.slice(0, dot)}`);
+      if (t) [source, field] = [t, e.name.slice(dot + 1)];
+    }
+    const b = base.get(`${m}#${source}`);
+    if (b && top.get(m)?.get(b)?.has(`${field}:${e.dataType}`)) source = b;
+    return `${m}#${source}.${field}:${e.kind}`;
+  });
+}
+
+/** Kind cues of a question: which entity kinds it asks for. */
+export function kindCues(question: string): { measure: boolean; grouping: boolean; listing: boolean } {
+  const q = ` ${question.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `;
+  return {
+    measure: /\b(how many|how much|number of|count|total|sum|average|avg|mean|median|rate|ratio|share|percent|percentage)\b/.test(q),
+    grouping: /\b(by|per|for each|each|breakdown|broken down|split by|across)\b/.test(q),
+    listing: /^\s*(list|which|what are the|show the|name the)\b/.test(q) || /\b(which|list)\b/.test(q),
+  };
+}
+
+interface QuestionTerms {
+  stems: Array<{ stem: string; weight: number; neighbours: Map<string, number> }>;
+  vector: Float32Array | null;
+  text: string;
+  normalized: string;
+}
+
+/** Tuned weights (tuning half of the eval). */
+export const WEIGHTS = { semantic: 0.55, lexical: 0.6, value: 0.8, kind: 0.15, notebook: 0.85, nameCoverage: 0.3, doc: 0.7, related: 0.7, floor: 0.3, neighbour: 0.3, context: 0.5, sourcePenalty: 0.2 };
+
+/**
+ * Ranks a scope's entities for a question, best first, each field once.
+ *
+ * @example
+ * const scope = await prepareScope(entities, embedder, (e) => vectors.get(e.id));
+ * const ranked = await rankQuestionEntities("late deliveries by carrier", scope, embedder);
+ */
+export async function rankQuestionEntities(
+  question: string,
+  scope: ScopeIndex,
+  embedder: Embedder | null,
+  options: QuestionRankOptions = {},
+): Promise<QuestionMatch[]> {
+  const off = new Set(options.disable ?? []);
+  const W = { ...WEIGHTS, ...options.weights };
+  const n = scope.entities.length;
+  const idf = (s: string) => (off.has("idf") ? 1 : Math.log(1 + (n + 1) / (1 + (scope.df.get(s) ?? 0))));
+  const raw = words(question).filter((w) => !STOP_WORDS.has(w) && (w.length > 1 || /\d/.test(w)));
+  const content = [...new Set(expandAbbreviations(raw).filter((w) => !STOP_WORDS.has(w)))];
+  const wv = embedder ? await wordVectors(embedder, content) : new Map<string, Float32Array>();
+  const threshold = options.synonymThreshold ?? SYNONYM_THRESHOLD;
+  const terms: QuestionTerms = { stems: [], vector: null, text: question, normalized: stemmed(question) };
+  const byStem = new Map<string, QuestionTerms["stems"][number]>();
+  let vector: Float32Array | null = null;
+  for (const w of content) {
+    const s = stem(w);
+    const weight = idf(s);
+    let entry = byStem.get(s);
+    if (!entry) {
+      entry = { stem: s, weight, neighbours: new Map() };
+      byStem.set(s, entry);
+      terms.stems.push(entry);
+    }
+    const v = wv.get(w);
+    if (!v) continue;
+    vector ??= new Float32Array(v.length);
+    for (let i = 0; i < v.length; i++) vector[i]! += weight * v[i]!;
+    if (off.has("synonyms")) continue;
+    for (const u of scope.vocab) {
+      if (u.stem === s) continue;
+      let d = 0;
+      for (let i = 0; i < v.length; i++) d += v[i]! * u.vector[i]!;
+      if (d >= threshold && d > (entry.neighbours.get(u.stem) ?? 0)) entry.neighbours.set(u.stem, d);
+    }
+  }
+  if (vector) {
+    let norm = 0;
+    for (const x of vector) norm += x * x;
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
+  }
+  terms.vector = vector;
+  const totalWeight = terms.stems.reduce((s, t) => s + t.weight, 0);
+  const cues = off.has("kinds") ? { measure: false, grouping: false, listing: false } : kindCues(question);
+
+  const scored: QuestionMatch[] = [];
+  for (let i = 0; i < n; i++) {
+    const e = scope.entities[i]!;
+    const ew = scope.words[i]!;
+    // Semantic: cosine of the (IDF-weighted) question vector to the entity vector.
+    let cosine = 0;
+    const ev = scope.vectors[i];
+    if (vector && ev) {
+      for (let j = 0; j < vector.length; j++) cosine += vector[j]! * ev[j]!;
+    }
+    const semantic = off.has("calibration") ? cosine : Math.max(0, (cosine - W.floor) / (1 - W.floor));
+    // Lexical: IDF-weighted share of question words met in the name, doc, synonyms or neighbours.
+    let got = 0;
+    const hits: string[] = [];
+    const touched = new Set<string>();
+    if (!off.has("lexical") && totalWeight > 0) {
+      for (const t of terms.stems) {
+        let credit = 0;
+        let via = "";
+        if (ew.name.has(t.stem)) [credit, via] = [1, t.stem];
+        else if (ew.doc.has(t.stem)) [credit, via] = [W.doc, t.stem];
+        else if (ew.related.has(t.stem)) [credit, via] = [W.related, t.stem];
+        if (credit < 1) {
+          for (const [u, d] of t.neighbours) {
+            const c = W.neighbour * (ew.name.has(u) ? d : ew.doc.has(u) ? d * W.doc : 0);
+            if (c > credit) [credit, via] = [c, `${t.stem}~${u}`];
+          }
+        }
+        if (credit < W.context && ew.context.has(t.stem)) [credit, via] = [W.context, `${t.stem} (source)`];
+        if (credit > 0) {
+          got += t.weight * credit;
+          hits.push(via);
+          touched.add(via.includes("~") ? via.split("~")[1]! : via);
+        }
+      }
+    }
+    let lexical = totalWeight > 0 ? got / totalWeight : 0;
+    if (lexical > 0 && ew.nameList.length > 0 && !off.has("calibration")) {
+      const covered = ew.nameList.filter((s) => touched.has(s)).length / ew.nameList.length;
+      lexical *= 1 - W.nameCoverage + W.nameCoverage * covered;
+    }
+    // Values written in the question.
+    let value = 0;
+    let matchedValue: string | undefined;
+    if (!off.has("values")) {
+      for (const [v, normalized] of ew.values) {
+        const s = valueMatch(terms, v, normalized);
+        if (s > value) [value, matchedValue] = [s, v];
+      }
+    }
+    let score = W.semantic * semantic + W.lexical * lexical + W.value * value;
+    if (cues.measure && e.kind === "measure") score += W.kind;
+    if (cues.measure && e.kind === "source") score -= W.sourcePenalty;
+    if (cues.grouping && (e.kind === "dimension" || e.kind === "view")) score += W.kind / 2;
+    if (cues.listing && (e.kind === "dimension" || e.kind === "source")) score += W.kind / 2;
+    if (e.modelPath.endsWith(".malloynb")) score *= W.notebook;
+    if (score <= 0) continue;
+    scored.push({
+      entity: e,
+      score,
+      matchReason: "",
+      lexical,
+      semantic,
+      value,
+      ...(matchedValue !== undefined ? { matchedValue } : {}),
+      // Reasons are written for the kept results only.
+      alsoIn: hits,
+    });
+  }
+  const order = new Map(scope.entities.map((e, i) => [e, i]));
+  scored.sort((a, b) => b.score - a.score || kindOrder(a.entity) - kindOrder(b.entity));
+  const limit = options.limit ?? 20;
+  const out: QuestionMatch[] = [];
+  const firstOf = new Map<string, QuestionMatch>();
+  const best = scored[0]?.score ?? 1;
+  for (const m of scored) {
+    const key = off.has("collapse") ? m.entity.id : scope.canonical[order.get(m.entity)!]!;
+    const hits = m.alsoIn ?? [];
+    delete m.alsoIn;
+    const first = firstOf.get(key);
+    if (first) {
+      const own = !m.entity.name.includes(".") && first.entity.name.includes(".");
+      (first.alsoIn ??= []).push(own ? `${first.entity.sourceName}.${first.entity.name}` : `${m.entity.sourceName}.${m.entity.name}`);
+      if (own) first.entity = m.entity;
+      continue;
+    }
+    if (out.length >= limit) continue;
+    m.matchReason = reason(m, hits);
+    m.score = Math.round(Math.min(1, m.score / Math.max(best, 1)) * 1000) / 1000;
+    firstOf.set(key, m);
+    out.push(m);
+  }
+  return out;
+}
+
+function reason(m: EntityMatch, hits: string[]): string {
+  const parts: string[] = [];
+  if (m.matchedValue !== undefined) parts.push(`value '${m.matchedValue}'`);
+  if (hits.length > 0) parts.push(`words ${hits.map((h) => `'${h}'`).join(", ")}`);
+  if (m.semantic > 0) parts.push(`meaning ${m.semantic.toFixed(2)}`);
+  return parts.join("; ") || "related";
+}
+
+/** Every word of a text stemmed (stop words kept), joined by one space: `Sales Representatives` -> `sale representative`. */
+function stemmed(text: string): string {
+  return words(text).map(stem).join(" ");
+}
+
+function valueMatch(q: QuestionTerms, v: string, normalized: string): number {
+  if (v.length <= 3) return containsWord(q.text, v) ? 0.9 : 0;
+  if (normalized === "") return 0;
+  return ` ${q.normalized} `.includes(` ${normalized} `) ? 1 : 0;
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+function containsWord(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + word.length];
+    if (!(before && LETTER_OR_DIGIT.test(before)) && !(after && LETTER_OR_DIGIT.test(after))) return true;
+  }
+  return false;
+}
+
+function kindOrder(entity: EntityRecord): number {
+  return ["measure", "dimension", "view", "query", "source"].indexOf(entity.kind);
+}

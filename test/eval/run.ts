@@ -1,0 +1,210 @@
+/**
+ * `bun run eval`: recall@1, recall@5 and MRR of `get_context`'s ranking on
+ * the development set (six public schemas, test/eval/packages.ts; questions
+ * written before any score, test/eval/questions.ts), for the tuning and the
+ * test half, in package and environment scope, beside two baselines
+ * computed in the same run with the same embedding model: averaged word
+ * vectors (mean of the words of the entity text, cosine) and BM25 over the
+ * same text. Also per category on each half, and the answer sizes.
+ *
+ * Run: `bun run eval [--verbose] [--ablate]`.
+ * @module
+ */
+import { getEmbedder } from "../../src/retrieval/embedder.ts";
+import { embedEntities } from "../../src/retrieval/entity_vectors.ts";
+import { entitiesFromMetadata, type EntityRecord } from "../../src/retrieval/entity_text.ts";
+import { loadLexicon } from "../../src/retrieval/lexicon.ts";
+import { buildContextResult } from "../../src/retrieval/context_result.ts";
+import { prepareScope, rankQuestionEntities, type QuestionRankOptions, type ScopeIndex } from "../../src/retrieval/question_rank.ts";
+import { phraseEmbeddingText } from "../../src/retrieval/answer_types.ts";
+import { splitPhrases } from "../../src/retrieval/phrases.ts";
+import { mergeRankings, rankEntities, type RankPhrase } from "../../src/retrieval/rank.ts";
+import { contentStems, splitName } from "../../src/retrieval/text_terms.ts";
+import { EVAL_PACKAGES } from "./packages.ts";
+import { EVAL_QUESTIONS, half, type EvalQuestion } from "./questions.ts";
+
+const args = new Set(process.argv.slice(2));
+const embedder = await getEmbedder();
+if (!embedder) throw new Error("the embedding model did not load; the eval needs it (see src/retrieval/embedder.ts)");
+const lexicon = loadLexicon();
+
+// Entities of every package, ids prefixed by the package (as the database's ids are unique).
+const byPackage = new Map<string, EntityRecord[]>();
+const canonicalOf = new Map<string, string>();
+const pkgOf = new Map<string, string>();
+for (const pkg of EVAL_PACKAGES) {
+  const list: EntityRecord[] = [];
+  for (const m of pkg.models) {
+    for (const e of entitiesFromMetadata(m, {}, { values: pkg.values, lexicon })) {
+      const entity: EntityRecord = { ...e, id: `${pkg.name}/${e.id}`, origin: { environmentName: "dev", packageName: pkg.name, versionId: "1" } };
+      list.push(entity);
+      const key = e.kind === "source" ? e.name : `${e.sourceName}.${e.name}`;
+      canonicalOf.set(entity.id, pkg.canonical.get(key) ?? key);
+      pkgOf.set(entity.id, pkg.name);
+    }
+  }
+  byPackage.set(pkg.name, list);
+}
+const all = [...byPackage.values()].flat();
+const vectors = new Map<string, Float32Array>();
+(await embedEntities(embedder, all)).forEach((v, i) => v && vectors.set(all[i]!.id, v));
+const plain = new Map<string, Float32Array>();
+(await embedder.embed(all.map((e) => e.text))).forEach((v, i) => v && plain.set(all[i]!.id, v));
+
+// Check the targets exist.
+for (const q of EVAL_QUESTIONS) {
+  for (const t of q.targets) {
+    const key = t.split("=")[0]!;
+    if (!byPackage.get(q.pkg)!.some((e) => canonicalOf.get(e.id) === key)) throw new Error(`target '${t}' of '${q.question}' is not an entity of ${q.pkg}`);
+  }
+}
+
+type Ranker = (question: string, entities: EntityRecord[], scope: "package" | "environment") => Promise<EntityRecord[]>;
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+};
+
+/** Averaged word vectors: cosine of the question's mean vector to the entity text's mean vector. */
+const averaged: Ranker = async (question, entities) => {
+  const [q] = await embedder.embed([question]);
+  if (!q) return [];
+  return entities.map((e) => [e, plain.has(e.id) ? dot(q, plain.get(e.id)!) : -2] as const)
+    .sort((a, b) => b[1] - a[1]).map(([e]) => e);
+};
+
+/** BM25 (k1 1.2, b 0.75) over the entity text's stemmed words. */
+const bm25Stats = new WeakMap<EntityRecord[], { docs: Map<string, string[]>; df: Map<string, number>; avg: number }>();
+const bm25: Ranker = async (question, entities) => {
+  let stats = bm25Stats.get(entities);
+  if (!stats) {
+    const docs = new Map(entities.map((e) => [e.id, contentStems(`${splitName(e.name).join(" ")} ${e.text}`, { expand: true })] as const));
+    const df = new Map<string, number>();
+    for (const d of docs.values()) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
+    const avg = [...docs.values()].reduce((s, d) => s + d.length, 0) / Math.max(1, docs.size);
+    stats = { docs, df, avg };
+    bm25Stats.set(entities, stats);
+  }
+  const terms = contentStems(question, { expand: true });
+  const n = entities.length;
+  return entities.map((e) => {
+    const d = stats.docs.get(e.id)!;
+    let s = 0;
+    for (const t of terms) {
+      const f = d.filter((x) => x === t).length;
+      if (f === 0) continue;
+      const df = stats.df.get(t) ?? 0;
+      s += Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (f * 2.2) / (f + 1.2 * (0.25 + 0.75 * d.length / stats.avg));
+    }
+    return [e, s] as const;
+  }).sort((a, b) => b[1] - a[1]).map(([e]) => e);
+};
+
+const scopes = new WeakMap<EntityRecord[], ScopeIndex>();
+function rankerWith(options: QuestionRankOptions): Ranker {
+  return async (question, entities) => {
+    let scope = scopes.get(entities);
+    if (!scope) scopes.set(entities, scope = await prepareScope(entities, embedder!, (e) => vectors.get(e.id)));
+    return (await rankQuestionEntities(question, scope, embedder!, options)).map((m) => m.entity);
+  };
+}
+
+interface Score { n: number; r1: number; r5: number; mrr: number }
+const empty = (): Score => ({ n: 0, r1: 0, r5: 0, mrr: 0 });
+
+function rankOf(q: EvalQuestion, list: EntityRecord[]): number {
+  const wanted = new Set(q.targets.map((t) => `${q.pkg}|${t.split("=")[0]}`));
+  return list.findIndex((e) => wanted.has(`${pkgOf.get(e.id)}|${canonicalOf.get(e.id)}`));
+}
+
+async function evaluate(ranker: Ranker, scope: "package" | "environment", questions: EvalQuestion[], misses?: string[]): Promise<Map<string, Score>> {
+  const out = new Map<string, Score>();
+  const add = (key: string, rank: number) => {
+    const s = out.get(key) ?? empty();
+    s.n++;
+    if (rank === 0) s.r1++;
+    if (rank >= 0 && rank < 5) s.r5++;
+    if (rank >= 0) s.mrr += 1 / (rank + 1);
+    out.set(key, s);
+  };
+  for (const q of questions) {
+    const entities = scope === "package" ? byPackage.get(q.pkg)! : all;
+    const list = await ranker(q.question, entities, scope);
+    const rank = rankOf(q, list);
+    add("all", rank);
+    add(q.category, rank);
+    if (misses && (rank < 0 || rank >= 5)) {
+      misses.push(`[${q.category}] ${q.question} -> ${q.targets.join(" | ")} (rank ${rank < 0 ? "-" : rank + 1}); top: ${list.slice(0, 5).map((e) => `${canonicalOf.get(e.id)}${e.kind === "source" ? "" : ` (${e.sourceName}.${e.name})`}`).join(", ")}`);
+    }
+  }
+  return out;
+}
+
+const pct = (a: number, n: number) => `${((100 * a) / Math.max(1, n)).toFixed(1)}%`;
+const fmt = (s: Score) => `R@1 ${pct(s.r1, s.n).padStart(6)}  R@5 ${pct(s.r5, s.n).padStart(6)}  MRR ${(s.mrr / Math.max(1, s.n)).toFixed(3)}`;
+
+const halves = { tuning: EVAL_QUESTIONS.filter((q) => half(q) === "tuning"), test: EVAL_QUESTIONS.filter((q) => half(q) === "test") };
+console.log(`development set: ${EVAL_QUESTIONS.length} questions over ${EVAL_PACKAGES.length} packages (${all.length} entities); tuning ${halves.tuning.length}, test ${halves.test.length}`);
+
+/** The ranking before issue 16 (phrases, 30 nearest neighbours per phrase, lexical blend, merged turns). */
+const before: Ranker = async (question, entities) => {
+  const { phrases } = await splitPhrases(question, { baseUrl: "" });
+  const vs = await embedder.embed(phrases.map((p) => phraseEmbeddingText(p.phrase)));
+  const ranked: RankPhrase[] = phrases.map((p, i) => {
+    const v = vs[i];
+    const sims = new Map<string, number>();
+    if (v) {
+      entities.map((e) => [e.id, vectors.has(e.id) ? dot(v, vectors.get(e.id)!) : -2] as const)
+        .sort((a, b) => b[1] - a[1]).slice(0, 30).forEach(([id, s]) => sims.set(id, s));
+    }
+    return { ...p, similarities: sims };
+  });
+  return mergeRankings(rankEntities(ranked, entities, { lexicon })).map((m) => m.entity);
+};
+
+const methods: Array<[string, Ranker]> = [
+  ["get_context", rankerWith({})],
+  ["before (main dbe4742)", before],
+  ["averaged vectors", averaged],
+  ["BM25", bm25],
+];
+if (process.env.EVAL_SWEEP) {
+  // EVAL_SWEEP='{"synonymThreshold":[0.6,0.8]}' or '{"weights.lexical":[0.4,0.8]}': one variant per value (tuning half only).
+  for (const [key, list] of Object.entries(JSON.parse(process.env.EVAL_SWEEP) as Record<string, number[]>)) {
+    for (const value of list) {
+      const options: QuestionRankOptions = key.startsWith("weights.") ? { weights: { [key.slice(8)]: value } } : { [key]: value };
+      methods.push([`${key}=${value}`, rankerWith(options)]);
+    }
+  }
+}
+if (args.has("--ablate")) {
+  for (const off of ["idf", "calibration", "collapse", "kinds", "synonyms", "values", "lexical"] as const) {
+    methods.push([`without ${off}`, rankerWith({ disable: [off] })]);
+  }
+}
+const categories = ["syn", "noword", "value", "trap", "join", "kind"];
+for (const scope of ["package", "environment"] as const) {
+  for (const [name, ranker] of methods) {
+    for (const [label, set] of Object.entries(halves)) {
+      if (process.env.EVAL_SWEEP && label === "test") continue;
+      const misses: string[] = [];
+      const scores = await evaluate(ranker, scope, set, args.has("--verbose") && name === "get_context" && label === "tuning" ? misses : undefined);
+      const cats = categories.map((c) => `${c} ${pct(scores.get(c)?.r5 ?? 0, scores.get(c)?.n ?? 0)}`).join(", ");
+      console.log(`${scope.padEnd(11)} ${label.padEnd(6)} ${name.padEnd(22)} ${fmt(scores.get("all")!)}   R@5 by category: ${cats}`);
+      if (misses.length > 0) console.log(`  misses (${scope}, ${label}):\n    ${misses.join("\n    ")}`);
+    }
+  }
+}
+
+// Answer sizes: the get_context answer for every question, environment scope.
+const sizes: number[] = [];
+for (const q of EVAL_QUESTIONS) {
+  let scope = scopes.get(all);
+  if (!scope) scopes.set(all, scope = await prepareScope(all, embedder, (e) => vectors.get(e.id)));
+  const ranked = await rankQuestionEntities(q.question, scope, embedder, {});
+  sizes.push(JSON.stringify(buildContextResult([{ phrase: q.question, description: "the question", matches: ranked }])).length);
+}
+sizes.sort((a, b) => a - b);
+console.log(`answer size (environment scope, ${sizes.length} answers): median ${sizes[Math.floor(sizes.length / 2)]} chars, p95 ${sizes[Math.floor(sizes.length * 0.95)]} chars, max ${sizes.at(-1)}`);
