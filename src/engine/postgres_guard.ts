@@ -59,6 +59,23 @@ export function guardPostgres(connection: Connection, options: PostgresGuardOpti
   if (target[GUARDED]) return connection;
   const original = target.getClient.bind(connection);
   target.getClient = async () => guardClient(await original(), options);
+  // a sql() source's own text is planned alone first, so a second statement in it is refused as such
+  // (inside Malloy's `SELECT * FROM (...) _t LIMIT 0` it would only be a syntax error)
+  const fetchSelectSchema = connection.fetchSelectSchema.bind(connection);
+  connection.fetchSelectSchema = async (sqlRef) => {
+    const client = await original() as PgClient & { connect: () => Promise<void>; end: () => Promise<void> };
+    await client.connect();
+    try {
+      const raw = client.query.bind(client) as (...args: unknown[]) => unknown;
+      await raw("BEGIN TRANSACTION READ ONLY");
+      await check(raw, sqlRef.selectStr, []).catch((error: unknown) => {
+        if ((error as Error).name === "QueryError") throw error;
+      });
+    } finally {
+      await client.end().catch(() => {});
+    }
+    return await fetchSelectSchema(sqlRef);
+  };
   target[GUARDED] = true;
   return connection;
 }
@@ -75,6 +92,10 @@ export function guardClient<T extends PgClient>(client: T, options: PostgresGuar
     })();
     return begun;
   };
+  // Malloy does not end a client whose query failed; end it here so no server connection is left open
+  const end = () => {
+    (client as unknown as { end?: () => Promise<void> }).end?.().catch(() => {});
+  };
   const prepared = (text: string, values: unknown[] | undefined) => ({ name: `malloy_guard_${++counter}`, text, values: values ?? [] });
   client.query = (config: unknown, values?: unknown, callback?: unknown): unknown => {
     if (typeof values === "function" || typeof callback === "function") {
@@ -87,17 +108,25 @@ export function guardClient<T extends PgClient>(client: T, options: PostgresGuar
         await begin();
         await check(raw, cursor.text, cursor.values);
         raw(config);
-      })().catch((error: unknown) => config.destroy?.(error as Error));
+      })().catch((error: unknown) => {
+        config.destroy?.(error as Error);
+        end();
+      });
       return config;
     }
     const text = typeof config === "string" ? config : (config as { text?: string })?.text;
     const params = Array.isArray(values) ? values : (config as { values?: unknown[] })?.values;
     if (typeof text !== "string") throw new Error("the read-only guard runs SQL text only");
     return (async () => {
-      await begin();
-      if (text === MALLOY_SETUP) return await raw(text);
-      await check(raw, text, params);
-      return await raw(prepared(text, params));
+      try {
+        await begin();
+        if (text === MALLOY_SETUP) return await raw(text);
+        await check(raw, text, params);
+        return await raw(prepared(text, params));
+      } catch (error) {
+        end();
+        throw error;
+      }
     })();
   };
   return client;
