@@ -2,6 +2,7 @@
  * Service configuration read from the environment, once, at start.
  * @module
  */
+import { hostPolicy } from "./connections/host_policy.ts";
 
 /** Everything the service reads from its environment. */
 export interface Config {
@@ -25,7 +26,7 @@ export interface Config {
   /** Trust `X-Forwarded-For` for the client address (behind a proxy only). */
   trustProxy: boolean;
   logRequests: boolean;
-  /** Most uncompressed bytes of a published package (`MAX_PACKAGE_BYTES`, default 1 GiB). */
+  /** Most uncompressed bytes of a published package (`MAX_PACKAGE_BYTES`, default 256 MiB). */
   maxPackageBytes: number;
   /** Key of connection credentials, 32 bytes base64 or hex (`SECRET_KEY`); else `DATA_DIR/secret.key`. */
   secretKey?: string;
@@ -69,6 +70,13 @@ export interface Config {
   runPollMs: number;
   /** Longest a single run unit may take, ms (`RUN_UNIT_TIMEOUT_MS`, default 600,000). */
   runUnitTimeoutMs: number;
+  /**
+   * Host names, addresses or CIDRs that connections may reach although they are
+   * loopback, private, link-local or reserved (`ALLOWED_CONNECTION_HOSTS`, comma list, default none).
+   */
+  allowedConnectionHosts: string[];
+  /** Most uncompressed bytes per compressed byte of one zip entry (`MAX_COMPRESSION_RATIO`, default 100). */
+  maxCompressionRatio: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -103,7 +111,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || undefined,
     trustProxy: env.TRUST_PROXY === "true",
     logRequests: env.LOG_REQUESTS !== "false",
-    maxPackageBytes: intFrom(env.MAX_PACKAGE_BYTES, 1024 * 1024 * 1024, "MAX_PACKAGE_BYTES"),
+    maxPackageBytes: intFrom(env.MAX_PACKAGE_BYTES, 256 * 1024 * 1024, "MAX_PACKAGE_BYTES"),
     secretKey: env.SECRET_KEY || undefined,
     connectionTestTimeoutMs: intFrom(env.CONNECTION_TEST_TIMEOUT_MS, 10_000, "CONNECTION_TEST_TIMEOUT_MS"),
     queryRowLimit: intFrom(env.QUERY_ROW_LIMIT, 1000, "QUERY_ROW_LIMIT"),
@@ -125,5 +133,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     runStaleAfterMs: Math.max(100, intFrom(env.RUN_STALE_AFTER_MS, 60_000, "RUN_STALE_AFTER_MS")),
     runPollMs: Math.max(10, intFrom(env.RUN_POLL_MS, 2_000, "RUN_POLL_MS")),
     runUnitTimeoutMs: Math.max(1, intFrom(env.RUN_UNIT_TIMEOUT_MS, 600_000, "RUN_UNIT_TIMEOUT_MS")),
+    allowedConnectionHosts: hostPolicy(env.ALLOWED_CONNECTION_HOSTS).entries,
+    maxCompressionRatio: Math.max(1, intFrom(env.MAX_COMPRESSION_RATIO, 100, "MAX_COMPRESSION_RATIO")),
   };
 }
