@@ -14,7 +14,8 @@ export type ErrorCode =
   | "RESOURCE_NOT_FOUND"
   | "CONFLICT"
   | "RATE_LIMIT_EXCEEDED"
-  | "INTERNAL_ERROR";
+  | "INTERNAL_ERROR"
+  | "PACKAGE_TOO_LARGE";
 
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
@@ -24,6 +25,7 @@ const STATUS: Record<ErrorCode, number> = {
   CONFLICT: 409,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
+  PACKAGE_TOO_LARGE: 413,
 };
 
 /** Options of an {@link ApiError}. */
