@@ -2,6 +2,7 @@
  * Service configuration read from the environment, once, at start.
  * @module
  */
+import { hostPolicy } from "./connections/host_policy.ts";
 
 import { cpus, totalmem } from "node:os";
 
@@ -27,7 +28,7 @@ export interface Config {
   /** Trust `X-Forwarded-For` for the client address (behind a proxy only). */
   trustProxy: boolean;
   logRequests: boolean;
-  /** Most uncompressed bytes of a published package (`MAX_PACKAGE_BYTES`, default 1 GiB). */
+  /** Most uncompressed bytes of a published package (`MAX_PACKAGE_BYTES`, default 256 MiB). */
   maxPackageBytes: number;
   /** Key of connection credentials, 32 bytes base64 or hex (`SECRET_KEY`); else `DATA_DIR/secret.key`. */
   secretKey?: string;
@@ -79,6 +80,13 @@ export interface Config {
   querySpillLimit: number;
   /** Longest a model compilation may take, ms (`COMPILE_TIMEOUT_MS`, default 30,000). */
   compileTimeoutMs: number;
+  /**
+   * Host names, addresses or CIDRs that connections may reach although they are
+   * loopback, private, link-local or reserved (`ALLOWED_CONNECTION_HOSTS`, comma list, default none).
+   */
+  allowedConnectionHosts: string[];
+  /** Most uncompressed bytes per compressed byte of one zip entry (`MAX_COMPRESSION_RATIO`, default 100). */
+  maxCompressionRatio: number;
 }
 
 const SIZE_UNITS: Record<string, number> = { "": 1, B: 1, K: 1024, KB: 1000, KIB: 1024, M: 1024 ** 2, MB: 1000 ** 2, MIB: 1024 ** 2, G: 1024 ** 3, GB: 1000 ** 3, GIB: 1024 ** 3, T: 1024 ** 4, TB: 1000 ** 4, TIB: 1024 ** 4 };
@@ -123,7 +131,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || undefined,
     trustProxy: env.TRUST_PROXY === "true",
     logRequests: env.LOG_REQUESTS !== "false",
-    maxPackageBytes: intFrom(env.MAX_PACKAGE_BYTES, 1024 * 1024 * 1024, "MAX_PACKAGE_BYTES"),
+    maxPackageBytes: intFrom(env.MAX_PACKAGE_BYTES, 256 * 1024 * 1024, "MAX_PACKAGE_BYTES"),
     secretKey: env.SECRET_KEY || undefined,
     connectionTestTimeoutMs: intFrom(env.CONNECTION_TEST_TIMEOUT_MS, 10_000, "CONNECTION_TEST_TIMEOUT_MS"),
     queryRowLimit: intFrom(env.QUERY_ROW_LIMIT, 1000, "QUERY_ROW_LIMIT"),
@@ -149,5 +157,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     queryThreads: Math.max(1, intFrom(env.QUERY_THREADS, Math.floor(cpus().length / 2), "QUERY_THREADS")),
     querySpillLimit: sizeFrom(env.QUERY_SPILL_LIMIT, 4 * 1024 ** 3, "QUERY_SPILL_LIMIT"),
     compileTimeoutMs: Math.max(1, intFrom(env.COMPILE_TIMEOUT_MS, 30_000, "COMPILE_TIMEOUT_MS")),
+    allowedConnectionHosts: hostPolicy(env.ALLOWED_CONNECTION_HOSTS).entries,
+    maxCompressionRatio: Math.max(1, intFrom(env.MAX_COMPRESSION_RATIO, 100, "MAX_COMPRESSION_RATIO")),
   };
 }

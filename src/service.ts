@@ -4,7 +4,7 @@
  * @module
  */
 import type { Config } from "./config.ts";
-import { openDatabase, type Database } from "./db/database.ts";
+import { openDatabase, secureDataDir, type Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { bootstrapAdmin, jwtSecret, type BootstrapResult } from "./auth/bootstrap.ts";
 import { buildApp, createContext, createHandler, type App, type HandlerOptions } from "./app.ts";
@@ -35,6 +35,7 @@ export interface StartOptions extends HandlerOptions {
 
 /** Opens the database, migrates, bootstraps the admin and builds the app. */
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
+  await secureDataDir(config.dataDir);
   const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir + "/pg" }));
   try {
     await migrate(db.sql);

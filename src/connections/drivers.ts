@@ -8,7 +8,9 @@
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Connection } from "@malloydata/malloy";
+import { parse as parsePgUrl } from "pg-connection-string";
 import { badRequest } from "../http/errors.ts";
+import { checkedAddress, type HostPolicy, hostPolicy } from "./host_policy.ts";
 
 /** The connection types of the API. */
 export const CONNECTION_TYPES = ["duckdb", "postgres", "mysql", "bigquery", "snowflake", "trino", "motherduck"] as const;
@@ -20,6 +22,21 @@ interface FieldSpec {
   secret?: boolean;
   required?: boolean;
 }
+
+/**
+ * Fields that say where a connection goes: changing one drops the stored
+ * secrets (they were given for the old destination) unless new ones come
+ * in the same request.
+ */
+export const DESTINATION_FIELDS: Record<ConnectionType, readonly string[]> = {
+  duckdb: [],
+  postgres: ["host", "port", "databaseName", "userName"],
+  mysql: ["host", "port", "databaseName", "userName"],
+  bigquery: ["defaultProjectId", "billingProjectId"],
+  snowflake: ["account", "userName", "database", "warehouse", "role"],
+  trino: ["server", "port", "userName", "catalog"],
+  motherduck: ["database"],
+};
 
 /** Fields of each `<type>Connection` object. */
 export const FIELDS: Record<ConnectionType, Record<string, FieldSpec>> = {
@@ -114,6 +131,7 @@ function checkTypeRules(type: ConnectionType, all: Record<string, string | numbe
   if (type === "postgres" && all.connectionString === undefined && all.host === undefined) {
     throw badRequest(`a postgres connection needs ${field}.host (or ${field}.connectionString)`);
   }
+  if (type === "postgres" && all.connectionString !== undefined) checkConnectionString(String(all.connectionString), field);
   if (type === "snowflake" && all.password === undefined && all.privateKey === undefined) {
     throw badRequest(`a snowflake connection needs ${field}.password or ${field}.privateKey`);
   }
@@ -137,6 +155,23 @@ function checkTypeRules(type: ConnectionType, all: Record<string, string | numbe
   }
 }
 
+/** Connection-string parameters that name files on this server or a socket: refused. */
+const FILE_PARAMS = ["sslcert", "sslkey", "sslrootcert", "sslcrl", "passfile", "service", "servicefile", "hostaddr"];
+
+function checkConnectionString(value: string, field: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw badRequest(`${field}.connectionString must be a URL such as postgres://user@host:5432/db`);
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+    throw badRequest(`${field}.connectionString must start with postgres:// or postgresql://`);
+  }
+  const named = FILE_PARAMS.filter((k) => url.searchParams.has(k));
+  if (named.length > 0) throw badRequest(`${field}.connectionString may not set ${named.join(", ")}`);
+}
+
 /** A stored connection, decrypted, as {@link createMalloyConnection} needs it. */
 export interface ConnectionSpec {
   id: string;
@@ -151,9 +186,39 @@ export interface ConnectionSpec {
 export interface DriverOptions {
   /** Folder of environment DuckDB database files. */
   dataDir: string;
+  /** Where connections may go (`ALLOWED_CONNECTION_HOSTS`); default: public addresses only. */
+  hostPolicy?: HostPolicy;
 }
 
-/** Builds the Malloy connection of a stored connection with its driver. */
+const PUBLIC_ONLY = hostPolicy([]);
+
+/** A postgres connection's destination: `connectionString` read with pg's own parser, then the fields. */
+function postgresTarget(c: Record<string, string | number>, s: Record<string, string>) {
+  const parsed = s.connectionString ? parsePgUrl(s.connectionString) : undefined;
+  const ssl = parsed?.ssl;
+  return {
+    // pg's default host is localhost: refused like any loopback name unless allowed
+    host: String(c.host ?? parsed?.host ?? "localhost"),
+    port: c.port !== undefined ? Number(c.port) : parsed?.port ? Number(parsed.port) : 5432,
+    databaseName: c.databaseName !== undefined ? String(c.databaseName) : parsed?.database ?? undefined,
+    username: c.userName !== undefined ? String(c.userName) : parsed?.user,
+    password: s.password ?? parsed?.password,
+    ssl: ssl ? { rejectUnauthorized: typeof ssl === "object" ? ssl.rejectUnauthorized !== false : true } : undefined,
+  };
+}
+
+/** The address a host name or literal resolves to, checked against the policy (see {@link checkedAddress}). */
+function destination(host: string, options: DriverOptions): Promise<string> {
+  return checkedAddress(host, options.hostPolicy ?? PUBLIC_ONLY);
+}
+
+/**
+ * Builds the Malloy connection of a stored connection with its driver. The
+ * host of a postgres, mysql or trino connection is resolved and checked first
+ * ({@link checkedAddress}), and the driver connects to that address, not to
+ * the name (TLS still verifies the name: it goes as `servername`). A refused
+ * host throws `HostRefusedError`.
+ */
 export async function createMalloyConnection(spec: ConnectionSpec, options: DriverOptions): Promise<Connection> {
   const c = spec.config;
   const s = spec.secret;
@@ -161,20 +226,19 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
   switch (spec.type) {
     case "postgres": {
       const { PostgresConnection } = await import("@malloydata/db-postgres");
+      const target = postgresTarget(c, s);
+      const address = await destination(target.host, options);
       return new PostgresConnection({
         name: spec.name,
-        host: str(c.host),
-        port: c.port as number | undefined,
-        databaseName: str(c.databaseName),
-        username: str(c.userName),
-        password: s.password,
-        connectionString: s.connectionString,
+        ...target,
+        host: address,
+        ssl: target.ssl ? { ...target.ssl, servername: target.host } : undefined,
       });
     }
     case "mysql": {
       const { MySQLConnection } = await import("@malloydata/db-mysql");
       return new MySQLConnection(spec.name, {
-        host: str(c.host),
+        host: await destination(String(c.host), options),
         port: c.port as number | undefined,
         database: str(c.databaseName),
         user: str(c.userName),
@@ -212,8 +276,12 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
     }
     case "trino": {
       const { TrinoConnection } = await import("@malloydata/db-trino");
+      const server = new URL(String(c.server));
+      const address = await destination(server.hostname, options);
+      // plain http goes to the checked address; https keeps the name (its certificate names it)
+      if (server.protocol === "http:") server.hostname = address.includes(":") ? `[${address}]` : address;
       return new TrinoConnection(spec.name, undefined, {
-        server: str(c.server),
+        server: server.toString().replace(/\/$/, ""),
         port: c.port as number | undefined,
         catalog: str(c.catalog),
         schema: str(c.schema),
@@ -257,11 +325,23 @@ function redact(message: string, secrets: Record<string, string>): string {
   return out.replace(/\s+/g, " ").trim().slice(0, 500);
 }
 
+/** Options of {@link testConnection}. */
+export interface TestOptions extends DriverOptions {
+  timeoutMs: number;
+  /** Whether the caller may see the driver's reason (administrators); others get `connection failed`. */
+  detailed: boolean;
+  /** Where the reason always goes (the server log). */
+  log?: (line: Record<string, unknown>) => void;
+}
+
 /**
- * Connects and runs `SELECT 1` within `timeoutMs`; 400 with the driver's
- * reason (secrets redacted) when it fails or times out. Closes the connection.
+ * Connects (to the checked address) and runs `SELECT 1` within `timeoutMs`.
+ * On failure: the reason (secrets redacted) goes to the log, and the caller
+ * gets 400 with it when `detailed`, else a plain `connection failed` that
+ * tells neither a refused host, a closed port nor a wrong password apart.
+ * Closes the connection.
  */
-export async function testConnection(spec: ConnectionSpec, options: DriverOptions & { timeoutMs: number }): Promise<void> {
+export async function testConnection(spec: ConnectionSpec, options: TestOptions): Promise<void> {
   let connection: Connection | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -274,6 +354,10 @@ export async function testConnection(spec: ConnectionSpec, options: DriverOption
     await Promise.race([probe, timeout]);
   } catch (error) {
     const reason = redact(error instanceof Error ? error.message || error.name : String(error), spec.secret);
+    options.log?.({ level: "warn", event: "connection_check_failed", connection: spec.name, envId: spec.envId, type: spec.type, reason });
+    if (!options.detailed) {
+      throw badRequest(`connection failed: connection '${spec.name}' did not pass its check; an administrator can read the reason in the server log`);
+    }
     throw badRequest(`connection '${spec.name}' (${spec.type}) failed its check: ${reason}; fix the settings and try again`);
   } finally {
     clearTimeout(timer);

@@ -5,7 +5,7 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { MODEL } from "../http/access.ts";
+import { ADMIN, MODEL } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
@@ -16,6 +16,7 @@ import { envParams, environmentFor } from "../environments/routes.ts";
 import {
   CONNECTION_TYPES,
   type ConnectionType,
+  DESTINATION_FIELDS,
   evictConnections,
   settingsField,
   splitSettings,
@@ -30,6 +31,7 @@ import {
   listConnections,
   saveConnection,
 } from "./store.ts";
+import { bindHostPolicy, connectionHostPolicy } from "./policy.ts";
 
 const connParams = t.Object({ org: name("organizationName"), env: name("environmentName"), conn: name("connectionName") });
 const typeSchema = t.Union(CONNECTION_TYPES.map((ty) => t.Literal(ty)), {
@@ -60,10 +62,37 @@ function settingsOf(body: Record<string, unknown>, type: ConnectionType): Record
   return (body[settingsField(type)] as Record<string, unknown> | undefined) ?? {};
 }
 
+/**
+ * The settings a PATCH leads to. Same type: provided fields change (null
+ * clears one), and when a destination field (host, port, database, user…)
+ * changes, the stored secrets are dropped: only secrets sent in this request
+ * go to the new destination. Another type: the body replaces everything.
+ */
+function patchedSettings(
+  row: ConnectionRow,
+  type: ConnectionType,
+  changes: Record<string, unknown>,
+  stored: Record<string, string>,
+): Record<string, unknown> {
+  if (type !== row.type) return { ...changes };
+  const moved = DESTINATION_FIELDS[type].some((k) => k in changes && (changes[k] ?? undefined) !== row.config[k]);
+  const merged: Record<string, unknown> = { ...row.config, ...(moved ? {} : stored), ...changes };
+  for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
+  return merged;
+}
+
 function connectionPlugin(ctx: AppContext, prefix: string) {
   const tags = ["connections"];
-  const check = (spec: Parameters<typeof testConnection>[0]) =>
-    testConnection(spec, { dataDir: ctx.config.dataDir, timeoutMs: ctx.config.connectionTestTimeoutMs });
+  const policy = connectionHostPolicy(ctx.config);
+  bindHostPolicy(ctx.sql, policy);
+  const check = (spec: Parameters<typeof testConnection>[0], rank: number) =>
+    testConnection(spec, {
+      dataDir: ctx.config.dataDir,
+      timeoutMs: ctx.config.connectionTestTimeoutMs,
+      hostPolicy: policy,
+      detailed: rank >= ADMIN,
+      log: (line) => ctx.log(line),
+    });
   return new Elysia({ prefix })
     .use(security(ctx))
     .get(
@@ -90,7 +119,7 @@ function connectionPlugin(ctx: AppContext, prefix: string) {
         const split = splitSettings(body.type, settingsOf(body, body.type));
         const id = crypto.randomUUID();
         const spec = { id, envId: env.id, name: body.name, type: body.type, ...split };
-        await check(spec);
+        await check(spec, env.rank);
         const row = await saveConnection(ctx.sql, spec, keys(ctx)).catch((error) => {
           if ((error as { code?: string }).code === "23505") throw conflict(`connection '${body.name}' already exists in environment '${params.env}'`);
           throw error;
@@ -122,13 +151,10 @@ function connectionPlugin(ctx: AppContext, prefix: string) {
         if (!row) throw notFound(`connection '${params.conn}' not found in environment '${params.env}'`);
         const type = body.type ?? row.type;
         const changes = settingsOf(body, type);
-        // Same type: provided fields change (null clears one); another type: replace everything.
-        const base = type === row.type ? { ...row.config, ...(await connectionSecrets(row, keys(ctx))) } : {};
-        const merged: Record<string, unknown> = { ...base, ...changes };
-        for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
+        const merged = patchedSettings(row, type, changes, await connectionSecrets(row, keys(ctx)));
         const split = splitSettings(type, merged);
         const spec = { id: row.id, envId: env.id, name: row.name, type, ...split };
-        await check(spec);
+        await check(spec, env.rank);
         const saved = await saveConnection(ctx.sql, spec, keys(ctx));
         await evictConnections([row.id]);
         return await view(ctx, saved);

@@ -11,6 +11,8 @@ import {
   type ConnectionType,
   settingsField,
 } from "./drivers.ts";
+import type { HostPolicy } from "./host_policy.ts";
+import { hostPolicyOf } from "./policy.ts";
 import { decryptSecret, encryptSecret, secretKey, type SecretKeyOptions } from "./secrets.ts";
 
 /** A connection as the API shows it: never with secrets. */
@@ -111,11 +113,14 @@ export async function connectionSpec(row: ConnectionRow, keys: SecretKeyOptions)
 export interface EnvironmentConnectionOptions extends SecretKeyOptions {
   /** Filled from `dataDir` when omitted. */
   driverDataDir?: string;
+  /** Where connections may go; default: the policy of the service owning `db`, else public addresses only. */
+  hostPolicy?: HostPolicy;
 }
 
 /**
  * The Malloy connection named `name` of an environment (cached per process,
- * rebuilt when the row changes), or `undefined` when there is none.
+ * rebuilt when the row changes), or `undefined` when there is none. Its host
+ * is checked when the connection is opened (see `createMalloyConnection`).
  */
 export async function environmentConnection(
   db: Db,
@@ -125,7 +130,10 @@ export async function environmentConnection(
   const row = await findConnection(db, where.envId, where.name);
   if (!row) return undefined;
   const spec = await connectionSpec(row, options);
-  return await cachedMalloyConnection({ ...spec, version: row.updatedAt.toISOString() }, { dataDir: options.driverDataDir ?? options.dataDir });
+  return await cachedMalloyConnection({ ...spec, version: row.updatedAt.toISOString() }, {
+    dataDir: options.driverDataDir ?? options.dataDir,
+    hostPolicy: options.hostPolicy ?? hostPolicyOf(db),
+  });
 }
 
 /**

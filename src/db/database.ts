@@ -1,11 +1,14 @@
 /**
  * Opens the metadata database: a PostgreSQL server from `DATABASE_URL`, or the
- * embedded PGlite (with pgvector) served on loopback so that the same
- * postgres.js code runs on both.
+ * embedded PGlite (with pgvector) served on a unix socket in a private (0700)
+ * folder so that the same postgres.js code runs on both. The embedded database
+ * has no TCP port: no network address, loopback included, reaches it.
  * @module
  */
 import postgres from "postgres";
-import { mkdir } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 /** The postgres.js handle used everywhere. */
 export type Sql = postgres.Sql<Record<string, unknown>>;
@@ -32,13 +35,19 @@ export interface OpenOptions {
   max?: number;
   /** PGlite only: start from this data directory dump (tests use a migrated template). */
   loadDataDir?: Blob;
+  /**
+   * PGlite only: also serve it on a random loopback TCP port, without a password.
+   * Never for the platform's database: tests use it for a stand-in warehouse.
+   */
+  tcp?: boolean;
 }
 
 const POOL_EMBEDDED = 4;
 
-function connect(url: string, max: number): Sql {
+function connect(url: string, max: number, path?: string): Sql {
   return postgres(url, {
     max,
+    ...(path ? { path } : {}),
     onnotice: () => {},
     idle_timeout: 30,
     connect_timeout: 10,
@@ -56,14 +65,20 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
   const { vector } = await import("@electric-sql/pglite-pgvector");
   const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
   const dir = options.dataDir && options.dataDir !== "memory://" ? options.dataDir : undefined;
-  if (dir) await mkdir(dir, { recursive: true });
+  if (dir) await privateDir(dir);
   const db = await PGlite.create({ dataDir: dir, extensions: { vector }, loadDataDir: options.loadDataDir });
   const max = options.max ?? POOL_EMBEDDED;
-  const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: max });
+  const socket = await socketPath(dir);
+  const server = new PGLiteSocketServer(
+    options.tcp ? { db, port: 0, host: "127.0.0.1", maxConnections: max } : { db, path: socket.path, maxConnections: max },
+  );
   keepExtendedQueriesTogether(server);
   await server.start();
-  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
-  const sql = connect(url, max);
+  if (!options.tcp) await chmod(socket.path, 0o600);
+  const url = options.tcp
+    ? `postgres://postgres@${server.getServerConn()}/postgres`
+    : `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dirname(socket.path))}`;
+  const sql = connect(url, max, options.tcp ? undefined : socket.path);
   return {
     sql,
     kind: "embedded",
@@ -72,8 +87,39 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
       await sql.end({ timeout: 5 });
       await server.stop();
       await db.close();
+      await socket.remove();
     },
   };
+}
+
+/** Creates a folder (and its parents) readable by this user only (0700), also when it already existed. */
+export async function privateDir(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: 0o700 });
+  await chmod(path, 0o700);
+}
+
+/** Longest unix socket path Linux accepts (108 bytes with the NUL). */
+const MAX_SOCKET_PATH = 100;
+
+/**
+ * Where the embedded database's unix socket goes: `<DATA_DIR>/run/` (0700)
+ * next to the PGlite folder, or a fresh 0700 temporary folder for an
+ * in-memory database or when that path would be too long for a socket.
+ */
+async function socketPath(dataDir: string | undefined): Promise<{ path: string; remove(): Promise<void> }> {
+  const name = `pglite-${process.pid}-${crypto.randomUUID().slice(0, 8)}.sock`;
+  if (dataDir) {
+    const run = join(dirname(dataDir), "run");
+    const path = join(run, name);
+    if (Buffer.byteLength(path) <= MAX_SOCKET_PATH) {
+      await privateDir(run);
+      return { path, remove: () => unlink(path).catch(() => {}) };
+    }
+  }
+  const temp = await mkdtemp(join(tmpdir(), "pglite-"));
+  await chmod(temp, 0o700);
+  const path = join(temp, name);
+  return { path, remove: () => rm(temp, { recursive: true, force: true }) };
 }
 
 /** The private query queue of `PGLiteSocketServer` (pglite-socket 0.2). */
@@ -126,4 +172,15 @@ function keepExtendedQueriesTogether(server: object): void {
       this.processing = false;
     }
   };
+}
+
+/**
+ * Makes `DATA_DIR` private before anything is written to it: the process's
+ * umask becomes 077 (every file it creates afterwards is 0600, every folder
+ * 0700: PGlite's files, `secret.key`, package sources, DuckDB files) and the
+ * folder itself is created, or changed to, 0700.
+ */
+export async function secureDataDir(dataDir: string): Promise<void> {
+  process.umask(0o077);
+  await privateDir(dataDir);
 }

@@ -23,16 +23,30 @@ export type PackageFiles = Map<string, Uint8Array>;
 export interface ReadArchiveOptions {
   /** Most entries (files and folders) an archive may hold. Default 10,000. */
   maxEntries?: number;
-  /** Most uncompressed bytes, declared and actual. Default 1 GiB. */
+  /** Most uncompressed bytes, declared and actual. Default 256 MiB. */
   maxBytes?: number;
+  /**
+   * Most uncompressed bytes per compressed byte of one entry, declared and
+   * actual (entries up to {@link RATIO_FREE_BYTES} are exempt). Default 100.
+   */
+  maxCompressionRatio?: number;
   /** Skip the `publisher.json` / `.malloy` requirement (for non-package zips). */
   skipPackageChecks?: boolean;
 }
 
 /** Default most entries of an archive. */
 export const DEFAULT_MAX_ENTRIES = 10_000;
-/** Default most uncompressed bytes of an archive (1 GiB). */
-export const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
+/** Default most uncompressed bytes of an archive (256 MiB). */
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/** Default most uncompressed bytes per compressed byte of an entry. */
+export const DEFAULT_MAX_COMPRESSION_RATIO = 100;
+/** Entries this small may compress better than the ratio (a 1 MiB file of spaces is no bomb). */
+export const RATIO_FREE_BYTES = 1024 * 1024;
+
+/** Most bytes an entry of `compressedSize` may inflate to under the ratio limit. */
+export function ratioLimit(compressedSize: number, maxRatio: number): number {
+  return Math.max(RATIO_FREE_BYTES, compressedSize * maxRatio);
+}
 
 const IGNORED = /(^|\/)(__MACOSX\/|\.DS_Store$)/;
 
@@ -41,24 +55,33 @@ const IGNORED = /(^|\/)(__MACOSX\/|\.DS_Store$)/;
  *
  * Refuses (400) absolute paths, `..` segments, backslashes, drive letters,
  * symbolic links, encrypted or duplicate entries and more than `maxEntries`
- * entries; refuses (413) archives whose declared or actual uncompressed size
- * is over `maxBytes`. A single top-level folder shared by every file is
+ * entries; refuses (413 `PACKAGE_TOO_LARGE`) archives whose declared
+ * uncompressed size is over `maxBytes`, or with an entry that declares more
+ * than `maxCompressionRatio` times its compressed size — both read from the
+ * central directory before anything is inflated — and enforces the same
+ * limits while inflating (a header that lies is caught after at most one
+ * small inflate step, so memory stays bounded by the limits). A single top-level folder shared by every file is
  * stripped. `__MACOSX/` and `.DS_Store` entries are dropped.
  */
 export function readArchive(zipBytes: Uint8Array, options: ReadArchiveOptions = {}): PackageFiles {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const entries = listEntries(zipBytes, maxEntries);
+  const maxRatio = options.maxCompressionRatio ?? DEFAULT_MAX_COMPRESSION_RATIO;
+  const entries = listEntries(zipBytes, maxEntries, maxBytes);
   const files = entries.filter((entry) => !entry.name.endsWith("/") && !IGNORED.test(entry.name));
   for (const entry of entries) checkEntry(entry);
   checkDuplicates(files);
   const declared = files.reduce((sum, entry) => sum + entry.size, 0);
   if (declared > maxBytes) throw tooLarge(declared, maxBytes);
+  for (const entry of files) {
+    if (entry.size > ratioLimit(entry.compressedSize, maxRatio)) throw tooCompressed(entry, maxRatio);
+  }
 
   const prefix = commonFolder(files.map((entry) => entry.name));
   const out: PackageFiles = new Map();
   let total = 0;
   for (const entry of files) {
+    // entry.size is within the ratio and total limits (checked above): inflating past it is a lie
     const limit = Math.min(entry.size, maxBytes - total);
     let bytes: Uint8Array;
     try {
@@ -90,7 +113,7 @@ export function fileText(files: PackageFiles, path: string): string | undefined 
   return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }
 
-function listEntries(zipBytes: Uint8Array, maxEntries: number): ZipEntry[] {
+function listEntries(zipBytes: Uint8Array, maxEntries: number, maxBytes = DEFAULT_MAX_BYTES): ZipEntry[] {
   try {
     return readCentralDirectory(zipBytes, { maxEntries });
   } catch (error) {
@@ -99,7 +122,7 @@ function listEntries(zipBytes: Uint8Array, maxEntries: number): ZipEntry[] {
         `packageFile has ${error.count} entries, more than the limit of ${maxEntries}; leave generated or unused files out of the package`,
       );
     }
-    if (error instanceof ZipBudgetError) throw tooLarge(Number.MAX_SAFE_INTEGER, DEFAULT_MAX_BYTES);
+    if (error instanceof ZipBudgetError) throw tooLarge(Number.MAX_SAFE_INTEGER, maxBytes);
     throw asBadArchive(error);
   }
 }
@@ -169,11 +192,19 @@ function checkPackage(files: PackageFiles): void {
   }
 }
 
+function tooCompressed(entry: ZipEntry, maxRatio: number): ApiError {
+  return new ApiError(
+    "PACKAGE_TOO_LARGE",
+    `packageFile entry '${entry.name}' declares ${entry.size} bytes from ${entry.compressedSize} compressed, more than ${maxRatio} times its size (MAX_COMPRESSION_RATIO); the archive looks like a zip bomb`,
+    { status: 413 },
+  );
+}
+
 function tooLarge(size: number, maxBytes: number): ApiError {
   const shown = size >= Number.MAX_SAFE_INTEGER ? "more" : `${size} bytes, more`;
   return new ApiError(
-    "VALIDATION_ERROR",
-    `packageFile unpacks to ${shown} than the limit of ${maxBytes} bytes; leave large data files out of the package or read them from a warehouse connection`,
+    "PACKAGE_TOO_LARGE",
+    `packageFile unpacks to ${shown} than the limit of ${maxBytes} bytes (MAX_PACKAGE_BYTES); leave large data files out of the package or read them from a warehouse connection`,
     { status: 413 },
   );
 }

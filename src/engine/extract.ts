@@ -28,7 +28,7 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 
 /**
  * Extracts an archive to `<cacheDir>/<sha256>/` and returns that absolute
- * path. Reuses the folder when it exists. Files are written into a temporary
+ * path (files 0400, folders 0500: private and read-only). Reuses the folder when it exists. Files are written into a temporary
  * folder, made read-only, then renamed into place, so concurrent callers
  * (other requests, other processes) never see a half-written package.
  */
@@ -79,13 +79,13 @@ async function makeReadOnly(dir: string): Promise<void> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = join(dir, entry.name);
     if (entry.isDirectory()) await makeReadOnly(full);
-    else await chmod(full, 0o444);
+    else await chmod(full, 0o400);
   }
-  await chmod(dir, 0o555);
+  await chmod(dir, 0o500);
 }
 
 async function makeWritable(dir: string): Promise<void> {
-  await chmod(dir, 0o755);
+  await chmod(dir, 0o700);
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     if (entry.isDirectory()) await makeWritable(join(dir, entry.name));
   }

@@ -165,7 +165,9 @@ export function inflateEntry(
     }
     chunks.push(chunk);
   });
-  const step = 64 * 1024;
+  // small input steps: one step of deflate output is at most ~1032 times its input,
+  // so a lying header is caught after a few MiB, not after the whole bomb inflated
+  const step = 4 * 1024;
   try {
     for (let i = 0; i < data.length; i += step) {
       inflater.push(data.subarray(i, Math.min(i + step, data.length)), i + step >= data.length);

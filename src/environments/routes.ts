@@ -15,6 +15,8 @@ import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import type { Db } from "../db/database.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
+import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
+import { join } from "node:path";
 import { findOrganization } from "../organizations/store.ts";
 import {
   deleteEnvironment,
@@ -125,8 +127,11 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
       async ({ params, principal, set }) => {
         const env = await environmentFor(ctx, required(principal), { ...params, need: ADMIN });
         const versions = await versionUuidsOf(ctx, { envId: env.id });
+        const archives = await archivesOf(ctx.sql, { envId: env.id });
         await ctx.sql.begin((tx) => deleteEnvironment(tx, env.id));
         evictVersions(ctx, versions);
+        // extracted package folders no version uses any more go too
+        await removeUnusedExtractions(ctx.sql, join(ctx.config.dataDir, "packages"), archives);
         set.status = 204;
       },
       {

@@ -15,7 +15,8 @@ export type ErrorCode =
   | "CONFLICT"
   | "RATE_LIMIT_EXCEEDED"
   | "INTERNAL_ERROR"
-  | "QUERY_NOT_ALLOWED";
+  | "QUERY_NOT_ALLOWED"
+  | "PACKAGE_TOO_LARGE";
 
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
@@ -26,6 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
   QUERY_NOT_ALLOWED: 400,
+  PACKAGE_TOO_LARGE: 413,
 };
 
 /** Options of an {@link ApiError}. */

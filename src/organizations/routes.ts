@@ -12,6 +12,8 @@ import { name, orgParams, pageQuery } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { linkInvite, redeemInvite } from "../invites/store.ts";
+import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
+import { join } from "node:path";
 import {
   deleteOrganization,
   findOrganization,
@@ -104,7 +106,10 @@ export function organizationRoutes(ctx: AppContext) {
       "/:org",
       async ({ params, principal, set }) => {
         const org = await organizationFor(ctx, required(principal), params.org, ADMIN);
+        const archives = await archivesOf(ctx.sql, { orgId: org.id });
         await ctx.sql.begin((tx) => deleteOrganization(tx, org.id));
+        // extracted package folders no version uses any more go too
+        await removeUnusedExtractions(ctx.sql, join(ctx.config.dataDir, "packages"), archives);
         set.status = 204;
       },
       { params: orgParams, detail: { summary: "Delete an organization and everything in it (irreversible)", tags: ["organizations"] } },

@@ -109,6 +109,8 @@ export interface PublishOptions {
   cacheDir: string;
   /** Most uncompressed bytes of an archive. */
   maxBytes: number;
+  /** Most uncompressed bytes per compressed byte of one entry (default 100). */
+  maxCompressionRatio?: number;
   /** The environment's connections by name. */
   lookupConnection?: LookupConnection;
 }
@@ -143,7 +145,7 @@ function duplicate(target: PublishTarget, versionId: string): ApiError {
 export async function publishVersion(db: Sql, request: { target: PublishTarget; form: PublishForm }, options: PublishOptions): Promise<Published> {
   const { target, form } = request;
   if (await versionTaken(db, target, form.versionId)) throw duplicate(target, form.versionId);
-  const files = readArchive(form.zip, { maxBytes: options.maxBytes });
+  const files = readArchive(form.zip, { maxBytes: options.maxBytes, maxCompressionRatio: options.maxCompressionRatio });
   let publisher: Record<string, unknown> = {};
   try {
     publisher = JSON.parse(fileText(files, "publisher.json") ?? "{}");
@@ -192,4 +194,37 @@ export async function publishVersion(db: Sql, request: { target: PublishTarget; 
     if ((error as { code?: string }).code === "23505") throw duplicate(target, form.versionId);
     throw error;
   }
+}
+
+/** The archives (sha256) the versions of some packages use; read before deleting them. */
+export async function archivesOf(db: Db, where: { packageId?: string; envId?: string; orgId?: string }): Promise<string[]> {
+  const rows = await db`
+    SELECT DISTINCT v.blob_sha256 AS sha FROM package_versions v JOIN packages p ON p.id = v.package_id
+    JOIN environments e ON e.id = p.env_id
+    WHERE (${where.packageId ?? null}::uuid IS NULL OR p.id = ${where.packageId ?? null}::uuid)
+      AND (${where.envId ?? null}::uuid IS NULL OR e.id = ${where.envId ?? null}::uuid)
+      AND (${where.orgId ?? null}::uuid IS NULL OR e.org_id = ${where.orgId ?? null}::uuid)`;
+  return rows.map((r) => r.sha as string);
+}
+
+/**
+ * After a delete committed: removes the extracted folder (`<cacheDir>/<sha>`)
+ * of each of these archives that no version refers to any more (an archive
+ * shared with another package stays). Returns how many folders went.
+ */
+export async function removeUnusedExtractions(db: Db, cacheDir: string, shas: string[]): Promise<number> {
+  if (shas.length === 0) return 0;
+  const used = new Set(
+    (await db`SELECT DISTINCT blob_sha256 AS sha FROM package_versions WHERE blob_sha256 IN ${db(shas)}`).map((r) => r.sha as string),
+  );
+  let removed = 0;
+  for (const sha of shas) {
+    if (used.has(sha) || !/^[0-9a-f]{64}$/.test(sha)) continue;
+    const dir = join(cacheDir, sha);
+    if (!(await exists(dir))) continue;
+    await closePackageDuckDB(dir);
+    await removeExtracted(dir);
+    removed++;
+  }
+  return removed;
 }

@@ -21,7 +21,7 @@ import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
 import { enqueueRun } from "../runs/worker.ts";
 import { emitPackageEvent } from "../events/hub.ts";
-import { type Published, readPublishForm, publishVersion } from "./publish.ts";
+import { archivesOf, type Published, readPublishForm, publishVersion, removeUnusedExtractions } from "./publish.ts";
 import {
   deletePackage,
   findPackage,
@@ -147,7 +147,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
         const published = await publishVersion(ctx.sql, {
           target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
           form,
-        }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
+        }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
         const runId = await afterPublish(ctx, published, {
           envId: env.id,
           packageName: params.pkg,
@@ -187,8 +187,10 @@ function packagePlugin(ctx: AppContext, prefix: string) {
       async ({ params, principal, set }) => {
         const pkg = await packageFor(ctx, required(principal), { ...params, need: ADMIN });
         const versions = await versionUuidsOf(ctx, { packageId: pkg.id });
+        const archives = await archivesOf(ctx.sql, { packageId: pkg.id });
         await ctx.sql.begin((tx) => deletePackage(tx, pkg.id));
         evictVersions(ctx, versions);
+        await removeUnusedExtractions(ctx.sql, packageCacheDir(ctx), archives);
         set.status = 204;
       },
       { params: pkgParams, detail: { summary: "Delete a package and all its versions (irreversible; package or environment admin)", tags } },

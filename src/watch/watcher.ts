@@ -1,5 +1,7 @@
 /**
- * Watch mode, the development loop: one environment per node at a time. A
+ * Watch mode, the development loop: one environment per organization at a
+ * time on each node (organizations never share a slot, and nothing about one
+ * organization's watch shows in another's answers). A
  * recursive `fs.watch` on `WATCH_ROOT/<org>/<env>/` sees every change of the
  * package folders below it; each change emits a `change` event at once and,
  * after `WATCH_DEBOUNCE_MS` of quiet per package, republishes that package as
@@ -24,6 +26,7 @@ import { isIgnoredPath, nextPatch, packageHead, readFolder, zipFolderFiles } fro
 
 /** The environment to watch and who asked. */
 export interface WatchTarget {
+  orgId: string;
   orgName: string;
   envName: string;
   envId: string;
@@ -76,7 +79,14 @@ interface Watching {
   stopped: boolean;
 }
 
-const current = new WeakMap<AppContext, Watching>();
+/** The watches of a service: one slot per organization id. */
+const slots = new WeakMap<AppContext, Map<string, Watching>>();
+
+function slotsOf(ctx: AppContext): Map<string, Watching> {
+  let m = slots.get(ctx);
+  if (!m) slots.set(ctx, m = new Map());
+  return m;
+}
 const NAME = new RegExp(NAME_PATTERN);
 
 /** The folder watched for an environment: `WATCH_ROOT/<org>/<env>`. */
@@ -84,14 +94,20 @@ export function watchFolder(ctx: AppContext, target: { orgName: string; envName:
   return resolve(ctx.config.watchRoot, target.orgName, target.envName);
 }
 
-/** The watched environment's row id on this node, or `null`. */
-export function watchedEnvironment(ctx: AppContext): string | null {
-  return current.get(ctx)?.target.envId ?? null;
+/** The environment an organization watches on this node, or `null`. */
+export function watchedEnvironment(ctx: AppContext, orgId: string): { envId: string; orgName: string } | null {
+  const w = slotsOf(ctx).get(orgId);
+  return w ? { envId: w.target.envId, orgName: w.target.orgName } : null;
 }
 
-/** The status of watch mode on this node. */
-export function watchStatus(ctx: AppContext): WatchStatus {
-  const w = current.get(ctx);
+/** Organizations (ids) watching an environment on this node. */
+export function watchingOrganizations(ctx: AppContext): string[] {
+  return [...slotsOf(ctx).keys()];
+}
+
+/** The status of an organization's watch mode on this node (off when it has none). */
+export function watchStatus(ctx: AppContext, orgId: string | null): WatchStatus {
+  const w = orgId ? slotsOf(ctx).get(orgId) : undefined;
   if (!w) {
     return { enabled: false, organizationName: null, environmentName: null, root: resolve(ctx.config.watchRoot), startedAt: null, debounceMs: ctx.config.watchDebounceMs, packages: [] };
   }
@@ -121,53 +137,62 @@ function packageState(w: Watching, name: string): PackageState {
 }
 
 /**
- * Starts watching an environment (409 when this node watches another one;
- * starting the watched one again is a no-op). Creates its folder when
- * missing, then brings every package folder in it up to date before returning.
+ * Starts watching an environment (409 when its organization watches another
+ * one on this node; starting the watched one again is a no-op). Creates its
+ * folder when missing, then brings every package folder in it up to date
+ * before returning.
  */
 export async function startWatching(ctx: AppContext, target: WatchTarget): Promise<WatchStatus> {
-  const existing = current.get(ctx);
+  const existing = slotsOf(ctx).get(target.orgId);
   if (existing) {
-    if (existing.target.envId === target.envId) return watchStatus(ctx);
+    if (existing.target.envId === target.envId) return watchStatus(ctx, target.orgId);
+    // the same organization's environment: nothing outside the caller's organization is named
     throw conflict(
-      `watch mode already follows environment '${existing.target.envName}' of organization '${existing.target.orgName}'; ` +
-        "only one environment can be watched at a time per node: POST /watch-mode/stop first",
+      `watch mode of organization '${existing.target.orgName}' already follows its environment '${existing.target.envName}'; ` +
+        "an organization watches one environment at a time per node: POST /watch-mode/stop first",
     );
   }
   const w: Watching = { target, dir: watchFolder(ctx, { orgName: target.orgName, envName: target.envName }), startedAt: new Date(), packages: new Map(), stopped: false };
-  current.set(ctx, w);
+  slotsOf(ctx).set(target.orgId, w);
   try {
     await mkdir(w.dir, { recursive: true });
     w.watcher = watch(w.dir, { recursive: true }, (kind, filename) => {
       if (filename) onChange(ctx, w, { kind, path: String(filename).replaceAll("\\", "/") });
     });
-    w.watcher.on("error", (error) => ctx.log({ level: "error", event: "watch_failed", dir: w.dir, error: String(error) }));
+    w.watcher.on("error", (error) => ctx.log({ level: "error", event: "watch_failed", org: target.orgName, dir: w.dir, error: String(error) }));
     for (const entry of await readdir(w.dir, { withFileTypes: true })) {
       if (entry.isDirectory() && NAME.test(entry.name)) await republish(ctx, w, packageState(w, entry.name));
     }
   } catch (error) {
-    stopWatching(ctx);
+    stopWatching(ctx, target.orgId);
     throw error;
   }
-  return watchStatus(ctx);
+  return watchStatus(ctx, target.orgId);
 }
 
-/** Stops watch mode on this node (no-op when off); pending republishes are dropped. */
-export function stopWatching(ctx: AppContext): WatchStatus {
-  const w = current.get(ctx);
-  if (w) {
+/**
+ * Stops an organization's watch mode on this node (no-op when off), or every
+ * organization's without `orgId` (shutdown); pending republishes are dropped.
+ */
+export function stopWatching(ctx: AppContext, orgId?: string): WatchStatus {
+  const all = slotsOf(ctx);
+  for (const id of orgId ? [orgId] : [...all.keys()]) {
+    const w = all.get(id);
+    if (!w) continue;
     w.stopped = true;
     w.watcher?.close();
     for (const p of w.packages.values()) clearTimeout(p.timer);
-    current.delete(ctx);
+    all.delete(id);
   }
-  return watchStatus(ctx);
+  return watchStatus(ctx, orgId ?? null);
 }
 
-/** Waits until no republish of the watched environment is pending or running (tests, shutdown). */
+/** Waits until no republish of any watched environment is pending or running (tests, shutdown). */
 export async function settleWatching(ctx: AppContext): Promise<void> {
-  const w = current.get(ctx);
-  if (!w) return;
+  await Promise.all([...slotsOf(ctx).values()].map((w) => settle(ctx, w)));
+}
+
+async function settle(ctx: AppContext, w: Watching): Promise<void> {
   for (let i = 0; i < 100; i++) {
     const busy = [...w.packages.values()].filter((p) => p.timer || p.running);
     if (busy.length === 0) return;
@@ -241,7 +266,7 @@ async function publishFolder(ctx: AppContext, w: Watching, name: string): Promis
       const published = await publishVersion(ctx.sql, {
         target: { envId: w.target.envId, packageName: name, createdBy: w.target.startedBy },
         form: { packageMeta: {}, versionId, pinLatest: true, zip },
-      }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, lookupConnection: connectionLookup(ctx.sql, w.target.envId, keys) });
+      }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, w.target.envId, keys) });
       await afterPublish(ctx, published, { envId: w.target.envId, packageName: name, source: "watch" });
       return { versionId };
     } catch (error) {

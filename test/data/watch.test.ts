@@ -118,16 +118,55 @@ describe("watch mode", () => {
     events.close();
   });
 
-  test("a viewer sees the status; an outsider sees only that watch mode is on", async () => {
+  test("a viewer sees the status; an outsider sees nothing of it (not even that it is on) and stops nothing", async () => {
+    const viewer = await w.s.login("viewer", "pw-viewer-secret");
+    const seen = await w.s.call("GET", `${API}/watch-mode/status`, { token: viewer });
+    expect(seen.body).toMatchObject({ enabled: true, organizationName: "acme", environmentName: "prod" });
+    expect((await w.s.call("POST", `${API}/watch-mode/stop`, { token: viewer })).status).toBe(403);
     const outsider = await userWith(w, "outsider");
     const r = await w.s.call("GET", `${API}/watch-mode/status`, { token: outsider });
-    expect(r.body).toMatchObject({ enabled: true, organizationName: null, environmentName: null, packages: [] });
+    expect(r.body).toMatchObject({ enabled: false, organizationName: null, environmentName: null, packages: [] });
+    expect(JSON.stringify(r.body)).not.toContain("acme");
+    const named = await w.s.call("GET", `${API}/watch-mode/status?organizationName=acme`, { token: outsider });
+    expect(named.status).toBe(404);
     const stopped = await w.s.call("POST", `${API}/watch-mode/stop`, { token: outsider });
-    expect(stopped.status).toBe(403);
+    expect(stopped.status).toBe(200);
+    expect(stopped.body.enabled).toBe(false);
+    expect((await w.s.call("POST", `${API}/watch-mode/stop?organizationName=acme`, { token: outsider })).status).toBe(404);
+    expect((await w.s.call("GET", `${API}/watch-mode/status`, { token: w.admin })).body).toMatchObject({ enabled: true, environmentName: "prod" });
+  });
+
+  test("another organization has its own slot: no 409, and no answer names the other organization", async () => {
+    expect((await w.s.call("POST", `${API}/organizations`, { token: w.admin, body: { name: "globex" } })).status).toBe(201);
+    const [g] = await w.s.service.db.sql`SELECT id FROM organizations WHERE name = 'globex'`;
+    const owner = await userWith(w, "globex-owner", { kind: "organization", id: g!.id as string, role: "admin" });
+    for (const env of ["dev", "qa"]) {
+      expect((await w.s.call("POST", `${API}/organizations/globex/environments`, { token: owner, body: { name: env } })).status).toBe(201);
+    }
+    await writePackage(join(root, "globex", "dev", "flights"));
+    const started = await w.s.call("POST", `${API}/watch-mode/start`, { token: owner, body: { organizationName: "globex", environmentName: "dev" } });
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({ enabled: true, organizationName: "globex", environmentName: "dev" });
+    // the same organization's second environment: 409 that names only globex's own
+    const clash = await w.s.call("POST", `${API}/watch-mode/start`, { token: owner, body: { organizationName: "globex", environmentName: "qa" } });
+    expect(clash.status).toBe(409);
+    expect(clash.body.message).toContain("dev");
+    expect(clash.body.message).not.toMatch(/acme|prod/);
+    const mine = await w.s.call("GET", `${API}/watch-mode/status`, { token: owner });
+    expect(mine.body).toMatchObject({ organizationName: "globex", environmentName: "dev" });
+    expect(JSON.stringify(mine.body)).not.toMatch(/acme|prod/);
+    // acme is still watched, and the admin (who sees both) names the organization
+    expect((await w.s.call("GET", `${API}/watch-mode/status`, { token: w.admin })).status).toBe(400);
+    const acme = await w.s.call("GET", `${API}/watch-mode/status?organizationName=acme`, { token: w.admin });
+    expect(acme.body).toMatchObject({ enabled: true, organizationName: "acme", environmentName: "prod" });
+    // stopping globex leaves acme alone
+    const off = await w.s.call("POST", `${API}/watch-mode/stop`, { token: owner });
+    expect(off.body).toMatchObject({ enabled: false });
+    expect((await w.s.call("GET", `${API}/watch-mode/status`, { token: w.admin })).body).toMatchObject({ enabled: true, organizationName: "acme" });
   });
 
   test("stop turns it off; then another environment can be watched", async () => {
-    const r = await w.s.call("POST", `${API}/watch-mode/stop`, { token: w.admin });
+    const r = await w.s.call("POST", `${API}/watch-mode/stop?organizationName=acme`, { token: w.admin });
     expect(r.status).toBe(200);
     expect(r.body.enabled).toBe(false);
     await writeFile(join(root, "acme", "prod", "flights", "models", "later.malloy"), 'import "flights.malloy"\n');

@@ -34,7 +34,7 @@ function symlinkZip(): Uint8Array {
 async function refused(status: number, pkg: string, version: string, options: Parameters<typeof publish>[3], contains?: string) {
   const r = await publish(w, pkg, version, options);
   expect(r.status).toBe(status);
-  expect(r.body.code).toBe("VALIDATION_ERROR");
+  expect(r.body.code).toBe(status === 413 ? "PACKAGE_TOO_LARGE" : "VALIDATION_ERROR");
   if (contains) expect(r.body.message).toContain(contains);
   expect(await packageRowCounts(w)).toEqual(empty);
   return r;

@@ -49,7 +49,7 @@ beforeAll(async () => {
     pg.userName = decodeURIComponent(u.username || "postgres");
     pg.password = decodeURIComponent(u.password) || pg.password;
   } else {
-    warehouse = await openDatabase({});
+    warehouse = await openDatabase({ tcp: true });
     pg.port = Number(new URL(warehouse.url).port);
   }
   const { sql, close } = await warehouseSql();
@@ -59,7 +59,7 @@ beforeAll(async () => {
     INSERT INTO sales.orders (customer_id, amount, created_at, status) VALUES (1, 10.5, now(), 'shipped');`);
   await close();
 
-  w = await startWorld({ CONNECTION_TEST_TIMEOUT_MS: "5000" });
+  w = await startWorld({ CONNECTION_TEST_TIMEOUT_MS: "5000", ALLOWED_CONNECTION_HOSTS: pg.host });
   viewer = await userWith(w, "viewer", { kind: "environment", id: w.envId, role: "viewer" });
   modeler = await userWith(w, "modeler", { kind: "environment", id: w.envId, role: "modeler" });
   outsider = await userWith(w, "outsider");
