@@ -36,20 +36,37 @@ export interface OpenOptions {
 
 const POOL_EMBEDDED = 4;
 
-function connect(url: string, max: number): Sql {
+/**
+ * Seconds a connection attempt may take (`DB_CONNECT_TIMEOUT_S`, default 1.5): past it a
+ * request answers `503` instead of waiting, so an unreachable database answers within 2 s.
+ */
+function connectTimeoutSeconds(): number {
+  const n = Number(process.env.DB_CONNECT_TIMEOUT_S || 1.5);
+  return Number.isFinite(n) && n > 0 ? n : 1.5;
+}
+
+/** Longest a statement of the platform database may run, ms (`DB_STATEMENT_TIMEOUT_MS`, default 30,000; 0 = none). */
+function statementTimeoutMs(): number {
+  const n = Number(process.env.DB_STATEMENT_TIMEOUT_MS || 30_000);
+  return Number.isInteger(n) && n >= 0 ? n : 30_000;
+}
+
+function connect(url: string, max: number, server = false): Sql {
+  const timeout = statementTimeoutMs();
   return postgres(url, {
     max,
     onnotice: () => {},
     idle_timeout: 30,
-    connect_timeout: 10,
+    connect_timeout: connectTimeoutSeconds(),
     transform: { undefined: null },
+    ...(server && timeout > 0 ? { connection: { statement_timeout: timeout } } : {}),
   }) as unknown as Sql;
 }
 
 /** Opens the database described by the options. */
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
   if (options.url) {
-    const sql = connect(options.url, options.max ?? 8);
+    const sql = connect(options.url, options.max ?? 8, true);
     return { sql, kind: "server", url: options.url, close: () => sql.end({ timeout: 5 }) };
   }
   const { PGlite } = await import("@electric-sql/pglite");

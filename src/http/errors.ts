@@ -14,7 +14,10 @@ export type ErrorCode =
   | "RESOURCE_NOT_FOUND"
   | "CONFLICT"
   | "RATE_LIMIT_EXCEEDED"
-  | "INTERNAL_ERROR";
+  | "INTERNAL_ERROR"
+  | "INVALID_PATH"
+  | "INVALID_CURSOR"
+  | "SERVICE_UNAVAILABLE";
 
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
@@ -24,6 +27,9 @@ const STATUS: Record<ErrorCode, number> = {
   CONFLICT: 409,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
+  INVALID_PATH: 400,
+  INVALID_CURSOR: 400,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /** Options of an {@link ApiError}. */

@@ -9,6 +9,7 @@
  * Used by the REST query route and by the MCP tool `execute_query`.
  * @module
  */
+import { hideServerPaths } from "../http/server_paths.ts";
 import { type ColumnSchema, createSemaphore, QueryError, runQuery, type Semaphore } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { READ } from "../http/access.ts";
@@ -126,7 +127,7 @@ async function run(
       versionId: version.id,
       modelPath: args.modelPath,
       connection: result.metadata.connection,
-      sql: result.metadata.sql,
+      sql: hideServerPaths(result.metadata.sql),
       truncated: result.truncated,
       rowLimit,
     },
