@@ -20,7 +20,7 @@ afterAll(async () => {
 /** Sends a request line exactly as written (no URL normalization by a client), returns status and body. */
 function raw(method: string, target: string, headers: Record<string, string> = {}, body = ""): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(server.port, "127.0.0.1", () => {
+    const socket = connect(server.port!, "127.0.0.1", () => {
       const lines = [`${method} ${target} HTTP/1.1`, "Host: localhost", "Connection: close", `Authorization: Bearer ${admin}`];
       for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
       if (body) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
