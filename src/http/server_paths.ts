@@ -24,7 +24,8 @@ const PACKAGE_FILE = new RegExp(
   `(?:file://)?/${PATH_CHARS}*?/(?:\\.tmp-)?[0-9a-f]{64}(?:-[0-9a-f-]{36})?(?:/(${PATH_CHARS}*)|(?=${PATH_CHARS.replace("[^", "[")}|$))`,
   "g",
 );
-const SYSTEM_DIRS = /(?<![\w.:/~-])\/(?:tmp|var|etc|usr|opt|home|root|proc|sys|dev|srv|mnt|run|private|Users)(?:\/[^\s'"`()<>,;\][{}\\]*)?/g;
+const SYSTEM_DIRS =
+  /(?<![\w.:/~-])\/(?:tmp|var|etc|usr|opt|home|root|proc|sys|dev|srv|mnt|run|private|Users)(?=[/\s'"`()<>,;\][{}\\]|$)(?:\/[^\s'"`()<>,;\][{}\\]*)?/g;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
