@@ -12,6 +12,7 @@ import { handleError } from "./http/error_handler.ts";
 import { edgeLimits, guardRequest, type EdgeLimits } from "./http/edge.ts";
 import { ApiError, errorResponse } from "./http/errors.ts";
 import { setCursorSecret } from "./http/paging.ts";
+import { addEdgeResponses } from "./http/edge_openapi.ts";
 import { addServerRoot, hideServerPaths, mayHoldServerPath } from "./http/server_paths.ts";
 import { createRateLimiter } from "./http/rate_limit.ts";
 import { authRoutes } from "./auth/routes.ts";
@@ -93,7 +94,11 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
           info: {
             title: "Malloy data-modeling platform",
             version: "0.1.0",
-            description: "Administration API (v0), data, coding and retrieval families. Errors are `{ code, message }`.",
+            description: "Administration API (v0), data, coding and retrieval families. Errors are `{ code, message }`. " +
+              "Every request passes the HTTP edge first: `400 INVALID_PATH` (dot segments in any encoding, NUL, control " +
+              "characters, invalid UTF-8), `400` for JSON deeper than 64 levels or holding NUL, `413` over the body limit, " +
+              "`400 INVALID_CURSOR` for a cursor this service did not issue, and `503 SERVICE_UNAVAILABLE` with `Retry-After` " +
+              "while the platform database is unreachable (`GET /health/ready` tells readiness, `GET /health` liveness).",
           },
           components: {
             securitySchemes: {
@@ -160,6 +165,9 @@ function mcpQueryRunner(ctx: AppContext): QueryRunner {
   };
 }
 
+/** Where the OpenAPI document is served; the edge's responses are added to each of its operations. */
+const OPENAPI_PATH = "/api/v0/openapi.json";
+
 /** Largest JSON response whose text is checked for server paths (larger ones are query data, passed as they are). */
 const SCRUB_LIMIT = 8 * 1024 * 1024;
 
@@ -208,6 +216,11 @@ export function createHandler(ctx: AppContext, app: App, options: HandlerOptions
     }
     const meta = beginRequest(request, address);
     let response = refused ? errorResponse(refused, meta.id) : await withoutServerPaths(await app.handle(request));
+    if (!refused && response.ok && request.method === "GET" && new URL(request.url).pathname === OPENAPI_PATH) {
+      const headers = new Headers(response.headers);
+      headers.delete("content-length");
+      response = Response.json(addEdgeResponses(await response.json()), { headers });
+    }
     try {
       response.headers.set("x-request-id", meta.id);
     } catch {

@@ -175,3 +175,20 @@ describe("health", () => {
     expect(ready.body.database).toBe("ok");
   });
 });
+
+describe("OpenAPI", () => {
+  test("every operation documents the edge's 400 (INVALID_PATH, INVALID_CURSOR) and 503", async () => {
+    const doc = (await s.call("GET", "/api/v0/openapi.json")).body;
+    expect(JSON.stringify(doc.components.responses.BadRequest)).toContain("INVALID_PATH");
+    expect(JSON.stringify(doc.components.responses.BadRequest)).toContain("INVALID_CURSOR");
+    expect(doc.components.responses.ServiceUnavailable.headers["Retry-After"]).toBeDefined();
+    const ops = Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>).flatMap(([p, o]) =>
+      Object.entries(o).map(([m, op]) => ({ p, m, op })));
+    expect(ops.length).toBeGreaterThan(100);
+    for (const { p, m, op } of ops) {
+      expect({ p, m, has400: "400" in op.responses }).toEqual({ p, m, has400: true });
+      if (p !== "/health") expect({ p, m, has503: "503" in op.responses }).toEqual({ p, m, has503: true });
+    }
+    expect(doc.paths["/health/ready"].get.responses["503"]).toBeDefined();
+  });
+});
