@@ -11,6 +11,7 @@
  * @module
  */
 import { ApiError } from "./errors.ts";
+import { rawTarget } from "./raw_server.ts";
 
 /** Deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 64;
@@ -255,7 +256,8 @@ export function bodyExceeded(request: Request): boolean {
  * {@link ApiError} for a refused request.
  */
 export async function guardRequest(request: Request, limits: EdgeLimits): Promise<Request> {
-  const { path, query } = splitTarget(request.url);
+  // The target as the client sent it when the server kept it (raw_server.ts), else the URL (already normalized).
+  const { path, query } = splitTarget(rawTarget(request) ?? request.url);
   checkPath(path);
   checkQuery(query);
   if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS" || !request.body) return request;

@@ -6,14 +6,16 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { startTestService } from "../helpers/service.ts";
 import { checkPath } from "../../src/http/edge.ts";
+import { serveRaw } from "../../src/http/raw_server.ts";
 
 const s = await startTestService();
 const admin = await s.adminToken();
 await s.call("POST", "/api/v0/organizations", { token: admin, body: { name: "acme" } });
 await s.call("POST", "/api/v0/organizations/acme/groups", { token: admin, body: { name: "team" } });
-const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (r) => s.service.handle(r) });
+// The server main.ts listens with: it keeps the request target as sent.
+const server = await serveRaw({ port: 0, hostname: "127.0.0.1", fetch: (r) => s.service.handle(r) });
 afterAll(async () => {
-  server.stop(true);
+  await server.stop(0);
   await s.close();
 });
 
@@ -30,10 +32,25 @@ function raw(method: string, target: string, headers: Record<string, string> = {
     socket.on("data", (chunk) => (data += chunk.toString("latin1")));
     socket.on("end", () => {
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
-      resolve({ status, body: data.slice(data.indexOf("\r\n\r\n") + 4) });
+      const head = data.slice(0, data.indexOf("\r\n\r\n"));
+      let body = data.slice(head.length + 4);
+      if (/^transfer-encoding: *chunked/im.test(head)) body = dechunk(body);
+      resolve({ status, body });
     });
     socket.on("error", reject);
   });
+}
+
+function dechunk(text: string): string {
+  let out = "";
+  let at = 0;
+  for (;;) {
+    const eol = text.indexOf("\r\n", at);
+    const size = parseInt(text.slice(at, eol), 16);
+    if (!size) return out;
+    out += text.slice(eol + 2, eol + 2 + size);
+    at = eol + 2 + size + 2;
+  }
 }
 
 async function orgCount(): Promise<number> {
@@ -43,7 +60,7 @@ async function orgCount(): Promise<number> {
 
 describe("paths", () => {
   const variants = [
-    "..%2f", "%2e%2e%2f", "%2E%2E%2Fx", "%252e%252e", "%252E%252E%252F", "%c0%ae%c0%ae", "%C0%AE%C0%AE%C0%AF",
+    "..", ".", "%2E%2E", "%2e%2e", "%2e", ".%2E", "x/..", "%2E%2E/%2E%2E", "..\\", "..%2f", "%2e%2e%2f", "%2E%2E%2Fx", "%252e%252e", "%252E%252E%252F", "%c0%ae%c0%ae", "%C0%AE%C0%AE%C0%AF",
     "%e0%80%ae%e0%80%ae", "..%5c", "%5c..%5c", "a%00b", "%00", "%0a", "%1f", "%7f", "%ed%a0%80", "%ef%bf%bd", "%ff", "%zz", "%",
   ];
   for (const v of variants) {
@@ -71,8 +88,23 @@ describe("paths", () => {
     expect(r.body.code).toBe("INVALID_PATH");
   });
 
-  test("a valid path still works", async () => {
+  test("the reported attack: DELETE of a group named %2E%2E deletes nothing", async () => {
+    const before = await orgCount();
+    for (const target of ["/api/v0/organizations/acme/groups/%2E%2E", "/api/v0/organizations/acme/groups/..", "/api/v0/organizations/acme/groups\\..", "/api/v0/organizations/acme/groups/%2e%2e/"]) {
+      const r = await raw("DELETE", target);
+      expect({ target, status: r.status, code: JSON.parse(r.body).code }).toEqual({ target, status: 400, code: "INVALID_PATH" });
+    }
+    expect(await orgCount()).toBe(before);
+    expect((await raw("GET", "/api/v0/organizations/acme/groups/team")).status).toBe(200);
+  });
+
+  test("a valid path still works, with a body and a streamed answer", async () => {
     expect((await raw("GET", "/api/v0/organizations/acme")).status).toBe(200);
+    const patched = await raw("PATCH", "/api/v0/organizations/acme", { "content-type": "application/json" }, '{"description":"over the socket"}');
+    expect(patched.status).toBe(200);
+    expect(JSON.parse(patched.body).description).toBe("over the socket");
+    const viaFetch = await fetch(`http://127.0.0.1:${server.port}/health`);
+    expect(await viaFetch.json()).toEqual({ status: "ok" });
   });
 });
 
