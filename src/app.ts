@@ -9,6 +9,11 @@ import type { Config } from "./config.ts";
 import type { Sql } from "./db/database.ts";
 import { beginRequest, requestMeta, type AppContext } from "./http/context.ts";
 import { handleError } from "./http/error_handler.ts";
+import { edgeLimits, guardRequest, type EdgeLimits } from "./http/edge.ts";
+import { ApiError, errorResponse } from "./http/errors.ts";
+import { setCursorSecret } from "./http/paging.ts";
+import { addEdgeResponses } from "./http/edge_openapi.ts";
+import { addServerRoot, hideServerPaths, mayHoldServerPath } from "./http/server_paths.ts";
 import { createRateLimiter } from "./http/rate_limit.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { statusRoutes } from "./status/routes.ts";
@@ -62,6 +67,9 @@ function defaultLog(line: Record<string, unknown>): void {
 
 /** Creates the shared services of one app instance. */
 export function createContext(options: BuildOptions): AppContext {
+  addServerRoot(options.config.dataDir);
+  setCursorSecret(options.jwtSecret);
+  addServerRoot(options.config.watchRoot);
   return {
     id: crypto.randomUUID(),
     sql: options.sql,
@@ -86,7 +94,11 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
           info: {
             title: "Malloy data-modeling platform",
             version: "0.1.0",
-            description: "Administration API (v0), data, coding and retrieval families. Errors are `{ code, message }`.",
+            description: "Administration API (v0), data, coding and retrieval families. Errors are `{ code, message }`. " +
+              "Every request passes the HTTP edge first: `400 INVALID_PATH` (dot segments in any encoding, NUL, control " +
+              "characters, invalid UTF-8), `400` for JSON deeper than 64 levels or holding NUL, `413` over the body limit, " +
+              "`400 INVALID_CURSOR` for a cursor this service did not issue, and `503 SERVICE_UNAVAILABLE` with `Retry-After` " +
+              "while the platform database is unreachable (`GET /health/ready` tells readiness, `GET /health` liveness).",
           },
           components: {
             securitySchemes: {
@@ -153,6 +165,28 @@ function mcpQueryRunner(ctx: AppContext): QueryRunner {
   };
 }
 
+/** Where the OpenAPI document is served; the edge's responses are added to each of its operations. */
+const OPENAPI_PATH = "/api/v0/openapi.json";
+
+/** Largest JSON response whose text is checked for server paths (larger ones are query data, passed as they are). */
+const SCRUB_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * Rewrites server file paths in a JSON response (see `http/server_paths.ts`);
+ * streams (event streams, files, zips) pass untouched.
+ */
+async function withoutServerPaths(response: Response): Promise<Response> {
+  const type = response.headers.get("content-type") ?? "";
+  if (!/^application\/(json|problem\+json)/i.test(type) || !response.body) return response;
+  const length = Number(response.headers.get("content-length") ?? 0);
+  if (length > SCRUB_LIMIT) return response;
+  const text = await response.text();
+  if (!mayHoldServerPath(text)) return new Response(text, response);
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(hideServerPaths(text), { status: response.status, statusText: response.statusText, headers });
+}
+
 /** The app as the server type of Elysia sees it (for plugins that need it). */
 export type App = ReturnType<typeof buildApp>;
 
@@ -160,6 +194,8 @@ export type App = ReturnType<typeof buildApp>;
 export interface HandlerOptions {
   /** Address of the client of a request (the server's socket address). */
   addressOf?: (request: Request) => string | undefined;
+  /** Body limits of the edge (default: `MAX_BODY_BYTES`, `MAX_UPLOAD_BYTES` from the environment). */
+  edge?: EdgeLimits;
 }
 
 /**
@@ -167,9 +203,24 @@ export interface HandlerOptions {
  * client address and writes one structured log line per request.
  */
 export function createHandler(ctx: AppContext, app: App, options: HandlerOptions = {}): (request: Request) => Promise<Response> {
-  return async (request: Request) => {
-    const meta = beginRequest(request, options.addressOf?.(request));
-    let response = await app.handle(request);
+  const limits = options.edge ?? edgeLimits();
+  return async (original: Request) => {
+    const address = options.addressOf?.(original);
+    // The edge runs before routing: a refused request reaches no handler.
+    let request = original;
+    let refused: ApiError | undefined;
+    try {
+      request = await guardRequest(original, limits);
+    } catch (error) {
+      refused = error instanceof ApiError ? error : new ApiError("VALIDATION_ERROR", "request body could not be read");
+    }
+    const meta = beginRequest(request, address);
+    let response = refused ? errorResponse(refused, meta.id) : await withoutServerPaths(await app.handle(request));
+    if (!refused && response.ok && request.method === "GET" && new URL(request.url).pathname === OPENAPI_PATH) {
+      const headers = new Headers(response.headers);
+      headers.delete("content-length");
+      response = Response.json(addEdgeResponses(await response.json()), { headers });
+    }
     try {
       response.headers.set("x-request-id", meta.id);
     } catch {

@@ -5,9 +5,10 @@
  */
 import { readConfig } from "./config.ts";
 import { startService } from "./service.ts";
+import { type RawServer, serveRaw } from "./http/raw_server.ts";
 
 const config = readConfig();
-let server: ReturnType<typeof Bun.serve> | undefined;
+let server: RawServer | undefined;
 function addressOf(request: Request): string | undefined {
   if (config.trustProxy) {
     const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
@@ -24,11 +25,11 @@ if (service.bootstrap.generatedPassword) {
   );
 }
 
-server = Bun.serve({
+// node:http keeps the request target as sent, so the edge can refuse encoded dot segments
+// (Bun.serve resolves them first); bodies are capped by the edge (MAX_BODY_BYTES, MAX_UPLOAD_BYTES).
+server = await serveRaw({
   hostname: config.host,
   port: config.port,
-  idleTimeout: 120,
-  maxRequestBodySize: Number(process.env.MAX_UPLOAD_BYTES ?? 256 * 1024 * 1024),
   fetch: (request) => service.handle(request),
 });
 service.ctx.log({ level: "info", message: `listening on http://${server.hostname}:${server.port}`, database: service.db.kind });

@@ -44,21 +44,43 @@ export interface OpenOptions {
 
 const POOL_EMBEDDED = 4;
 
-function connect(url: string, max: number, path?: string): Sql {
+/**
+ * Seconds a connection attempt may take (`DB_CONNECT_TIMEOUT_S`, default 1.5): past it a
+ * request answers `503` instead of waiting, so an unreachable database answers within 2 s.
+ */
+function connectTimeoutSeconds(): number {
+  const n = Number(process.env.DB_CONNECT_TIMEOUT_S || 1.5);
+  return Number.isFinite(n) && n > 0 ? n : 1.5;
+}
+
+/** Longest a statement of the platform database may run, ms (`DB_STATEMENT_TIMEOUT_MS`, default 30,000; 0 = none). */
+function statementTimeoutMs(): number {
+  const n = Number(process.env.DB_STATEMENT_TIMEOUT_MS || 30_000);
+  return Number.isInteger(n) && n >= 0 ? n : 30_000;
+}
+
+/** Opens a postgres.js pool; `path` is the unix socket of the embedded database, `server` a PostgreSQL server. */
+function connect(url: string, max: number, options: { path?: string; server?: boolean } = {}): Sql {
+  const { path, server = false } = options;
+  const timeout = statementTimeoutMs();
   return postgres(url, {
     max,
     ...(path ? { path } : {}),
     onnotice: () => {},
     idle_timeout: 30,
-    connect_timeout: 10,
+    connect_timeout: connectTimeoutSeconds(),
+    // postgres.js waits before reconnecting, 3^failures/100 s up to 20 s by default: a request would
+    // wait that long during an outage. Reconnect at once, at most 0.25 s apart (only while queries wait).
+    backoff: (retries: number) => Math.min(0.01 * 2 ** retries, 0.25),
     transform: { undefined: null },
+    ...(server && timeout > 0 ? { connection: { statement_timeout: timeout } } : {}),
   }) as unknown as Sql;
 }
 
 /** Opens the database described by the options. */
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
   if (options.url) {
-    const sql = connect(options.url, options.max ?? 8);
+    const sql = connect(options.url, options.max ?? 8, { server: true });
     return { sql, kind: "server", url: options.url, close: () => sql.end({ timeout: 5 }) };
   }
   const { PGlite } = await import("@electric-sql/pglite");
@@ -78,7 +100,7 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
   const url = options.tcp
     ? `postgres://postgres@${server.getServerConn()}/postgres`
     : `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dirname(socket.path))}`;
-  const sql = connect(url, max, options.tcp ? undefined : socket.path);
+  const sql = connect(url, max, { path: options.tcp ? undefined : socket.path });
   return {
     sql,
     kind: "embedded",

@@ -5,6 +5,7 @@
 
 import { MalloyError } from "@malloydata/malloy";
 import { ApiError } from "../http/errors.ts";
+import { hideServerPaths } from "../http/server_paths.ts";
 
 /** One compile or run problem, positions 1-based. */
 export interface Problem {
@@ -33,10 +34,14 @@ export class QueryError extends Error {
   readonly problems: Problem[];
 
   constructor(kind: QueryError["kind"], message: string, problems: Problem[] = []) {
+    // Engine messages name extracted package files by absolute path: keep them package-relative.
+    message = hideServerPaths(message);
     super(message);
     this.name = "QueryError";
     this.kind = kind;
-    this.problems = problems.length > 0 ? problems : [{ message }];
+    this.problems = problems.length > 0
+      ? problems.map((p) => ({ ...p, message: hideServerPaths(p.message), ...(p.file ? { file: hideServerPaths(p.file) } : {}) }))
+      : [{ message }];
   }
 
   /** The `400 VALIDATION_ERROR` (with `problems`) a REST route answers. */

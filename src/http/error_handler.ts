@@ -7,6 +7,8 @@
 import { ApiError, errorResponse } from "./errors.ts";
 import type { AppContext } from "./context.ts";
 import { requestMeta } from "./context.ts";
+import { bodyExceeded } from "./edge.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 
 interface ValidationLike {
   type?: string;
@@ -36,6 +38,16 @@ function postgresClientError(error: unknown): ApiError | null {
   return null;
 }
 
+/** Seconds a client should wait before retrying while the platform database is unreachable. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+/** `503 SERVICE_UNAVAILABLE` with `Retry-After`: the platform database cannot be reached. */
+export function databaseUnavailable(): ApiError {
+  return new ApiError("SERVICE_UNAVAILABLE", "the platform database is unreachable; retry after the number of seconds in Retry-After", {
+    headers: { "Retry-After": String(DATABASE_RETRY_AFTER_S) },
+  });
+}
+
 /** The `onError` hook of the app. */
 export function handleError(ctx: AppContext) {
   return ({ code, error, request }: { code: string | number; error: unknown; request: Request }): Response => {
@@ -45,11 +57,19 @@ export function handleError(ctx: AppContext) {
       case "VALIDATION":
         return errorResponse(new ApiError("VALIDATION_ERROR", validationMessage(error as ValidationLike)), id);
       case "PARSE":
+        if (bodyExceeded(request)) {
+          return errorResponse(new ApiError("VALIDATION_ERROR", "request body is larger than the upload limit (MAX_UPLOAD_BYTES)", { status: 413 }), id);
+        }
         return errorResponse(new ApiError("VALIDATION_ERROR", "request body is not valid JSON (or not of its declared content type)"), id);
       case "NOT_FOUND":
         return errorResponse(new ApiError("RESOURCE_NOT_FOUND", `no route for ${request.method} ${new URL(request.url).pathname}`), id);
       case "INVALID_FILE_TYPE":
         return errorResponse(new ApiError("VALIDATION_ERROR", "uploaded file is not of an accepted type"), id);
+    }
+    if (isDatabaseUnavailable(error)) {
+      const err = error as Error;
+      ctx.log({ level: "warn", event: "database_unavailable", requestId: id, error: err?.message });
+      return errorResponse(databaseUnavailable(), id);
     }
     const pg = postgresClientError(error);
     if (pg) return errorResponse(pg, id);

@@ -16,7 +16,10 @@ export type ErrorCode =
   | "RATE_LIMIT_EXCEEDED"
   | "INTERNAL_ERROR"
   | "QUERY_NOT_ALLOWED"
-  | "PACKAGE_TOO_LARGE";
+  | "PACKAGE_TOO_LARGE"
+  | "INVALID_PATH"
+  | "INVALID_CURSOR"
+  | "SERVICE_UNAVAILABLE";
 
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
@@ -28,6 +31,9 @@ const STATUS: Record<ErrorCode, number> = {
   INTERNAL_ERROR: 500,
   QUERY_NOT_ALLOWED: 400,
   PACKAGE_TOO_LARGE: 413,
+  INVALID_PATH: 400,
+  INVALID_CURSOR: 400,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /** Options of an {@link ApiError}. */

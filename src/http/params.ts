@@ -37,7 +37,7 @@ export const principalParam = t.String({
 /** `?limit=&cursor=` of lists that can grow without bound. */
 export const pageQuery = t.Object({
   limit: t.Optional(t.Numeric({ minimum: 1, maximum: 1000, error: "limit must be an integer from 1 to 1000" })),
-  cursor: t.Optional(t.String({ maxLength: 512, error: "cursor must be the value from a Link rel=next header" })),
+  cursor: t.Optional(t.String({ maxLength: 1024, error: "cursor must be the value from a Link rel=next header" })),
 });
 
 /** Path params `{ org }`. */

@@ -10,6 +10,7 @@
  * @module
  */
 import { type ColumnSchema, createSemaphore, QueryError, runQuery, type Semaphore, setEngineLimits } from "../engine/mod.ts";
+import { hideServerPaths } from "../http/server_paths.ts";
 import type { AppContext } from "../http/context.ts";
 import { READ } from "../http/access.ts";
 import { badRequest, notFound } from "../http/errors.ts";
@@ -127,7 +128,7 @@ async function run(
       versionId: version.id,
       modelPath: args.modelPath,
       connection: result.metadata.connection,
-      sql: result.metadata.sql,
+      sql: hideServerPaths(result.metadata.sql),
       truncated: result.truncated,
       rowLimit,
     },

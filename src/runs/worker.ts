@@ -9,6 +9,7 @@
  */
 import type { AppContext } from "../http/context.ts";
 import { evictVersions } from "../query/models.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { allUnits, planUnits, type RunScope, versionModels } from "./plan.ts";
 import {
   claimRun,
@@ -30,6 +31,8 @@ interface WorkerState {
   stopped: boolean;
   /** Abort controllers of the runs this node executes, by run id. */
   local: Map<string, AbortController>;
+  /** The last drain failed because the platform database was unreachable (logged once per outage). */
+  databaseDown?: boolean;
 }
 
 const workers = new WeakMap<AppContext, WorkerState>();
@@ -65,7 +68,21 @@ export function kickWorker(ctx: AppContext): void {
   const state = stateOf(ctx);
   if (state.stopped || state.draining) return;
   state.draining = drain(ctx, state)
-    .catch((error) => ctx.log({ level: "error", event: "run_worker_failed", error: error instanceof Error ? error.message : String(error) }))
+    .then(() => {
+      if (state.databaseDown) {
+        state.databaseDown = false;
+        ctx.log({ level: "info", event: "run_worker_reconnected" });
+      }
+    })
+    .catch((error) => {
+      // The database went away: keep polling (every RUN_POLL_MS) and log the outage once.
+      if (isDatabaseUnavailable(error)) {
+        if (!state.databaseDown) ctx.log({ level: "warn", event: "run_worker_database_unavailable", error: message(error) });
+        state.databaseDown = true;
+        return;
+      }
+      ctx.log({ level: "error", event: "run_worker_failed", error: message(error) });
+    })
     .finally(() => {
       state.draining = undefined;
     });

@@ -8,17 +8,59 @@ import { required } from "../http/auth.ts";
 import { principalKey } from "../http/access.ts";
 import { security } from "../http/security.ts";
 import { embedderStatus } from "../retrieval/embedder.ts";
+import { DATABASE_RETRY_AFTER_S } from "../http/error_handler.ts";
+
+/** How long a readiness probe waits for the platform database. */
+const READY_TIMEOUT_MS = 2000;
+
+/** Whether the platform database answers a trivial query within {@link READY_TIMEOUT_MS}. */
+async function databaseReady(ctx: AppContext): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS);
+  });
+  const probe = ctx.sql`SELECT 1 FROM schema_migrations LIMIT 1`.then(() => true, () => false);
+  try {
+    return await Promise.race([probe, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Health and status routes. */
 export function statusRoutes(ctx: AppContext) {
   return new Elysia()
     .get(
       "/health",
-      async () => {
-        await ctx.sql`SELECT 1 FROM schema_migrations LIMIT 1`;
-        return { status: "ok" };
+      () => ({ status: "ok" }),
+      {
+        detail: {
+          summary: "Liveness: 200 while the process runs (the service starts listening once the database is migrated)",
+          description: "Does not touch the platform database; see GET /health/ready for readiness.",
+          tags: ["data"],
+          security: [],
+        },
       },
-      { detail: { summary: "Liveness: ok once the database is migrated", tags: ["data"], security: [] } },
+    )
+    .get(
+      "/health/ready",
+      async ({ set }) => {
+        if (await databaseReady(ctx)) return { status: "ok", database: "ok" };
+        set.status = 503;
+        set.headers["retry-after"] = String(DATABASE_RETRY_AFTER_S);
+        return { status: "unavailable", database: "unreachable" };
+      },
+      {
+        detail: {
+          summary: "Readiness: 200 when the platform database answers within 2 s, 503 with Retry-After while it does not",
+          tags: ["data"],
+          security: [],
+          responses: {
+            200: { description: "ready: `{ status: \"ok\", database: \"ok\" }`" },
+            503: { description: "the platform database is unreachable: `{ status: \"unavailable\", database: \"unreachable\" }`, with Retry-After" },
+          },
+        },
+      },
     )
     .group("/api/v0", (api) =>
       api.use(security(ctx)).get(
