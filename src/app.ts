@@ -10,6 +10,7 @@ import type { Sql } from "./db/database.ts";
 import { beginRequest, requestMeta, type AppContext } from "./http/context.ts";
 import { handleError } from "./http/error_handler.ts";
 import { createRateLimiter } from "./http/rate_limit.ts";
+import { createIdentityServices } from "./auth/identity.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { statusRoutes } from "./status/routes.ts";
 import { organizationRoutes } from "./organizations/routes.ts";
@@ -69,6 +70,7 @@ export function createContext(options: BuildOptions): AppContext {
     dbKind: options.dbKind,
     jwtSecret: options.jwtSecret,
     limiter: createRateLimiter(options.config.rateLimitPerMinute),
+    identity: createIdentityServices(options.sql, options.config),
     startedAt: new Date(),
     log: options.log ?? defaultLog,
   };

@@ -69,6 +69,42 @@ export interface Config {
   runPollMs: number;
   /** Longest a single run unit may take, ms (`RUN_UNIT_TIMEOUT_MS`, default 600,000). */
   runUnitTimeoutMs: number;
+  /** Failed sign-ins per account within {@link Config.loginWindowSeconds} before 429 (`LOGIN_MAX_FAILURES_ACCOUNT`, default 10). */
+  loginMaxFailuresAccount: number;
+  /** Failed sign-ins per client address within the window before 429 (`LOGIN_MAX_FAILURES_ADDRESS`, default 30). */
+  loginMaxFailuresAddress: number;
+  /** Window of the sign-in failure counters, seconds (`LOGIN_FAILURE_WINDOW_SECONDS`, default 900). */
+  loginWindowSeconds: number;
+  /** Failed authentications (invalid Bearer tokens, API keys) per client address a minute before 429 (`AUTH_MAX_FAILURES_PER_MINUTE`, default 40). */
+  authMaxFailuresPerMinute: number;
+  /** Password verifications (argon2) running at once (`PASSWORD_HASH_CONCURRENCY`, default half the cores, at least 1). */
+  passwordHashConcurrency: number;
+  /** Password verifications waiting for a slot before 429 (`PASSWORD_HASH_QUEUE`, default 64). */
+  passwordHashQueue: number;
+  /** argon2id memory cost in KiB of new password hashes (`PASSWORD_HASH_MEMORY_KIB`, default 65536). */
+  passwordHashMemoryKib: number;
+  /** argon2id time cost of new password hashes (`PASSWORD_HASH_TIME_COST`, default 2). */
+  passwordHashTimeCost: number;
+  /** Default lifetime of an API key (group token), days (`API_KEY_DEFAULT_DAYS`, default 365). */
+  apiKeyDefaultDays: number;
+  /** Longest lifetime of an API key, days (`API_KEY_MAX_DAYS`, default 365). */
+  apiKeyMaxDays: number;
+  /** Origin clients use (`PUBLIC_URL`, e.g. `https://data.example.com`): OAuth issuer, metadata and links; else the request's. */
+  publicUrl?: string;
+  /** Proxies whose `X-Forwarded-For` entries are skipped (`TRUSTED_PROXIES`, addresses or CIDRs; the connecting peer always is one with `TRUST_PROXY`). */
+  trustedProxies: string[];
+}
+
+function publicUrlFrom(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://data.example.com, got '${value}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`PUBLIC_URL must be http or https, got '${value}'`);
+  return url.origin;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -125,5 +161,20 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     runStaleAfterMs: Math.max(100, intFrom(env.RUN_STALE_AFTER_MS, 60_000, "RUN_STALE_AFTER_MS")),
     runPollMs: Math.max(10, intFrom(env.RUN_POLL_MS, 2_000, "RUN_POLL_MS")),
     runUnitTimeoutMs: Math.max(1, intFrom(env.RUN_UNIT_TIMEOUT_MS, 600_000, "RUN_UNIT_TIMEOUT_MS")),
+    loginMaxFailuresAccount: Math.max(1, intFrom(env.LOGIN_MAX_FAILURES_ACCOUNT, 10, "LOGIN_MAX_FAILURES_ACCOUNT")),
+    loginMaxFailuresAddress: Math.max(1, intFrom(env.LOGIN_MAX_FAILURES_ADDRESS, 30, "LOGIN_MAX_FAILURES_ADDRESS")),
+    loginWindowSeconds: Math.max(1, intFrom(env.LOGIN_FAILURE_WINDOW_SECONDS, 900, "LOGIN_FAILURE_WINDOW_SECONDS")),
+    authMaxFailuresPerMinute: Math.max(1, intFrom(env.AUTH_MAX_FAILURES_PER_MINUTE, 40, "AUTH_MAX_FAILURES_PER_MINUTE")),
+    passwordHashConcurrency: Math.max(
+      1,
+      intFrom(env.PASSWORD_HASH_CONCURRENCY, Math.max(1, Math.floor(navigator.hardwareConcurrency / 2)), "PASSWORD_HASH_CONCURRENCY"),
+    ),
+    passwordHashQueue: intFrom(env.PASSWORD_HASH_QUEUE, 64, "PASSWORD_HASH_QUEUE"),
+    passwordHashMemoryKib: Math.max(1024, intFrom(env.PASSWORD_HASH_MEMORY_KIB, 65536, "PASSWORD_HASH_MEMORY_KIB")),
+    passwordHashTimeCost: Math.max(1, intFrom(env.PASSWORD_HASH_TIME_COST, 2, "PASSWORD_HASH_TIME_COST")),
+    apiKeyDefaultDays: Math.max(1, intFrom(env.API_KEY_DEFAULT_DAYS, 365, "API_KEY_DEFAULT_DAYS")),
+    apiKeyMaxDays: Math.max(1, intFrom(env.API_KEY_MAX_DAYS, 365, "API_KEY_MAX_DAYS")),
+    publicUrl: publicUrlFrom(env.PUBLIC_URL),
+    trustedProxies: (env.TRUSTED_PROXIES ?? "").split(",").map((p) => p.trim()).filter(Boolean),
   };
 }

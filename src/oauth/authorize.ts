@@ -15,7 +15,7 @@
 import type { AppContext } from "../http/context.ts";
 import { requestMeta } from "../http/context.ts";
 import type { RateLimiter } from "../http/rate_limit.ts";
-import { publicOrigin } from "../mcp/protected_resource.ts";
+import { serviceOrigin } from "../mcp/protected_resource.ts";
 import { findLogin } from "../users/store.ts";
 import { consentPage, errorPage } from "./page.ts";
 import { checkResource, checkScope, formFields } from "./params.ts";
@@ -122,7 +122,7 @@ async function showForm(ctx: AppContext, request: Request, options: { auth: Auth
     if (v !== null) fields[p] = v;
   }
   fields.csrf_token = await csrfToken(ctx.jwtSecret, nonce, options.params);
-  const secure = new URL(request.url).protocol === "https:" || publicOrigin(request, { trustProxy: ctx.config.trustProxy }).startsWith("https:");
+  const secure = new URL(request.url).protocol === "https:" || serviceOrigin(ctx.config, request).startsWith("https:");
   const cookie = `${COOKIE}=${nonce}; Path=/oauth/authorize; HttpOnly; SameSite=Strict; Max-Age=${FORM_TTL_SECONDS}${secure ? "; Secure" : ""}`;
   const { auth } = options;
   return consentPage(
@@ -142,7 +142,7 @@ async function showForm(ctx: AppContext, request: Request, options: { auth: Auth
 
 /** `GET /oauth/authorize`. */
 export async function showAuthorization(ctx: AppContext, request: Request): Promise<Response> {
-  const origin = publicOrigin(request, { trustProxy: ctx.config.trustProxy });
+  const origin = serviceOrigin(ctx.config, request);
   const params = new URL(request.url).searchParams;
   const auth = await validate(ctx, params, origin);
   if (auth instanceof Response) return auth;
@@ -151,7 +151,7 @@ export async function showAuthorization(ctx: AppContext, request: Request): Prom
 
 /** `POST /oauth/authorize`: the submitted form; `limiter` slows down password guessing per client address. */
 export async function submitAuthorization(ctx: AppContext, request: Request, options: { limiter: RateLimiter }): Promise<Response> {
-  const origin = publicOrigin(request, { trustProxy: ctx.config.trustProxy });
+  const origin = serviceOrigin(ctx.config, request);
   const form = await formFields(request);
   if (!form) return errorPage("the form must be posted as application/x-www-form-urlencoded from the sign-in page");
   const params = new URLSearchParams();

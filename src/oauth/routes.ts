@@ -10,7 +10,7 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { requestMeta } from "../http/context.ts";
 import { createRateLimiter } from "../http/rate_limit.ts";
-import { publicOrigin } from "../mcp/protected_resource.ts";
+import { serviceOrigin } from "../mcp/protected_resource.ts";
 import { showAuthorization, submitAuthorization } from "./authorize.ts";
 import { authorizationServerMetadata } from "./metadata.ts";
 import { registerClient } from "./register.ts";
@@ -36,7 +36,7 @@ export function oauthRoutes(ctx: AppContext) {
     if (meta) meta.route = path;
   };
   const metadata = ({ request }: { request: Request }) =>
-    Response.json(authorizationServerMetadata(publicOrigin(request, { trustProxy: ctx.config.trustProxy })), {
+    Response.json(authorizationServerMetadata(serviceOrigin(ctx.config, request)), {
       headers: { "cache-control": "public, max-age=300", "access-control-allow-origin": "*" },
     });
   const preflight = () => new Response(null, { status: 204, headers: CORS });
