@@ -11,6 +11,7 @@ import { beginRequest, requestMeta, type AppContext } from "./http/context.ts";
 import { handleError } from "./http/error_handler.ts";
 import { createRateLimiter } from "./http/rate_limit.ts";
 import { createIdentityServices } from "./auth/identity.ts";
+import { clientAddressResolver } from "./http/client_address.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { statusRoutes } from "./status/routes.ts";
 import { organizationRoutes } from "./organizations/routes.ts";
@@ -169,8 +170,9 @@ export interface HandlerOptions {
  * client address and writes one structured log line per request.
  */
 export function createHandler(ctx: AppContext, app: App, options: HandlerOptions = {}): (request: Request) => Promise<Response> {
+  const resolveAddress = clientAddressResolver(ctx.config);
   return async (request: Request) => {
-    const meta = beginRequest(request, options.addressOf?.(request));
+    const meta = beginRequest(request, resolveAddress(request, options.addressOf?.(request)));
     let response = await app.handle(request);
     try {
       response.headers.set("x-request-id", meta.id);

@@ -8,11 +8,8 @@ import { startService } from "./service.ts";
 
 const config = readConfig();
 let server: ReturnType<typeof Bun.serve> | undefined;
+// The connecting peer; with TRUST_PROXY the handler reads X-Forwarded-For from the right (src/http/client_address.ts).
 function addressOf(request: Request): string | undefined {
-  if (config.trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
   return server?.requestIP(request)?.address;
 }
 const service = await startService(config, { addressOf });

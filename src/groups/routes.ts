@@ -11,6 +11,7 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { groupParams, name, orgParams, pageQuery, parsePrincipal, userGroupParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { organizationFor } from "../organizations/routes.ts";
+import { isMember } from "../organizations/store.ts";
 import { groupFor } from "./access.ts";
 import {
   deleteGroup,
@@ -40,12 +41,20 @@ const membersBody = t.Object({ members: t.Array(memberItem, { minItems: 1, maxIt
 const memberParams = t.Object({ org: name("organizationName"), group: name("groupName"), principal: userGroupParam });
 const tags = ["groups"];
 
-/** Resolves a member reference of a request to its kind and id (400 when it names nothing). */
+/**
+ * Resolves a member reference of a request to its kind and id: a group of the
+ * organization, or a user who is a member of the organization. A user who does
+ * not exist and one who is not a member get the same 400, so the answer tells
+ * nothing about users of other organizations.
+ */
 async function member(db: Db, group: GroupRow, text: string | undefined) {
   if (!text) throw badRequest("each member needs principal: user:<userName> or group:<groupName>");
   const ref = parsePrincipal(text);
   const id = await memberId(db, group.orgId, ref);
-  if (!id) throw badRequest(`member '${text}' names no ${ref.kind}${ref.kind === "group" ? " of this organization" : ""}; create it first`);
+  if (ref.kind === "user" && (!id || !(await isMember(db, id, group.orgId)))) {
+    throw badRequest(`member '${text}' is not a member of this organization; a system administrator grants the user an organization role first`);
+  }
+  if (!id) throw badRequest(`member '${text}' names no group of this organization; create it first`);
   return { kind: ref.kind as "user" | "group", id, text };
 }
 
