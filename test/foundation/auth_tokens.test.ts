@@ -4,12 +4,12 @@
  * API key lifetimes; rate-limit buckets keyed by organization and principal id.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SignJWT, exportJWK, generateKeyPair, type KeyLike } from "jose";
+import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import { startTestService, type TestService } from "../helpers/service.ts";
 
 const API = "/api/v0";
 let jwks: ReturnType<typeof Bun.serve>;
-let privateKey: KeyLike;
+let privateKey: CryptoKey;
 
 beforeAll(async () => {
   const pair = await generateKeyPair("RS256");
@@ -99,7 +99,7 @@ describe("identity-provider tokens (JWT_USER_CLAIM = email)", () => {
     } finally {
       await s.close();
     }
-  });
+  }, 60_000);
 });
 
 describe("API key lifetimes and rate-limit buckets", () => {

@@ -76,7 +76,7 @@ describe("permission CRUD at every level", () => {
     }
     const orgTry = await s.call("POST", `${O}/permissions`, { token: joe, body: { userGroupId: "user:kim", permission: "member" } });
     expect(orgTry.status).toBe(403);
-  });
+  }, 60_000);
 
   test("workspace principals only on packages; users must be members for lower levels", async () => {
     const ok = await s.call("POST", `${O}/environments/prod/packages/sales/permissions`, { token: oa, body: { userGroupId: "workspace:shared", permission: "viewer" } });
