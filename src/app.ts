@@ -15,6 +15,8 @@ import { setCursorSecret } from "./http/paging.ts";
 import { addEdgeResponses } from "./http/edge_openapi.ts";
 import { addServerRoot, hideServerPaths, mayHoldServerPath } from "./http/server_paths.ts";
 import { createRateLimiter } from "./http/rate_limit.ts";
+import { createIdentityServices } from "./auth/identity.ts";
+import { clientAddressResolver } from "./http/client_address.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { statusRoutes } from "./status/routes.ts";
 import { organizationRoutes } from "./organizations/routes.ts";
@@ -77,6 +79,7 @@ export function createContext(options: BuildOptions): AppContext {
     dbKind: options.dbKind,
     jwtSecret: options.jwtSecret,
     limiter: createRateLimiter(options.config.rateLimitPerMinute),
+    identity: createIdentityServices(options.sql, options.config),
     startedAt: new Date(),
     log: options.log ?? defaultLog,
   };
@@ -204,8 +207,9 @@ export interface HandlerOptions {
  */
 export function createHandler(ctx: AppContext, app: App, options: HandlerOptions = {}): (request: Request) => Promise<Response> {
   const limits = options.edge ?? edgeLimits();
+  const resolveAddress = clientAddressResolver(ctx.config);
   return async (original: Request) => {
-    const address = options.addressOf?.(original);
+    const address = resolveAddress(original, options.addressOf?.(original));
     // The edge runs before routing: a refused request reaches no handler.
     let request = original;
     let refused: ApiError | undefined;

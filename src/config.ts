@@ -87,6 +87,30 @@ export interface Config {
   allowedConnectionHosts: string[];
   /** Most uncompressed bytes per compressed byte of one zip entry (`MAX_COMPRESSION_RATIO`, default 100). */
   maxCompressionRatio: number;
+  /** Failed sign-ins per account within {@link Config.loginWindowSeconds} before 429 (`LOGIN_MAX_FAILURES_ACCOUNT`, default 10). */
+  loginMaxFailuresAccount: number;
+  /** Failed sign-ins per client address within the window before 429 (`LOGIN_MAX_FAILURES_ADDRESS`, default 30). */
+  loginMaxFailuresAddress: number;
+  /** Window of the sign-in failure counters, seconds (`LOGIN_FAILURE_WINDOW_SECONDS`, default 900). */
+  loginWindowSeconds: number;
+  /** Failed authentications (invalid Bearer tokens, API keys) per client address a minute before 429 (`AUTH_MAX_FAILURES_PER_MINUTE`, default 40). */
+  authMaxFailuresPerMinute: number;
+  /** Password verifications (argon2) running at once (`PASSWORD_HASH_CONCURRENCY`, default half the cores, at least 1). */
+  passwordHashConcurrency: number;
+  /** Password verifications waiting for a slot before 429 (`PASSWORD_HASH_QUEUE`, default 64). */
+  passwordHashQueue: number;
+  /** argon2id memory cost in KiB of new password hashes (`PASSWORD_HASH_MEMORY_KIB`, default 65536). */
+  passwordHashMemoryKib: number;
+  /** argon2id time cost of new password hashes (`PASSWORD_HASH_TIME_COST`, default 2). */
+  passwordHashTimeCost: number;
+  /** Default lifetime of an API key (group token), days (`API_KEY_DEFAULT_DAYS`, default 365). */
+  apiKeyDefaultDays: number;
+  /** Longest lifetime of an API key, days (`API_KEY_MAX_DAYS`, default 365). */
+  apiKeyMaxDays: number;
+  /** Origin clients use (`PUBLIC_URL`, e.g. `https://data.example.com`): OAuth issuer, metadata and links; else the request's. */
+  publicUrl?: string;
+  /** Proxies whose `X-Forwarded-For` entries are skipped (`TRUSTED_PROXIES`, addresses or CIDRs; the connecting peer always is one with `TRUST_PROXY`). */
+  trustedProxies: string[];
 }
 
 const SIZE_UNITS: Record<string, number> = { "": 1, B: 1, K: 1024, KB: 1000, KIB: 1024, M: 1024 ** 2, MB: 1000 ** 2, MIB: 1024 ** 2, G: 1024 ** 3, GB: 1000 ** 3, GIB: 1024 ** 3, T: 1024 ** 4, TB: 1000 ** 4, TIB: 1024 ** 4 };
@@ -97,6 +121,18 @@ function sizeFrom(value: string | undefined, fallback: number, name: string): nu
   const unit = SIZE_UNITS[(match?.[2] ?? "").toUpperCase()];
   if (!match || unit === undefined) throw new Error(`${name} must be a size in bytes or with a unit such as 512MiB or 2GiB, got '${value}'`);
   return Math.floor(Number(match[1]) * unit);
+}
+
+function publicUrlFrom(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://data.example.com, got '${value}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`PUBLIC_URL must be http or https, got '${value}'`);
+  return url.origin;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -159,5 +195,20 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     compileTimeoutMs: Math.max(1, intFrom(env.COMPILE_TIMEOUT_MS, 30_000, "COMPILE_TIMEOUT_MS")),
     allowedConnectionHosts: hostPolicy(env.ALLOWED_CONNECTION_HOSTS).entries,
     maxCompressionRatio: Math.max(1, intFrom(env.MAX_COMPRESSION_RATIO, 100, "MAX_COMPRESSION_RATIO")),
+    loginMaxFailuresAccount: Math.max(1, intFrom(env.LOGIN_MAX_FAILURES_ACCOUNT, 10, "LOGIN_MAX_FAILURES_ACCOUNT")),
+    loginMaxFailuresAddress: Math.max(1, intFrom(env.LOGIN_MAX_FAILURES_ADDRESS, 30, "LOGIN_MAX_FAILURES_ADDRESS")),
+    loginWindowSeconds: Math.max(1, intFrom(env.LOGIN_FAILURE_WINDOW_SECONDS, 900, "LOGIN_FAILURE_WINDOW_SECONDS")),
+    authMaxFailuresPerMinute: Math.max(1, intFrom(env.AUTH_MAX_FAILURES_PER_MINUTE, 40, "AUTH_MAX_FAILURES_PER_MINUTE")),
+    passwordHashConcurrency: Math.max(
+      1,
+      intFrom(env.PASSWORD_HASH_CONCURRENCY, Math.max(1, Math.floor(navigator.hardwareConcurrency / 2)), "PASSWORD_HASH_CONCURRENCY"),
+    ),
+    passwordHashQueue: intFrom(env.PASSWORD_HASH_QUEUE, 64, "PASSWORD_HASH_QUEUE"),
+    passwordHashMemoryKib: Math.max(1024, intFrom(env.PASSWORD_HASH_MEMORY_KIB, 65536, "PASSWORD_HASH_MEMORY_KIB")),
+    passwordHashTimeCost: Math.max(1, intFrom(env.PASSWORD_HASH_TIME_COST, 2, "PASSWORD_HASH_TIME_COST")),
+    apiKeyDefaultDays: Math.max(1, intFrom(env.API_KEY_DEFAULT_DAYS, 365, "API_KEY_DEFAULT_DAYS")),
+    apiKeyMaxDays: Math.max(1, intFrom(env.API_KEY_MAX_DAYS, 365, "API_KEY_MAX_DAYS")),
+    publicUrl: publicUrlFrom(env.PUBLIC_URL),
+    trustedProxies: (env.TRUSTED_PROXIES ?? "").split(",").map((p) => p.trim()).filter(Boolean),
   };
 }

@@ -9,11 +9,8 @@ import { type RawServer, serveRaw } from "./http/raw_server.ts";
 
 const config = readConfig();
 let server: RawServer | undefined;
+// The connecting peer; with TRUST_PROXY the handler reads X-Forwarded-For from the right (src/http/client_address.ts).
 function addressOf(request: Request): string | undefined {
-  if (config.trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
   return server?.requestIP(request)?.address;
 }
 const service = await startService(config, { addressOf });

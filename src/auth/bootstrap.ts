@@ -40,8 +40,13 @@ export async function bootstrapAdmin(sql: Sql, config: Config): Promise<Bootstra
     await insertUser(tx, {
       userName,
       email: config.bootstrapAdminEmail ?? `${userName}@localhost`,
-      password: config.bootstrapAdminPassword ?? generated,
+      passwordHash: await Bun.password.hash(config.bootstrapAdminPassword ?? generated!, {
+        algorithm: "argon2id",
+        memoryCost: config.passwordHashMemoryKib,
+        timeCost: config.passwordHashTimeCost,
+      }),
       systemAdmin: true,
+      bootstrap: true,
       firstName: "System",
       lastName: "Administrator",
     });

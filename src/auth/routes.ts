@@ -1,26 +1,23 @@
 /**
  * `POST /auth/token`: exchanges a user name (or email) and password for an access token.
+ * Failed attempts are limited per account and per client address (429 with `Retry-After`).
  * @module
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { unauthenticated, badRequest } from "../http/errors.ts";
 import { security } from "../http/security.ts";
-import { findLogin } from "../users/store.ts";
-
-// Verified against when the user does not exist, so both paths cost the same.
-const DUMMY_HASH = await Bun.password.hash("not-a-real-password", { algorithm: "argon2id" });
+import { accessTokenClaims, checkPassword } from "./signin.ts";
 
 /** Routes of the auth family. */
 export function authRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/auth" }).use(security(ctx)).post(
     "/token",
-    async ({ body, signer }) => {
+    async ({ body, signer, request }) => {
       if (!body.userName && !body.email) throw badRequest("give userName or email, and password");
-      const user = await findLogin(ctx.sql, body);
-      const ok = await Bun.password.verify(body.password, user?.passwordHash ?? DUMMY_HASH);
-      if (!user || !user.passwordHash || !ok) throw unauthenticated("user name or password is wrong");
-      const accessToken = await signer.sign({ sub: user.id, name: user.userName });
+      const user = await checkPassword(ctx, request, body.userName ? { userName: body.userName } : { email: body.email }, body.password);
+      if (!user) throw unauthenticated("user name or password is wrong");
+      const accessToken = await signer.sign(accessTokenClaims(user));
       return { accessToken, tokenType: "Bearer", expiresIn: ctx.config.jwtTtlSeconds };
     },
     {
@@ -29,7 +26,13 @@ export function authRoutes(ctx: AppContext) {
         email: t.Optional(t.String({ minLength: 1, maxLength: 320 })),
         password: t.String({ minLength: 1, maxLength: 1024, error: "password is required" }),
       }),
-      detail: { summary: "Get an access token", tags: ["auth"], security: [] },
+      detail: {
+        summary: "Get an access token",
+        description: "Failed sign-ins are limited per account (LOGIN_MAX_FAILURES_ACCOUNT) and per client address " +
+          "(LOGIN_MAX_FAILURES_ADDRESS) within LOGIN_FAILURE_WINDOW_SECONDS: over either, 429 with Retry-After.",
+        tags: ["auth"],
+        security: [],
+      },
     },
   );
 }

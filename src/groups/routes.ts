@@ -4,13 +4,14 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN } from "../http/access.ts";
+import { ADMIN, isSystemAdmin } from "../http/access.ts";
 import { required } from "../http/auth.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { groupParams, name, orgParams, pageQuery, parsePrincipal, userGroupParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { organizationFor } from "../organizations/routes.ts";
+import { isMember } from "../organizations/store.ts";
 import { groupFor } from "./access.ts";
 import {
   deleteGroup,
@@ -29,6 +30,7 @@ import {
   type GroupRow,
 } from "./store.ts";
 import type { Db } from "../db/database.ts";
+import type { Principal } from "../http/principal.ts";
 
 const status = t.Union([t.Literal("admin"), t.Literal("member")], { error: "status must be admin or member" });
 const memberItem = t.Object({
@@ -40,12 +42,22 @@ const membersBody = t.Object({ members: t.Array(memberItem, { minItems: 1, maxIt
 const memberParams = t.Object({ org: name("organizationName"), group: name("groupName"), principal: userGroupParam });
 const tags = ["groups"];
 
-/** Resolves a member reference of a request to its kind and id (400 when it names nothing). */
-async function member(db: Db, group: GroupRow, text: string | undefined) {
+/**
+ * Resolves a member reference of a request to its kind and id: a group of the
+ * organization, or a user who is a member of the organization. A user who does
+ * not exist and one who is not a member get the same 400, so the answer tells
+ * nothing about users of other organizations. A system administrator (who
+ * may grant any user an organization role) may add any user.
+ */
+async function member(db: Db, group: GroupRow, text: string | undefined, caller?: Principal) {
   if (!text) throw badRequest("each member needs principal: user:<userName> or group:<groupName>");
   const ref = parsePrincipal(text);
   const id = await memberId(db, group.orgId, ref);
-  if (!id) throw badRequest(`member '${text}' names no ${ref.kind}${ref.kind === "group" ? " of this organization" : ""}; create it first`);
+  const operator = caller !== undefined && isSystemAdmin(caller);
+  if (ref.kind === "user" && (!id || !(operator || (await isMember(db, id, group.orgId))))) {
+    throw badRequest(`member '${text}' is not a member of this organization; a system administrator grants the user an organization role first`);
+  }
+  if (!id) throw badRequest(`member '${text}' names no group of this organization; create it first`);
   return { kind: ref.kind as "user" | "group", id, text };
 }
 
@@ -129,7 +141,7 @@ export function groupRoutes(ctx: AppContext) {
         const members = await ctx.sql.begin(async (tx) => {
           await lockMemberships(tx, group.orgId);
           for (const item of body.members) {
-            const m = await member(tx, group, item.principal ?? item.userGroupId);
+            const m = await member(tx, group, item.principal ?? item.userGroupId, principal ?? undefined);
             if (m.kind === "group" && (await wouldCycle(tx, group.id, m.id))) {
               throw badRequest(`adding ${m.text} to group '${group.name}' would make a cycle of nested groups`);
             }

@@ -12,24 +12,27 @@ import { security } from "../http/security.ts";
 import { groupFor } from "./access.ts";
 import { deleteToken, insertToken, listTokens } from "./store.ts";
 
-/** Default lifetime of a group token: 100 years. */
-export const DEFAULT_TOKEN_YEARS = 100;
-
 /** A new secret: 32 random bytes, base64url without padding (43 characters). */
 export function newSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
 }
 
-function expiry(text: string | undefined): Date {
-  if (text === undefined) {
-    const d = new Date();
-    d.setUTCFullYear(d.getUTCFullYear() + DEFAULT_TOKEN_YEARS);
-    return d;
-  }
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Expiry of a new token: `API_KEY_DEFAULT_DAYS` (default 365) when omitted, and
+ * never later than `API_KEY_MAX_DAYS` (default 365) from now.
+ */
+function expiry(text: string | undefined, config: { apiKeyDefaultDays: number; apiKeyMaxDays: number }): Date {
+  const maxDays = config.apiKeyMaxDays;
+  if (text === undefined) return new Date(Date.now() + Math.min(config.apiKeyDefaultDays, maxDays) * DAY_MS);
   const d = new Date(text);
   if (Number.isNaN(d.getTime())) throw badRequest(`expiresAt '${text}' is not an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z`);
-  if (d.getTime() <= Date.now()) throw badRequest(`expiresAt '${text}' is in the past; give a future date-time or omit it (${DEFAULT_TOKEN_YEARS} years)`);
+  if (d.getTime() <= Date.now()) throw badRequest(`expiresAt '${text}' is in the past; give a future date-time or omit it (${config.apiKeyDefaultDays} days)`);
+  if (d.getTime() > Date.now() + maxDays * DAY_MS) {
+    throw badRequest(`expiresAt '${text}' is more than ${maxDays} days away, the longest an API key may live here (API_KEY_MAX_DAYS)`);
+  }
   return d;
 }
 
@@ -43,7 +46,7 @@ export function groupTokenRoutes(ctx: AppContext) {
       "/",
       async ({ params, query, principal, set }) => {
         const group = await groupFor(ctx, required(principal), { ...params, manage: true });
-        const expiresAt = expiry(query.expiresAt);
+        const expiresAt = expiry(query.expiresAt, ctx.config);
         const secret = newSecret();
         const token = await ctx.sql.begin(async (tx) => {
           const [dup] = await tx`SELECT 1 FROM group_tokens WHERE group_id = ${group.id} AND name = ${query.name}`;
@@ -61,7 +64,7 @@ export function groupTokenRoutes(ctx: AppContext) {
         }),
         detail: {
           summary: "Create a group token (API key); the response is the only one that carries its secret",
-          description: "`?name=` (required) and `?expiresAt=` (ISO 8601, default 100 years). Send the secret as " +
+          description: "`?name=` (required) and `?expiresAt=` (ISO 8601; default one year, `API_KEY_DEFAULT_DAYS`; at most `API_KEY_MAX_DAYS`, 365 by default). Send the secret as " +
             "`Authorization: ApiKey <secret>`; it acts with the group's permissions. Group admins and organization admins only.",
           tags,
         },

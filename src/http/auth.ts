@@ -10,7 +10,8 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/database.ts";
 import { grantActive } from "../oauth/store.ts";
 import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";
-import { forbidden, unauthenticated } from "./errors.ts";
+import { ApiError, forbidden, unauthenticated } from "./errors.ts";
+import type { FailureCounter } from "./rate_limit.ts";
 import type { GroupPrincipal, Principal, UserPrincipal } from "./principal.ts";
 
 /** Signs and verifies our own access tokens (the `@elysiajs/jwt` decorator). */
@@ -24,7 +25,7 @@ export interface ExternalIdp {
   jwksUrl: string;
   issuer?: string;
   audience?: string;
-  /** Claim naming the user: matched to userName, then to email. */
+  /** The one claim naming the user (`JWT_USER_CLAIM`): matched to userName (to email when the claim is `email`). */
   userClaim: string;
 }
 
@@ -47,6 +48,10 @@ export interface AuthDeps {
    * MCP endpoint's URL). Without it (the REST API) they are refused.
    */
   oauth?: { secret: string; issuer: string; resource: string };
+  /** Counts credentials that fail per client address; over `AUTH_MAX_FAILURES_PER_MINUTE`: 429 before any check. */
+  failures?: FailureCounter;
+  /** The client address (key of {@link AuthDeps.failures}). */
+  address?: string;
 }
 
 const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
@@ -66,10 +71,23 @@ export async function sha256Hex(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function userById(sql: Db, id: string): Promise<UserPrincipal | null> {
+async function userById(sql: Db, id: string): Promise<(UserPrincipal & { tokenVersion: number; bootstrap: boolean }) | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const [u] = await sql`SELECT id, user_name, system_admin FROM users WHERE id = ${id}`;
-  return u ? { kind: "user", userId: u.id as string, userName: u.user_name as string, systemAdmin: u.system_admin as boolean } : null;
+  const [u] = await sql`SELECT id, user_name, system_admin, token_version, bootstrap FROM users WHERE id = ${id}`;
+  return u
+    ? {
+      kind: "user",
+      userId: u.id as string,
+      userName: u.user_name as string,
+      systemAdmin: u.system_admin as boolean,
+      tokenVersion: u.token_version as number,
+      bootstrap: u.bootstrap as boolean,
+    }
+    : null;
+}
+
+function userPrincipal(u: UserPrincipal): UserPrincipal {
+  return { kind: "user", userId: u.userId, userName: u.userName, systemAdmin: u.systemAdmin };
 }
 
 /** An OAuth access token: valid only for the MCP resource in its audience, while its grant stands. */
@@ -92,7 +110,36 @@ async function oauthBearer(deps: AuthDeps, token: string, challenge: string): Pr
   }
   const user = await userById(deps.sql, verified.userId);
   if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
-  return user;
+  return userPrincipal(user);
+}
+
+/**
+ * A token of the external identity provider: signature, issuer, audience and a
+ * valid `exp` are required; the user is named only by `JWT_USER_CLAIM` (no
+ * fallback to `sub` or `email`), and never is the bootstrap system administrator.
+ */
+async function idpBearer(deps: AuthDeps, idp: ExternalIdp, token: string, challenge: string): Promise<UserPrincipal> {
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, jwks(idp.jwksUrl), {
+      algorithms: ["RS256", "ES256"],
+      issuer: idp.issuer,
+      audience: idp.audience,
+      requiredClaims: ["exp"],
+    }));
+  } catch {
+    throw unauthenticated("access token of the identity provider is invalid, expired or has no expiry", challenge);
+  }
+  const claim = payload[idp.userClaim];
+  if (typeof claim !== "string" || claim === "") {
+    throw unauthenticated(`access token of the identity provider lacks the '${idp.userClaim}' claim that names the user`, challenge);
+  }
+  const [u] = idp.userClaim === "email"
+    ? await deps.sql`SELECT id FROM users WHERE lower(email) = lower(${claim}) AND NOT bootstrap`
+    : await deps.sql`SELECT id FROM users WHERE user_name = ${claim} AND NOT bootstrap`;
+  const user = u ? await userById(deps.sql, u.id as string) : null;
+  if (!user) throw unauthenticated(`no user '${claim}' may sign in here with this identity provider; ask an administrator`, challenge);
+  return userPrincipal(user);
 }
 
 async function bearer(deps: AuthDeps, token: string): Promise<UserPrincipal> {
@@ -109,29 +156,17 @@ async function bearer(deps: AuthDeps, token: string): Promise<UserPrincipal> {
     if (!payload || typeof payload.sub !== "string") {
       throw unauthenticated("access token is invalid or expired; get a new one from POST /api/v0/auth/token", challenge);
     }
+    if (typeof payload.exp !== "number" || typeof payload.ver !== "number") {
+      throw unauthenticated("access token has no expiry or version; get a new one from POST /api/v0/auth/token", challenge);
+    }
     const user = await userById(deps.sql, payload.sub);
     if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
-    return user;
-  }
-  if ((alg === "RS256" || alg === "ES256") && deps.idp) {
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, jwks(deps.idp.jwksUrl), {
-        algorithms: ["RS256", "ES256"],
-        issuer: deps.idp.issuer,
-        audience: deps.idp.audience,
-      }));
-    } catch {
-      throw unauthenticated("access token of the identity provider is invalid or expired", challenge);
+    if (user.tokenVersion !== payload.ver) {
+      throw unauthenticated("access token was revoked (password changed or reset); sign in again with POST /api/v0/auth/token", challenge);
     }
-    const claim = payload[deps.idp.userClaim] ?? payload.email ?? payload.sub;
-    if (typeof claim !== "string") throw unauthenticated(`access token lacks the '${deps.idp.userClaim}' claim`, challenge);
-    const [u] = await deps.sql`SELECT id FROM users WHERE user_name = ${claim} OR lower(email) = lower(${claim})
-      ORDER BY (user_name = ${claim}) DESC LIMIT 1`;
-    const user = u ? await userById(deps.sql, u.id as string) : null;
-    if (!user) throw unauthenticated(`no user '${claim}' exists here; ask an administrator to create it`, challenge);
-    return user;
+    return userPrincipal(user);
   }
+  if ((alg === "RS256" || alg === "ES256") && deps.idp) return await idpBearer(deps, deps.idp, token, challenge);
   throw unauthenticated(`access tokens signed with '${alg}' are not accepted`, challenge);
 }
 
@@ -161,6 +196,18 @@ export async function resolveApiKey(sql: Db, secret: string): Promise<GroupPrinc
 export async function authenticate(deps: AuthDeps, request: Request): Promise<Principal | null> {
   const header = request.headers.get("authorization");
   if (!header) return null;
+  if (!deps.failures) return await credentials(deps, header);
+  const key = `address:${deps.address ?? "unknown"}`;
+  deps.failures.check(key);
+  try {
+    return await credentials(deps, header);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) deps.failures.fail(key);
+    throw error;
+  }
+}
+
+async function credentials(deps: AuthDeps, header: string): Promise<Principal> {
   const challenge = deps.challenge ?? 'Bearer realm="api", error="invalid_token"';
   const space = header.indexOf(" ");
   const scheme = (space > 0 ? header.slice(0, space) : header).toLowerCase();

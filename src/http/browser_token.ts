@@ -9,6 +9,7 @@
  */
 import { authenticate, type TokenSigner, externalIdp } from "./auth.ts";
 import type { AppContext } from "./context.ts";
+import { requestMeta } from "./context.ts";
 import type { Principal } from "./principal.ts";
 
 /** Name of the package-path cookie. */
@@ -48,7 +49,8 @@ export async function browserPrincipal(
   const scheme = token.split(".").length === 3 ? "Bearer" : "ApiKey";
   const idp = externalIdp(ctx.config);
   const probe = new Request(request.url, { headers: { authorization: `${scheme} ${token}` } });
-  const principal = await authenticate({ sql: ctx.sql, signer: options.signer, idp }, probe);
+  const failures = ctx.identity.authFailures;
+  const principal = await authenticate({ sql: ctx.sql, signer: options.signer, idp, failures, address: requestMeta(request)?.address }, probe);
   return { principal, fromQuery };
 }
 

@@ -6,6 +6,7 @@
 import type { Config } from "../config.ts";
 import type { Sql } from "../db/database.ts";
 import type { RateLimiter } from "./rate_limit.ts";
+import type { IdentityServices } from "../auth/identity.ts";
 
 /** Shared services of one app instance. */
 export interface AppContext {
@@ -17,6 +18,8 @@ export interface AppContext {
   dbKind: "embedded" | "server";
   jwtSecret: string;
   limiter: RateLimiter;
+  /** Password hashing bound, sign-in and authentication failure counters. */
+  identity: IdentityServices;
   startedAt: Date;
   /** Writes one structured log line. */
   log(line: Record<string, unknown>): void;

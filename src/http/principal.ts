@@ -29,3 +29,12 @@ export type Principal = UserPrincipal | GroupPrincipal;
 export function principalLabel(principal: Principal): string {
   return principal.kind === "user" ? `user:${principal.userName}` : `group:${principal.groupName}`;
 }
+
+/**
+ * Key of a principal's rate-limit bucket: `user:<user id>` or
+ * `group:<organization id>:<group id>`, so that groups of the same name in two
+ * organizations never share a bucket, and a renamed principal keeps its own.
+ */
+export function rateLimitKey(principal: Principal): string {
+  return principal.kind === "user" ? `user:${principal.userId}` : `group:${principal.orgId}:${principal.groupId}`;
+}

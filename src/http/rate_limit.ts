@@ -59,3 +59,50 @@ export function createRateLimiter(perMinute: number, options: RateLimiterOptions
     },
   };
 }
+
+/** Counts failures per key in a one-minute window (invalid Bearer tokens and API keys per client address). */
+export interface FailureCounter {
+  /** Throws 429 with `Retry-After` when the key already has the maximum of failures in its window. */
+  check(key: string): void;
+  /** Counts one failure. */
+  fail(key: string): void;
+}
+
+/** Creates a counter allowing `max` failures per key per `windowMs` (default one minute). */
+export function createFailureCounter(max: number, options: RateLimiterOptions & { windowMs?: number } = {}): FailureCounter {
+  const now = options.now ?? (() => performance.now());
+  const windowMs = options.windowMs ?? 60_000;
+  const maxKeys = options.maxBuckets ?? 100_000;
+  const windows = new Map<string, { start: number; failures: number }>();
+  function current(key: string, t: number) {
+    const w = windows.get(key);
+    if (w && t - w.start < windowMs) return w;
+    if (w) windows.delete(key);
+    return undefined;
+  }
+  return {
+    check(key) {
+      const t = now();
+      const w = current(key, t);
+      if (w && w.failures >= max) {
+        const retryAfter = Math.max(1, Math.ceil((w.start + windowMs - t) / 1000));
+        throw new ApiError("RATE_LIMIT_EXCEEDED", `too many failed authentications from this address; retry in ${retryAfter} s`, {
+          headers: { "Retry-After": String(retryAfter) },
+        });
+      }
+    },
+    fail(key) {
+      const t = now();
+      const w = current(key, t);
+      if (w) {
+        w.failures++;
+        return;
+      }
+      if (windows.size >= maxKeys) {
+        for (const [k, v] of windows) if (t - v.start >= windowMs) windows.delete(k);
+        if (windows.size >= maxKeys) windows.delete(windows.keys().next().value!);
+      }
+      windows.set(key, { start: t, failures: 1 });
+    },
+  };
+}

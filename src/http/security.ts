@@ -8,7 +8,7 @@ import { jwt } from "@elysiajs/jwt";
 import { authenticate, type TokenSigner, externalIdp } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { requestMeta } from "./context.ts";
-import { principalLabel } from "./principal.ts";
+import { principalLabel, rateLimitKey } from "./principal.ts";
 
 /** Elysia plugin deriving `principal` and `signer` for the routes that use it. */
 export function security(ctx: AppContext) {
@@ -18,9 +18,12 @@ export function security(ctx: AppContext) {
     .derive({ as: "scoped" }, async ({ request, jwt: signer, route }) => {
       const meta = requestMeta(request);
       if (meta) meta.route = route;
-      const principal = await authenticate({ sql: ctx.sql, signer: signer as TokenSigner, idp }, request);
-      const key = principal ? principalLabel(principal) : `address:${meta?.address ?? "unknown"}`;
-      if (meta && principal) meta.principal = key;
+      const principal = await authenticate(
+        { sql: ctx.sql, signer: signer as TokenSigner, idp, failures: ctx.identity.authFailures, address: meta?.address },
+        request,
+      );
+      const key = principal ? rateLimitKey(principal) : `address:${meta?.address ?? "unknown"}`;
+      if (meta && principal) meta.principal = principalLabel(principal);
       ctx.limiter.take(key);
       return { principal, signer: signer as TokenSigner };
     });

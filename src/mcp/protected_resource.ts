@@ -26,6 +26,14 @@ export function publicOrigin(request: Request, options: OriginOptions = {}): str
   return url.origin;
 }
 
+/**
+ * The service's origin for issuer, metadata and links: `PUBLIC_URL` when set
+ * (the request's `Host` then decides nothing), else {@link publicOrigin}.
+ */
+export function serviceOrigin(config: { publicUrl?: string; trustProxy: boolean }, request: Request): string {
+  return config.publicUrl ?? publicOrigin(request, { trustProxy: config.trustProxy });
+}
+
 /** Path of an MCP endpoint: `/mcp/{org}` or `/mcp/{org}/workspace/{workspace}`. */
 export function mcpPath(org: string, workspace?: string): string {
   return workspace === undefined ? `/mcp/${org}` : `/mcp/${org}/workspace/${workspace}`;

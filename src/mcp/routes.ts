@@ -20,9 +20,9 @@ import { authenticate, required, type TokenSigner, externalIdp } from "../http/a
 import { requestMeta, type AppContext } from "../http/context.ts";
 import { ApiError, forbidden, notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
-import { principalLabel, type Principal } from "../http/principal.ts";
+import { principalLabel, rateLimitKey, type Principal } from "../http/principal.ts";
 import { organizationFor } from "../organizations/routes.ts";
-import { challenge, mcpPath, originAllowed, publicOrigin, resourceMetadata } from "./protected_resource.ts";
+import { challenge, mcpPath, originAllowed, serviceOrigin, resourceMetadata } from "./protected_resource.ts";
 import { createMcpServer } from "./server.ts";
 import { findWorkspace } from "./store.ts";
 import type { ContextSearcher, QueryRunner, ToolScope } from "./tools.ts";
@@ -57,14 +57,16 @@ function ownOrganization(principal: Principal, orgName: string): { id: string; n
 
 /** Who calls which endpoint: a 401 with the endpoint's challenge, or the principal and scope. */
 async function resolveCaller(ctx: AppContext, request: Request, params: McpParams, signer: TokenSigner): Promise<{ principal: Principal; scope: ToolScope }> {
-  const origin = publicOrigin(request, { trustProxy: ctx.config.trustProxy });
+  const origin = serviceOrigin(ctx.config, request);
   const path = mcpPath(params.org, params.workspace_name);
   if (!originAllowed(request, ctx.config.mcpAllowedOrigins)) {
     throw forbidden(`Origin '${request.headers.get("origin")}' may not call this MCP endpoint; an administrator can allow it with MCP_ALLOWED_ORIGINS`);
   }
   const idp = externalIdp(ctx.config);
   const oauth = { secret: ctx.jwtSecret, issuer: origin, resource: `${origin}${path}` };
-  const found = await authenticate({ sql: ctx.sql, signer, idp, oauth, challenge: challenge(origin, path, { invalidToken: true }) }, request);
+  const failures = ctx.identity.authFailures;
+  const address = requestMeta(request)?.address;
+  const found = await authenticate({ sql: ctx.sql, signer, idp, oauth, challenge: challenge(origin, path, { invalidToken: true }), failures, address }, request);
   if (!found) ctx.limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
   const principal = required(found, challenge(origin, path));
   const meta = requestMeta(request);
@@ -72,7 +74,7 @@ async function resolveCaller(ctx: AppContext, request: Request, params: McpParam
     meta.principal = principalLabel(principal);
     meta.route = params.workspace_name === undefined ? "/mcp/:org" : "/mcp/:org/workspace/:workspace_name";
   }
-  ctx.limiter.take(principalLabel(principal));
+  ctx.limiter.take(rateLimitKey(principal));
   const org = ownOrganization(principal, params.org) ?? await organizationFor(ctx, principal, params.org);
   const scope: ToolScope = { orgId: org.id, orgName: org.name, signal: request.signal };
   if (params.workspace_name !== undefined) {
@@ -127,7 +129,7 @@ async function serve(ctx: AppContext, request: Request, params: McpParams, signe
 export function mcpRoutes(ctx: AppContext, options: McpRoutesOptions = {}) {
   const detail = (summary: string) => ({ summary, tags: ["mcp"] });
   const metadata = ({ request, params }: { request: Request; params: McpParams }) =>
-    Response.json(resourceMetadata(publicOrigin(request, { trustProxy: ctx.config.trustProxy }), mcpPath(params.org, params.workspace_name)), {
+    Response.json(resourceMetadata(serviceOrigin(ctx.config, request), mcpPath(params.org, params.workspace_name)), {
       headers: { "cache-control": "public, max-age=300" },
     });
   type Handler = { request: Request; params: McpParams; jwt: unknown };

@@ -3,9 +3,13 @@
  * `POST /oauth/authorize` (checks the credentials like `POST /auth/token`,
  * then redirects back with a single-use code, or with `error=access_denied`).
  *
- * A request whose `client_id` or `redirect_uri` is not registered gets a 400
- * page (never a redirect: RFC 6749 section 4.1.2.1); every other problem is
- * sent back to the redirect URI as `error=...` with `state` and `iss`.
+ * An invalid authorization request gets a 400 error page, never a redirect:
+ * with open dynamic registration no redirect URI is trusted before the user
+ * has signed in (RFC 9700 section 4.11.2, RFC 6749 section 4.1.2.1). Only the
+ * user's own answer to the form (deny, or a signed-in approval) redirects back.
+ *
+ * Sign-in: failures are limited per account and per client address like
+ * `POST /auth/token` (a locked account gets 429 even with the right password).
  *
  * CSRF: the form carries `csrf_token` = expiry + HMAC over a nonce kept in an
  * HttpOnly SameSite=Strict cookie and over the authorization request itself,
@@ -14,9 +18,9 @@
  */
 import type { AppContext } from "../http/context.ts";
 import { requestMeta } from "../http/context.ts";
-import type { RateLimiter } from "../http/rate_limit.ts";
-import { publicOrigin } from "../mcp/protected_resource.ts";
-import { findLogin } from "../users/store.ts";
+import { ApiError } from "../http/errors.ts";
+import { checkPassword } from "../auth/signin.ts";
+import { serviceOrigin } from "../mcp/protected_resource.ts";
 import { consentPage, errorPage } from "./page.ts";
 import { checkResource, checkScope, formFields } from "./params.ts";
 import { findClient, insertAuthorization, type OAuthClient } from "./store.ts";
@@ -28,9 +32,6 @@ export const CODE_TTL_SECONDS = 60;
 const FORM_TTL_SECONDS = 15 * 60;
 const COOKIE = "oauth_csrf";
 const PARAMS = ["response_type", "client_id", "redirect_uri", "code_challenge", "code_challenge_method", "state", "resource", "scope"] as const;
-
-// Verified against when the user does not exist, so both paths cost the same.
-const DUMMY_HASH = await Bun.password.hash("not-a-real-password", { algorithm: "argon2id" });
 
 /** A validated authorization request. */
 interface AuthorizationRequest {
@@ -64,7 +65,7 @@ async function validate(ctx: AppContext, params: URLSearchParams, origin: string
     return errorPage(`redirect_uri '${redirectUri}' is not one the client registered; it must match a registered redirect URI exactly`);
   }
   const state = params.get("state");
-  const fail = (error: string, description: string) => redirectBack(redirectUri, { error, error_description: description }, { state, origin });
+  const fail = (error: string, description: string) => errorPage(`${error}: ${description}`);
   if (params.get("response_type") !== "code") return fail("unsupported_response_type", "response_type must be 'code'");
   const challenge = params.get("code_challenge");
   if (!challenge || !validChallenge(challenge)) {
@@ -112,8 +113,12 @@ function cookieNonce(request: Request): string | undefined {
   return value && /^[A-Za-z0-9_-]{20,64}$/.test(value) ? value : undefined;
 }
 
-/** Shows the form; after wrong credentials with a message, the typed user name and status 401. */
-async function showForm(ctx: AppContext, request: Request, options: { auth: AuthorizationRequest; params: URLSearchParams; error?: string; userName?: string }) {
+/** Shows the form; after wrong credentials with a message, the typed user name and status 401 (429 when locked). */
+async function showForm(
+  ctx: AppContext,
+  request: Request,
+  options: { auth: AuthorizationRequest; params: URLSearchParams; error?: string; userName?: string; status?: number; headers?: Record<string, string> },
+) {
   const existing = cookieNonce(request);
   const nonce = existing ?? randomSecret(24);
   const fields: Record<string, string> = {};
@@ -122,7 +127,7 @@ async function showForm(ctx: AppContext, request: Request, options: { auth: Auth
     if (v !== null) fields[p] = v;
   }
   fields.csrf_token = await csrfToken(ctx.jwtSecret, nonce, options.params);
-  const secure = new URL(request.url).protocol === "https:" || publicOrigin(request, { trustProxy: ctx.config.trustProxy }).startsWith("https:");
+  const secure = new URL(request.url).protocol === "https:" || serviceOrigin(ctx.config, request).startsWith("https:");
   const cookie = `${COOKIE}=${nonce}; Path=/oauth/authorize; HttpOnly; SameSite=Strict; Max-Age=${FORM_TTL_SECONDS}${secure ? "; Secure" : ""}`;
   const { auth } = options;
   return consentPage(
@@ -136,22 +141,22 @@ async function showForm(ctx: AppContext, request: Request, options: { auth: Auth
       userName: options.userName,
       error: options.error,
     },
-    { status: options.error ? 401 : 200, headers: existing ? {} : { "set-cookie": cookie } },
+    { status: options.status ?? (options.error ? 401 : 200), headers: { ...options.headers, ...(existing ? {} : { "set-cookie": cookie }) } },
   );
 }
 
 /** `GET /oauth/authorize`. */
 export async function showAuthorization(ctx: AppContext, request: Request): Promise<Response> {
-  const origin = publicOrigin(request, { trustProxy: ctx.config.trustProxy });
+  const origin = serviceOrigin(ctx.config, request);
   const params = new URL(request.url).searchParams;
   const auth = await validate(ctx, params, origin);
   if (auth instanceof Response) return auth;
   return await showForm(ctx, request, { auth, params });
 }
 
-/** `POST /oauth/authorize`: the submitted form; `limiter` slows down password guessing per client address. */
-export async function submitAuthorization(ctx: AppContext, request: Request, options: { limiter: RateLimiter }): Promise<Response> {
-  const origin = publicOrigin(request, { trustProxy: ctx.config.trustProxy });
+/** `POST /oauth/authorize`: the submitted form (sign-in attempt limits as `POST /auth/token`). */
+export async function submitAuthorization(ctx: AppContext, request: Request): Promise<Response> {
+  const origin = serviceOrigin(ctx.config, request);
   const form = await formFields(request);
   if (!form) return errorPage("the form must be posted as application/x-www-form-urlencoded from the sign-in page");
   const params = new URLSearchParams();
@@ -167,12 +172,17 @@ export async function submitAuthorization(ctx: AppContext, request: Request, opt
   if (form.get("consent") !== "approve") {
     return redirectBack(auth.redirectUri, { error: "access_denied", error_description: "the user denied the request" }, { state: auth.state, origin });
   }
-  options.limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
   const login = (form.get("userName") ?? "").trim();
   const password = form.get("password") ?? "";
-  const user = login ? await findLogin(ctx.sql, login.includes("@") ? { email: login } : { userName: login }) : null;
-  const ok = await Bun.password.verify(password || "-", user?.passwordHash ?? DUMMY_HASH);
-  if (!user || !user.passwordHash || !ok) {
+  let user;
+  try {
+    user = await checkPassword(ctx, request, login.includes("@") ? { email: login } : { userName: login }, password);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 429) throw error;
+    const headers = Object.fromEntries(Object.entries(error.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    return await showForm(ctx, request, { auth, params, error: `${error.message}.`, userName: login, status: 429, headers });
+  }
+  if (!user) {
     return await showForm(ctx, request, { auth, params, error: "User name or password is wrong; try again.", userName: login });
   }
   const code = randomSecret();

@@ -10,14 +10,16 @@ import { Elysia } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { requestMeta } from "../http/context.ts";
 import { createRateLimiter } from "../http/rate_limit.ts";
-import { publicOrigin } from "../mcp/protected_resource.ts";
+import { ApiError } from "../http/errors.ts";
+import { oauthError } from "./params.ts";
+import { serviceOrigin } from "../mcp/protected_resource.ts";
 import { showAuthorization, submitAuthorization } from "./authorize.ts";
 import { authorizationServerMetadata } from "./metadata.ts";
 import { registerClient } from "./register.ts";
 import { revokeEndpoint, tokenEndpoint } from "./token.ts";
 
-/** Registrations and sign-in attempts a client address may make per minute (less when `RATE_LIMIT_PER_MINUTE` is lower; 0 disables). */
-const SENSITIVE_PER_MINUTE = 20;
+/** Client registrations a client address may make per minute (less when `RATE_LIMIT_PER_MINUTE` is lower; 0 disables). */
+const REGISTRATIONS_PER_MINUTE = 20;
 
 const CORS = {
   "access-control-allow-origin": "*",
@@ -26,17 +28,41 @@ const CORS = {
   "access-control-max-age": "600",
 };
 
+/**
+ * Token requests that fail (unknown, reused or expired codes and refresh tokens, unknown clients) count
+ * toward the client address's failed authentications (`AUTH_MAX_FAILURES_PER_MINUTE`); over it: 429.
+ */
+async function countedFailures(ctx: AppContext, request: Request, handle: () => Promise<Response>): Promise<Response> {
+  const key = `address:${requestMeta(request)?.address ?? "unknown"}`;
+  try {
+    ctx.identity.authFailures.check(key);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const response = oauthError("too_many_requests", error.message, 429);
+    for (const [k, v] of Object.entries(error.headers)) response.headers.set(k, v);
+    return response;
+  }
+  const response = await handle();
+  if (response.status === 400 || response.status === 401) {
+    const body = (await response.clone().json().catch(() => ({}))) as { error?: string };
+    if (body.error === "invalid_grant" || body.error === "invalid_client") ctx.identity.authFailures.fail(key);
+  }
+  return response;
+}
+
 /** Elysia plugin of the authorization server endpoints. */
 export function oauthRoutes(ctx: AppContext) {
   const perMinute = ctx.config.rateLimitPerMinute;
-  const limiter = createRateLimiter(perMinute === 0 ? 0 : Math.min(perMinute, SENSITIVE_PER_MINUTE));
+  // Registrations have their own bucket: they never use up the sign-in attempts of the address (those are
+  // counted on failure by the sign-in guard, per account and per address).
+  const registrations = createRateLimiter(perMinute === 0 ? 0 : Math.min(perMinute, REGISTRATIONS_PER_MINUTE));
   const detail = (summary: string) => ({ summary, tags: ["oauth"], security: [] });
   const route = (request: Request, path: string) => {
     const meta = requestMeta(request);
     if (meta) meta.route = path;
   };
   const metadata = ({ request }: { request: Request }) =>
-    Response.json(authorizationServerMetadata(publicOrigin(request, { trustProxy: ctx.config.trustProxy })), {
+    Response.json(authorizationServerMetadata(serviceOrigin(ctx.config, request)), {
       headers: { "cache-control": "public, max-age=300", "access-control-allow-origin": "*" },
     });
   const preflight = () => new Response(null, { status: 204, headers: CORS });
@@ -45,18 +71,18 @@ export function oauthRoutes(ctx: AppContext) {
     .options("/.well-known/oauth-authorization-server", preflight)
     .post("/oauth/register", ({ request }) => {
       route(request, "/oauth/register");
-      limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
+      registrations.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
       return registerClient(ctx.sql, request);
     }, { parse: "none", detail: detail("Dynamic client registration (RFC 7591) of a public client") })
     .options("/oauth/register", preflight)
     .get("/oauth/authorize", ({ request }) => showAuthorization(ctx, request), {
       detail: detail("Authorization endpoint: sign-in and consent page (authorization code, PKCE S256, resource required)"),
     })
-    .post("/oauth/authorize", ({ request }) => submitAuthorization(ctx, request, { limiter }), {
+    .post("/oauth/authorize", ({ request }) => submitAuthorization(ctx, request), {
       parse: "none",
       detail: detail("Submits the sign-in and consent form; redirects back with code and state"),
     })
-    .post("/oauth/token", ({ request }) => tokenEndpoint(ctx, request), {
+    .post("/oauth/token", ({ request }) => countedFailures(ctx, request, () => tokenEndpoint(ctx, request)), {
       parse: "none",
       detail: detail("Token endpoint: authorization_code (with code_verifier) and refresh_token grants"),
     })

@@ -9,7 +9,7 @@
  * @module
  */
 import type { AppContext } from "../http/context.ts";
-import { publicOrigin } from "../mcp/protected_resource.ts";
+import { serviceOrigin } from "../mcp/protected_resource.ts";
 import { checkScope, formFields, oauthError, oauthJson } from "./params.ts";
 import {
   findClient,
@@ -100,7 +100,7 @@ async function refreshTokenGrant(ctx: AppContext, form: URLSearchParams, origin:
 
 /** `POST /oauth/token`. */
 export async function tokenEndpoint(ctx: AppContext, request: Request): Promise<Response> {
-  const origin = publicOrigin(request, { trustProxy: ctx.config.trustProxy });
+  const origin = serviceOrigin(ctx.config, request);
   const form = await formFields(request);
   if (!form) return oauthError("invalid_request", "send the token request as application/x-www-form-urlencoded (at most 64 KiB)");
   if (request.headers.get("authorization")) {
@@ -122,7 +122,7 @@ export async function tokenEndpoint(ctx: AppContext, request: Request): Promise<
  * an access token. Answers 200 for unknown tokens too, as the RFC asks.
  */
 export async function revokeEndpoint(ctx: AppContext, request: Request): Promise<Response> {
-  const origin = publicOrigin(request, { trustProxy: ctx.config.trustProxy });
+  const origin = serviceOrigin(ctx.config, request);
   const form = await formFields(request);
   const token = form?.get("token");
   if (!form || !token) return oauthError("invalid_request", "send token (and client_id) as application/x-www-form-urlencoded");

@@ -115,6 +115,7 @@ export async function verifyAccessToken(token: string, options: { secret: string
       algorithms: ["HS256"],
       typ: ACCESS_TOKEN_TYPE,
       issuer: options.issuer,
+      requiredClaims: ["exp"],
     }));
   } catch {
     throw new Error("OAuth access token is invalid or expired; refresh it or authorize again");

@@ -14,6 +14,7 @@ import { security } from "../http/security.ts";
 import { linkInvite, redeemInvite } from "../invites/store.ts";
 import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
 import { join } from "node:path";
+import { redeemWithPassword } from "../invites/redeem.ts";
 import {
   deleteOrganization,
   findOrganization,
@@ -28,6 +29,14 @@ const orgBody = t.Object({
   name: name("name"),
   displayName: t.Optional(t.String({ maxLength: 200 })),
   description: t.Optional(t.String({ maxLength: 4000 })),
+  /** Redeeming an invite without a session (src/invites/redeem.ts). */
+  user: t.Optional(t.Object({
+    userName: name("userName"),
+    password: t.String({ minLength: 8, maxLength: 1024, error: "user.password must be 8 to 1024 characters" }),
+    email: t.Optional(t.String({ format: "email", maxLength: 320, error: "user.email must be an email address" })),
+    firstName: t.Optional(t.String({ maxLength: 200 })),
+    lastName: t.Optional(t.String({ maxLength: 200 })),
+  })),
 });
 
 const orgPatch = t.Object({
@@ -51,6 +60,11 @@ export function organizationRoutes(ctx: AppContext) {
       "/",
       async ({ body, principal, request, set }) => {
         const invite = request.headers.get("x-invite-token");
+        if (!principal && invite !== null && body.user) {
+          const { user, ...fields } = body;
+          set.status = 201;
+          return organizationView(await redeemWithPassword(ctx, request, { invite, org: fields, user }));
+        }
         const p = required(principal);
         if (invite === null && !isSystemAdmin(p)) {
           throw forbidden("only a system administrator can create organizations; others need an invite token in X-Invite-Token");
@@ -60,7 +74,8 @@ export function organizationRoutes(ctx: AppContext) {
           if (invite !== null) await redeemInvite(tx, invite, user.userId);
           const [exists] = await tx`SELECT 1 FROM organizations WHERE name = ${body.name}`;
           if (exists) throw conflict(`organization '${body.name}' already exists; pick another name`);
-          const created = await insertOrganization(tx, body, user.userId);
+          const { user: _redeemer, ...fields } = body;
+          const created = await insertOrganization(tx, fields, user.userId);
           if (invite !== null) await linkInvite(tx, invite, created.id);
           return created;
         });
@@ -75,7 +90,10 @@ export function organizationRoutes(ctx: AppContext) {
           description: "A system admin creates organizations freely. Any other user needs a Bearer access token and header " +
             "`X-Invite-Token`: the invite is consumed in the same transaction (each token creates exactly one organization, " +
             "also under concurrent requests; a failed creation leaves it unconsumed) and the caller becomes the organization's " +
-            "admin. Unknown token: 403; used token: 409. A system admin sending the header consumes the invite too.",
+            "admin. Unknown token: 403; used token: 409. A system admin sending the header consumes the invite too. " +
+            "Without a session, send `user: { userName, password, email }` in the body: a new user name creates that user " +
+            "(who becomes the admin), an existing one signs in with its password; failed attempts and unknown tokens count " +
+            "toward the sign-in limits of the client address (429 with Retry-After).",
           tags: ["organizations"],
         },
       },

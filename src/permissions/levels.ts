@@ -6,7 +6,7 @@
  */
 import { Elysia } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, MODEL } from "../http/access.ts";
+import { ADMIN } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { name, uuid } from "../http/params.ts";
 import { permissionRoutes, type PermissionLevel } from "./routes.ts";
@@ -61,7 +61,8 @@ export function packageLevel(prefix: string): PermissionLevel {
       return r ? { id: r.id as string, orgId: r.org_id as string } : null;
     },
     principalKinds: ["user", "group", "workspace"],
-    manage: MODEL,
+    // Only package admins (and admins above) manage who may use a package; modelers publish.
+    manage: ADMIN,
   };
 }
 

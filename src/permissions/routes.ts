@@ -8,7 +8,7 @@
 import { Elysia, t, type TSchema } from "elysia";
 import type { Db } from "../db/database.ts";
 import type { AppContext } from "../http/context.ts";
-import { effectiveRank, ROLES, roleName } from "../http/access.ts";
+import { effectiveRank, isSystemAdmin, ROLES, roleName } from "../http/access.ts";
 import { required } from "../http/auth.ts";
 import { badRequest, conflict, forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
@@ -39,7 +39,7 @@ export interface PermissionLevel {
   resolve(db: Db, params: Record<string, string>): Promise<ResolvedResource | null>;
   /** Principal kinds a grant may target. */
   principalKinds: readonly PrincipalRef["kind"][];
-  /** Rank needed to grant (package modelers may share; elsewhere admin, manager or editor). */
+  /** Rank needed to grant (admin, manager or editor; package modelers may not). */
   manage: number;
 }
 
@@ -94,13 +94,26 @@ async function seesOwn(ctx: AppContext, principal: Principal, loc: Located): Pro
   return principal.kind === "user" && await isMember(ctx.sql, principal.userId, loc.orgId);
 }
 
-/** Row id of the principal a grant is about (400 when it names nothing, or a user outside the organization). */
-async function grantee(ctx: AppContext, spec: PermissionLevel, ref: PrincipalRef, loc: Located): Promise<GrantPrincipal> {
+/**
+ * Row id of the principal a grant is about. A user must be a member of the
+ * organization; at the organization level a system administrator may also
+ * grant to any user (that is how a user joins), and an admin may approve the
+ * user's own pending request. A user who does not exist and one who is not a
+ * member get the same 400 (no enumeration of other organizations' users).
+ */
+async function grantee(ctx: AppContext, spec: PermissionLevel, ref: PrincipalRef, loc: Located, caller: Principal): Promise<GrantPrincipal> {
   const id = await principalId(ctx.sql, ref, loc.orgId);
-  if (!id) throw badRequest(`userGroupId '${ref.kind}:${ref.name}' names no ${ref.kind}${ref.kind === "user" ? "" : " of this organization"}; create it first`);
-  if (ref.kind === "user" && spec.level !== "organization" && !(await isMember(ctx.sql, id, loc.orgId))) {
-    throw badRequest(`user '${ref.name}' is not a member of the organization; grant an organization role or add the user to a group first`);
+  if (ref.kind === "user") {
+    const allowed = id !== null && (
+      await isMember(ctx.sql, id, loc.orgId) ||
+      (spec.level === "organization" && (isSystemAdmin(caller) || (await findGrant(ctx.sql, loc.target, { kind: "user", id }))?.pending === true))
+    );
+    if (!allowed) {
+      throw badRequest(`user '${ref.name}' is not a member of this organization; a system administrator grants the user an organization role first`);
+    }
+    return { kind: "user", id: id! };
   }
+  if (!id) throw badRequest(`userGroupId '${ref.kind}:${ref.name}' names no ${ref.kind} of this organization; create it first`);
   return { kind: ref.kind, id };
 }
 
@@ -157,7 +170,7 @@ export function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
         const asRequest = query.requestPermission === true || body.requestPermission === true;
         if (loc.rank >= spec.manage) {
           if (roleRank > loc.rank) throw forbidden(`${loc.label}: you cannot grant '${body.permission}', a stronger role than your own`);
-          const who = await grantee(ctx, spec, ref, loc);
+          const who = await grantee(ctx, spec, ref, loc, p);
           const grant = await ctx.sql.begin(async (tx) => {
             const existing = await findGrant(tx, loc.target, who);
             if (existing && !existing.pending) {

@@ -6,7 +6,8 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { isSystemAdmin } from "../http/access.ts";
 import { required } from "../http/auth.ts";
-import { conflict, forbidden, notFound } from "../http/errors.ts";
+import { badRequest, conflict, forbidden, notFound } from "../http/errors.ts";
+import { checkPassword } from "../auth/signin.ts";
 import { name } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
@@ -31,7 +32,8 @@ export function userRoutes(ctx: AppContext) {
         const user = await ctx.sql.begin(async (tx) => {
           const [dup] = await tx`SELECT user_name FROM users WHERE user_name = ${body.userName} OR lower(email) = lower(${body.email})`;
           if (dup) throw conflict(dup.user_name === body.userName ? `user '${body.userName}' already exists` : `email '${body.email}' is already used`);
-          return await insertUser(tx, body);
+          const { password: plain, ...fields } = body;
+          return await insertUser(tx, { ...fields, passwordHash: plain ? await ctx.identity.passwords.hash(plain) : null });
         });
         set.status = 201;
         return userView(user);
@@ -61,17 +63,25 @@ export function userRoutes(ctx: AppContext) {
     )
     .patch(
       "/:userName",
-      async ({ params, body, principal }) => {
+      async ({ params, body, principal, request }) => {
         const p = required(principal);
         const admin = isSystemAdmin(p);
         if (!admin && !isSelf(p, params.userName)) throw notFound(`user '${params.userName}' not found`);
         if (!admin && body.systemAdmin !== undefined) throw forbidden("only a system administrator can change systemAdmin");
+        const { password: plain, currentPassword, ...fields } = body;
+        if (plain !== undefined && isSelf(p, params.userName)) {
+          if (!currentPassword) throw badRequest("changing your own password needs currentPassword");
+          if (!(await checkPassword(ctx, request, { userName: params.userName }, currentPassword))) {
+            throw forbidden("currentPassword is wrong; your password was not changed");
+          }
+        }
+        const passwordHash = plain !== undefined ? await ctx.identity.passwords.hash(plain) : undefined;
         const user = await ctx.sql.begin(async (tx) => {
           if (body.email) {
             const [dup] = await tx`SELECT 1 FROM users WHERE lower(email) = lower(${body.email}) AND user_name <> ${params.userName}`;
             if (dup) throw conflict(`email '${body.email}' is already used`);
           }
-          return await updateUser(tx, params.userName, body);
+          return await updateUser(tx, params.userName, { ...fields, passwordHash });
         });
         if (!user) throw notFound(`user '${params.userName}' not found`);
         return userView(user);
@@ -83,9 +93,16 @@ export function userRoutes(ctx: AppContext) {
           firstName: t.Optional(t.String({ maxLength: 200 })),
           lastName: t.Optional(t.String({ maxLength: 200 })),
           password: t.Optional(password),
+          currentPassword: t.Optional(t.String({ minLength: 1, maxLength: 1024 })),
           systemAdmin: t.Optional(t.Boolean()),
         }),
-        detail: { summary: "Update a user: self for profile fields, system admin for everything", tags: ["users"] },
+        detail: {
+          summary: "Update a user: self for profile fields, system admin for everything",
+          description: "Changing one's own password needs `currentPassword` (wrong: 403, counted as a failed sign-in). " +
+            "A new password (own change or an administrator's reset) ends every access token of the user and revokes " +
+            "the user's OAuth grants and refresh tokens; group API keys stay.",
+          tags: ["users"],
+        },
       },
     )
     .delete(

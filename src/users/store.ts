@@ -45,16 +45,19 @@ export interface NewUser {
   email: string;
   firstName?: string;
   lastName?: string;
-  password?: string;
+  /** argon2id hash of the password (see `PasswordHasher`); none: the user cannot sign in with a password. */
+  passwordHash?: string | null;
   systemAdmin?: boolean;
+  /** The bootstrap system administrator (never reached through an identity-provider token). */
+  bootstrap?: boolean;
 }
 
-/** Inserts a user (argon2id password hash); a duplicate name or email raises 23505. */
+/** Inserts a user; a duplicate name or email raises 23505. */
 export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
-  const hash = user.password ? await Bun.password.hash(user.password, { algorithm: "argon2id" }) : null;
   const [r] = await db`
-    INSERT INTO users (user_name, email, first_name, last_name, password_hash, system_admin)
-    VALUES (${user.userName}, ${user.email}, ${user.firstName ?? ""}, ${user.lastName ?? ""}, ${hash}, ${user.systemAdmin ?? false})
+    INSERT INTO users (user_name, email, first_name, last_name, password_hash, system_admin, bootstrap)
+    VALUES (${user.userName}, ${user.email}, ${user.firstName ?? ""}, ${user.lastName ?? ""}, ${user.passwordHash ?? null},
+            ${user.systemAdmin ?? false}, ${user.bootstrap ?? false})
     RETURNING *`;
   return toUser(r!);
 }
@@ -66,11 +69,14 @@ export async function findUser(db: Db, userName: string): Promise<UserRow | null
 }
 
 /** A user by name or email, with the password hash, for login. */
-export async function findLogin(db: Db, login: { userName?: string; email?: string }): Promise<(UserRow & { passwordHash: string | null }) | null> {
+export async function findLogin(
+  db: Db,
+  login: { userName?: string; email?: string },
+): Promise<(UserRow & { passwordHash: string | null; tokenVersion: number }) | null> {
   const [r] = login.userName
     ? await db`SELECT * FROM users WHERE user_name = ${login.userName}`
     : await db`SELECT * FROM users WHERE lower(email) = lower(${login.email ?? ""})`;
-  return r ? { ...toUser(r), passwordHash: r.password_hash as string | null } : null;
+  return r ? { ...toUser(r), passwordHash: r.password_hash as string | null, tokenVersion: r.token_version as number } : null;
 }
 
 /** Changes of a user. */
@@ -78,13 +84,14 @@ export interface UserPatch {
   email?: string;
   firstName?: string;
   lastName?: string;
-  password?: string;
+  /** New argon2id password hash: also ends the user's access tokens and OAuth grants ({@link revokeUserAccess}). */
+  passwordHash?: string;
   systemAdmin?: boolean;
 }
 
-/** Applies a partial update; returns the updated user or null when missing. */
+/** Applies a partial update; returns the updated user or null when missing. A new password revokes the user's access. */
 export async function updateUser(db: Db, userName: string, patch: UserPatch): Promise<UserRow | null> {
-  const hash = patch.password ? await Bun.password.hash(patch.password, { algorithm: "argon2id" }) : null;
+  const hash = patch.passwordHash ?? null;
   const [r] = await db`
     UPDATE users SET
       email = coalesce(${patch.email ?? null}, email),
@@ -94,7 +101,19 @@ export async function updateUser(db: Db, userName: string, patch: UserPatch): Pr
       system_admin = coalesce(${patch.systemAdmin ?? null}, system_admin),
       updated_at = now()
     WHERE user_name = ${userName} RETURNING *`;
+  if (r && hash) await revokeUserAccess(db, r.id as string);
   return r ? toUser(r) : null;
+}
+
+/**
+ * Ends every access token of a user (bumps `token_version`, which each token
+ * carries as `ver`) and revokes the user's OAuth grants (their refresh tokens,
+ * and the access tokens issued under them). Group API keys are not the user's
+ * and stay valid.
+ */
+export async function revokeUserAccess(db: Db, userId: string): Promise<void> {
+  await db`UPDATE users SET token_version = token_version + 1 WHERE id = ${userId}`;
+  await db`UPDATE oauth_grants SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`;
 }
 
 /** Deletes a user; returns whether it existed. */

@@ -86,14 +86,16 @@ describe("users", () => {
   });
 
   test("a user reads and updates itself but not others, and cannot make itself admin", async () => {
-    const frank = await s.createUser("frank");
+    let frank = await s.createUser("frank");
     await s.createUser("grace");
     expect((await s.call("GET", "/api/v0/users/frank", { token: frank })).status).toBe(200);
     expect((await s.call("GET", "/api/v0/users/grace", { token: frank })).status).toBe(404);
-    const upd = await s.call("PATCH", "/api/v0/users/frank", { token: frank, body: { firstName: "Franklin", password: "a-new-password" } });
+    const upd = await s.call("PATCH", "/api/v0/users/frank", { token: frank, body: { firstName: "Franklin", password: "a-new-password", currentPassword: "pw-frank-secret" } });
     expect(upd.status).toBe(200);
     expect(upd.body.firstName).toBe("Franklin");
-    expect(await s.login("frank", "a-new-password")).toBeString();
+    // The new password ended the old token.
+    expect((await s.call("GET", "/api/v0/users/frank", { token: frank })).status).toBe(401);
+    frank = await s.login("frank", "a-new-password");
     expect((await s.call("PATCH", "/api/v0/users/frank", { token: frank, body: { systemAdmin: true } })).status).toBe(403);
     expect((await s.call("PATCH", "/api/v0/users/grace", { token: frank, body: { firstName: "x" } })).status).toBe(404);
     expect((await s.call("DELETE", "/api/v0/users/grace", { token: frank })).status).toBe(403);

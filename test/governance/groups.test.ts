@@ -20,6 +20,7 @@ beforeAll(async () => {
   await grantOrg(s, "gorg", "user:oa", "admin");
   await grantOrg(s, "gorg", "user:mo", "modeler");
   await grantOrg(s, "gorg", "user:me", "member");
+  await grantOrg(s, "gorg", "user:lead", "member");
 }, 60_000);
 afterAll(() => s.close());
 
@@ -111,7 +112,10 @@ describe("group tokens", () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: "ci", groupName: "bots", expired: false });
     expect(created.body.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(new Date(created.body.expiresAt).getUTCFullYear()).toBeGreaterThan(new Date().getUTCFullYear() + 90);
+    // One year by default (API_KEY_DEFAULT_DAYS), never the old 100 years.
+    const days = (new Date(created.body.expiresAt).getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(364);
+    expect(days).toBeLessThanOrEqual(365);
     const [row] = await s.service.db.sql`SELECT secret_hash FROM group_tokens WHERE name = 'ci'`;
     expect(row!.secret_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.secret_hash).not.toContain(created.body.secret);

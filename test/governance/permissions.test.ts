@@ -76,7 +76,7 @@ describe("permission CRUD at every level", () => {
     }
     const orgTry = await s.call("POST", `${O}/permissions`, { token: joe, body: { userGroupId: "user:kim", permission: "member" } });
     expect(orgTry.status).toBe(403);
-  });
+  }, 60_000);
 
   test("workspace principals only on packages; users must be members for lower levels", async () => {
     const ok = await s.call("POST", `${O}/environments/prod/packages/sales/permissions`, { token: oa, body: { userGroupId: "workspace:shared", permission: "viewer" } });
@@ -138,14 +138,19 @@ describe("access requests", () => {
     expect((await s.call("POST", `${O}/permissions?requestPermission=true`, { token: out, body: { userGroupId: "user:outsider", permission: "member" } })).status).toBe(404);
   });
 
-  test("package modelers share packages but cannot grant admin", async () => {
+  test("only package admins manage package permissions: modelers get 403", async () => {
     await s.call("POST", `${O}/environments/prod/packages/sales/permissions`, { token: oa, body: { userGroupId: "user:kim", permission: "modeler" } });
     const kim = await s.login("kim", "pw-kim-secret");
     const P = `${O}/environments/prod/packages/sales/permissions`;
-    expect((await s.call("POST", P, { token: kim, body: { userGroupId: "user:joe", permission: "modeler" } })).status).toBe(201);
-    expect((await s.call("PATCH", `${P}/user:joe`, { token: kim, body: { permission: "admin" } })).status).toBe(403);
-    expect((await s.call("POST", P, { token: kim, body: { userGroupId: "group:crew", permission: "admin" } })).status).toBe(403);
-    expect((await s.call("DELETE", `${P}/user:joe`, { token: kim })).status).toBe(204);
+    expect((await s.call("POST", P, { token: kim, body: { userGroupId: "user:joe", permission: "viewer" } })).status).toBe(403);
+    expect((await s.call("POST", P, { token: oa, body: { userGroupId: "user:joe", permission: "modeler" } })).status).toBe(201);
+    expect((await s.call("PATCH", `${P}/user:joe`, { token: kim, body: { permission: "viewer" } })).status).toBe(403);
+    expect((await s.call("POST", P, { token: kim, body: { userGroupId: "group:crew", permission: "viewer" } })).status).toBe(403);
+    expect((await s.call("DELETE", `${P}/user:joe`, { token: kim })).status).toBe(403);
+    const [row] = await s.service.db.sql`SELECT role FROM grants g JOIN users u ON u.id = g.principal_id
+      WHERE g.resource_kind = 'package' AND u.user_name = 'joe'`;
+    expect(row!.role).toBe("modeler");
+    expect((await s.call("DELETE", `${P}/user:joe`, { token: oa })).status).toBe(204);
   });
 });
 

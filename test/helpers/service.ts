@@ -95,7 +95,18 @@ export interface TestService {
 
 /** Starts a service on a fresh database; `env` overrides configuration variables. */
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
-  const config = readConfig({ BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD, LOG_REQUESTS: "false", RATE_LIMIT_PER_MINUTE: "0", ...env });
+  const config = readConfig({
+    BOOTSTRAP_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    LOG_REQUESTS: "false",
+    RATE_LIMIT_PER_MINUTE: "0",
+    // Cheap argon2 and generous attempt limits; the sign-in tests set their own.
+    PASSWORD_HASH_MEMORY_KIB: "1024",
+    PASSWORD_HASH_TIME_COST: "1",
+    LOGIN_MAX_FAILURES_ACCOUNT: "1000",
+    LOGIN_MAX_FAILURES_ADDRESS: "1000",
+    AUTH_MAX_FAILURES_PER_MINUTE: "100000",
+    ...env,
+  });
   const db = await freshDatabase();
   const service = await startService(config, { db, log: () => {}, addressOf: () => "127.0.0.1" });
   let admin: string | undefined;

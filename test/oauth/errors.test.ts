@@ -58,19 +58,25 @@ describe("authorization endpoint errors", () => {
     expect(evil.headers.get("location")).toBeNull();
   });
 
-  test("a missing PKCE challenge and a foreign resource are sent back as error redirects", async () => {
+  test("a missing PKCE challenge, a foreign resource or a bad response_type is a 400 page, never a redirect (RFC 9700 4.11.2)", async () => {
     const url = authorizeUrl(served.url, { clientId, resource: `${served.url}/mcp/acme`, challenge: "x" });
     url.searchParams.delete("code_challenge");
     const noPkce = await fetch(url, { redirect: "manual" });
-    expect(noPkce.status).toBe(302);
-    const back = new URL(noPkce.headers.get("location")!);
-    expect(back.searchParams.get("error")).toBe("invalid_request");
-    expect(back.searchParams.get("state")).toBe("st-1");
+    expect(noPkce.status).toBe(400);
+    expect(noPkce.headers.get("location")).toBeNull();
+    expect(await noPkce.text()).toContain("invalid_request");
     const { challenge } = await pkce();
     const foreign = await fetch(authorizeUrl(served.url, { clientId, resource: "https://other.example.com/mcp/acme", challenge }), {
       redirect: "manual",
     });
-    expect(new URL(foreign.headers.get("location")!).searchParams.get("error")).toBe("invalid_target");
+    expect(foreign.status).toBe(400);
+    expect(foreign.headers.get("location")).toBeNull();
+    expect(await foreign.text()).toContain("invalid_target");
+    const token = authorizeUrl(served.url, { clientId, resource: `${served.url}/mcp/acme`, challenge });
+    token.searchParams.set("response_type", "token");
+    const implicit = await fetch(token, { redirect: "manual" });
+    expect(implicit.status).toBe(400);
+    expect(implicit.headers.get("location")).toBeNull();
   });
 
   test("a form without its CSRF cookie, or with an altered resource, is refused", async () => {
