@@ -69,6 +69,8 @@ export interface Config {
   runPollMs: number;
   /** Longest a single run unit may take, ms (`RUN_UNIT_TIMEOUT_MS`, default 600,000). */
   runUnitTimeoutMs: number;
+  /** Days query log entries are kept (`QUERY_LOG_DAYS`, default 30). */
+  queryLogDays?: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -125,5 +127,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     runStaleAfterMs: Math.max(100, intFrom(env.RUN_STALE_AFTER_MS, 60_000, "RUN_STALE_AFTER_MS")),
     runPollMs: Math.max(10, intFrom(env.RUN_POLL_MS, 2_000, "RUN_POLL_MS")),
     runUnitTimeoutMs: Math.max(1, intFrom(env.RUN_UNIT_TIMEOUT_MS, 600_000, "RUN_UNIT_TIMEOUT_MS")),
+    queryLogDays: Math.max(1, intFrom(env.QUERY_LOG_DAYS, 30, "QUERY_LOG_DAYS")),
   };
 }

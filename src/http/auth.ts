@@ -92,7 +92,7 @@ async function oauthBearer(deps: AuthDeps, token: string, challenge: string): Pr
   }
   const user = await userById(deps.sql, verified.userId);
   if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
-  return user;
+  return { ...user, oauth: true };
 }
 
 async function bearer(deps: AuthDeps, token: string): Promise<UserPrincipal> {
