@@ -26,6 +26,8 @@ import { permissionLevelRoutes } from "./permissions/levels.ts";
 import { systemPermissionRoutes } from "./permissions/system.ts";
 import { inviteRoutes } from "./invites/routes.ts";
 import { attributeRoutes } from "./attributes/routes.ts";
+import { effectiveValueRoutes } from "./rls/routes.ts";
+import { queryLogRoutes } from "./query_log/routes.ts";
 import { mcpRoutes, type McpRoutesOptions } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import type { ContextSearcher, QueryRunner } from "./mcp/tools.ts";
@@ -119,6 +121,8 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
         .use(systemPermissionRoutes(ctx))
         .use(inviteRoutes(ctx))
         .use(attributeRoutes(ctx))
+        .use(effectiveValueRoutes(ctx))
+        .use(queryLogRoutes(ctx))
         .use(workspaceRoutes(ctx))
         .use(workspacePackageRoutes(ctx))
         .use(documentRoutes(ctx))
