@@ -15,6 +15,8 @@ export const SALES_MODEL = `##! experimental.parameters
 #(bind) region_param=region
 source: orders(region_param::string) is duckdb.table('data/orders.csv') extend {
   where: region = region_param
+  #(index)
+  dimension: order_region is region
   measure: revenue is amount.sum()
   measure: order_count is count()
   view: by_region is { group_by: region; aggregate: revenue }
@@ -23,6 +25,8 @@ source: orders(region_param::string) is duckdb.table('data/orders.csv') extend {
 #(doc) Salaries, for the finance group only
 #(authorize) groups=[finance]
 source: payroll is duckdb.table('data/payroll.csv') extend {
+  #(index)
+  dimension: payroll_region is region
   measure: total_salary is salary.sum()
 }
 
