@@ -170,6 +170,11 @@ describe("MCP execute_query with an API key", () => {
     expect(plan.sources).toContain("big_orders");
     const dryRefused = await keyClient.callTool({ name: "execute_query", arguments: { ...base, query: "payroll -> { aggregate: total_salary }", dry_run: true } });
     expect(dryRefused.isError).toBe(true);
+    // every call is in the query log, via mcp
+    const logged = await w.s.call("GET", `${API}/organizations/acme/query-log?principal=group:sales_eu&limit=2`, { token: w.admin });
+    expect(logged.body.map((e: { via: string; status: string }) => [e.via, e.status])).toEqual([["mcp", "refused"], ["mcp", "ok"]]);
+    const oauth = await w.s.call("GET", `${API}/organizations/acme/query-log?principal=user:mo`, { token: w.admin });
+    expect(oauth.body.some((e: { via: string }) => e.via === "mcp")).toBe(true);
   });
 });
 
