@@ -10,7 +10,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
 import { authorize, pkce, REDIRECT_URI, registerClient, tokenRequest } from "../helpers/oauth.ts";
 import { API } from "../packages/helpers.ts";
-import { admin, SALES_QUERY, type SalesWorld, startSalesWorld } from "./world.ts";
+import { admin, ORDERS_CSV, PAYROLL_CSV, SALES_MODEL, SALES_QUERY, type SalesWorld, startSalesWorld } from "./world.ts";
 
 let w: SalesWorld;
 let served: Served;
@@ -50,6 +50,17 @@ afterAll(async () => {
 });
 
 describe("the README's worked example", () => {
+  test("the README shows exactly the model and data this test runs", async () => {
+    const readme = await Bun.file(new URL("../../README.md", import.meta.url)).text();
+    const example = readme.slice(readme.indexOf("**Worked example**"));
+    expect(example.slice(example.indexOf("```malloy\n") + 10, example.indexOf("```", example.indexOf("```malloy\n") + 10))).toBe(SALES_MODEL);
+    for (const row of ORDERS_CSV.trim().split("\n").slice(1)) {
+      const [, region, amount] = row.split(",");
+      expect(example).toContain(`${region} ${amount}`);
+    }
+    for (const row of PAYROLL_CSV.trim().split("\n").slice(1)) expect(example).toContain(row.replace(",", " "));
+  });
+
   test("ann (sales_eu), bob (finance, own value US) and the sales_eu API key get different answers", async () => {
     const revenue = { query: "orders -> { group_by: region; aggregate: revenue }" };
     expect((await q({ token: w.ann }, revenue)).body.data).toEqual([{ region: "EU", revenue: 30 }]);
