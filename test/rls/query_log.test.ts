@@ -16,7 +16,7 @@ const log = async (query = "") => (await w.s.call("GET", `${LOG}${query}`, { tok
 
 beforeAll(async () => {
   w = await startSalesWorld({ QUERY_TIMEOUT_MS: "3000" });
-});
+}, 300_000);
 afterAll(() => w?.s.close());
 
 describe("query log", () => {

@@ -41,7 +41,7 @@ beforeAll(async () => {
   });
   expect(token.status).toBe(200);
   oauthClient = await connectClient(resource, `Bearer ${token.body.access_token}`);
-});
+}, 300_000);
 afterAll(async () => {
   await keyClient?.close();
   await oauthClient?.close();
