@@ -33,6 +33,8 @@ import { permissionLevelRoutes } from "./permissions/levels.ts";
 import { systemPermissionRoutes } from "./permissions/system.ts";
 import { inviteRoutes } from "./invites/routes.ts";
 import { attributeRoutes } from "./attributes/routes.ts";
+import { effectiveValueRoutes } from "./rls/routes.ts";
+import { queryLogRoutes } from "./query_log/routes.ts";
 import { mcpRoutes, type McpRoutesOptions } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import type { ContextSearcher, QueryRunner } from "./mcp/tools.ts";
@@ -134,6 +136,8 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
         .use(systemPermissionRoutes(ctx))
         .use(inviteRoutes(ctx))
         .use(attributeRoutes(ctx))
+        .use(effectiveValueRoutes(ctx))
+        .use(queryLogRoutes(ctx))
         .use(workspaceRoutes(ctx))
         .use(workspacePackageRoutes(ctx))
         .use(documentRoutes(ctx))
@@ -164,7 +168,7 @@ function mcpQueryRunner(ctx: AppContext): QueryRunner {
   const runner = createQueryRunner(ctx);
   return {
     run: (principal, args, scope) =>
-      runner.run(principal, { ...args, organization: scope.orgName, workspace: scope.workspace?.name }, { signal: scope.signal }),
+      runner.run(principal, { ...args, organization: scope.orgName, workspace: scope.workspace?.name }, { signal: scope.signal, via: "mcp" }),
   };
 }
 

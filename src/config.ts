@@ -111,6 +111,8 @@ export interface Config {
   publicUrl?: string;
   /** Proxies whose `X-Forwarded-For` entries are skipped (`TRUSTED_PROXIES`, addresses or CIDRs; the connecting peer always is one with `TRUST_PROXY`). */
   trustedProxies: string[];
+  /** Days query log entries are kept (`QUERY_LOG_DAYS`, default 30). */
+  queryLogDays?: number;
 }
 
 const SIZE_UNITS: Record<string, number> = { "": 1, B: 1, K: 1024, KB: 1000, KIB: 1024, M: 1024 ** 2, MB: 1000 ** 2, MIB: 1024 ** 2, G: 1024 ** 3, GB: 1000 ** 3, GIB: 1024 ** 3, T: 1024 ** 4, TB: 1000 ** 4, TIB: 1024 ** 4 };
@@ -210,5 +212,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     apiKeyMaxDays: Math.max(1, intFrom(env.API_KEY_MAX_DAYS, 365, "API_KEY_MAX_DAYS")),
     publicUrl: publicUrlFrom(env.PUBLIC_URL),
     trustedProxies: (env.TRUSTED_PROXIES ?? "").split(",").map((p) => p.trim()).filter(Boolean),
+    queryLogDays: Math.max(1, intFrom(env.QUERY_LOG_DAYS, 30, "QUERY_LOG_DAYS")),
   };
 }

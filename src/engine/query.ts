@@ -16,6 +16,8 @@
 import {
   type Connection,
   type Explore,
+  type ModelDef,
+  type PreparedQuery,
   type PreparedResult,
   type QueryMaterializer,
   type QueryRecord,
@@ -44,6 +46,21 @@ export interface RunQueryOptions {
   semaphore?: Semaphore;
   /** Cancels the query when it aborts (e.g. the client went away). */
   signal?: AbortSignal;
+  /**
+   * Compile `query` text in Malloy's restricted mode (no `import`, no
+   * `conn.table(...)`/`conn.sql(...)`, no `##!` flags, no raw SQL functions):
+   * rejections are compile problems with code `restricted-construct-forbidden`.
+   */
+  restricted?: boolean;
+  /** The model definition to compile against; default the compiled model's own. */
+  modelDef?: ModelDef;
+  /**
+   * Called with the compiled query before SQL is generated; answers the query
+   * to run (e.g. with parameters filled) or throws to refuse it.
+   */
+  authorize?: (query: PreparedQuery) => PreparedQuery | Promise<PreparedQuery>;
+  /** Compile (and authorize) only: answer the SQL and schema without running. */
+  dryRun?: boolean;
 }
 
 /** A column of the result. */
@@ -125,16 +142,41 @@ async function execute(
   context: { rowLimit: number; signal: AbortSignal; started: number },
 ): Promise<QueryResponse> {
   const { materializer, sourceName, queryName } = chooseQuery(compiled, options);
-  let prepared: PreparedResult;
-  try {
-    prepared = await materializer.getPreparedResult();
-  } catch (error) {
+  const compileError = (error: unknown) => {
     const problems = redactPath(problemsOf(error, (url) => fileLabel(compiled, url)), compiled.pkg.packageDir);
     const refused = problems.find((problem) => problem.message.includes(NOT_ALLOWED_PREFIX));
-    if (refused) throw new QueryError("not_allowed", refused.message.slice(refused.message.indexOf(NOT_ALLOWED_PREFIX)), problems);
-    throw new QueryError("compile", `the query does not compile: ${problems[0].message}`, problems);
+    if (refused) return new QueryError("not_allowed", refused.message.slice(refused.message.indexOf(NOT_ALLOWED_PREFIX)), problems);
+    return new QueryError("compile", `the query does not compile: ${problems[0].message}`, problems);
+  };
+  let query: PreparedQuery;
+  try {
+    query = await materializer.getPreparedQuery();
+  } catch (error) {
+    throw compileError(error);
+  }
+  if (options.authorize) query = await options.authorize(query);
+  let prepared: PreparedResult;
+  try {
+    prepared = query.preparedResult;
+  } catch (error) {
+    throw compileError(error);
   }
   const connectionName = prepared.connectionName;
+  if (options.dryRun) {
+    return {
+      data: [],
+      totalRows: 0,
+      truncated: false,
+      executionTime: Math.round((performance.now() - context.started) * 10) / 10,
+      metadata: {
+        schema: schemaOf(prepared.resultExplore),
+        sourceName: sourceName ?? safeSourceName(prepared),
+        queryName,
+        sql: prepared.sql.split(`${compiled.pkg.packageDir.replace(/\/+$/, "")}/`).join(""),
+        connection: connectionName,
+      },
+    };
+  }
   const connection = await compiled.pkg.runtime.connections.lookupConnection(connectionName);
   let rows: QueryRecord[];
   try {
@@ -184,10 +226,11 @@ function chooseQuery(
     throw new QueryError("request", "sourceName goes with queryName; leave it out when giving query text");
   }
   const model = compiled.model;
-  const models = compiled.pkg.runtime._loadModelFromModelDef(model._modelDef);
+  const models = compiled.pkg.runtime._loadModelFromModelDef(options.modelDef ?? model._modelDef);
   if (query !== undefined) {
     if (query.trim() === "") throw new QueryError("request", "query is empty; write Malloy such as `run: source -> { aggregate: count() }`");
-    return { materializer: models.loadQuery(asStatement(query)) };
+    const text = asStatement(query);
+    return { materializer: options.restricted ? models.loadRestrictedQuery(text) : models.loadQuery(text) };
   }
   const name = queryName as string;
   const named = model.queries().named.includes(name);

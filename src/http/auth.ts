@@ -110,7 +110,7 @@ async function oauthBearer(deps: AuthDeps, token: string, challenge: string): Pr
   }
   const user = await userById(deps.sql, verified.userId);
   if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
-  return userPrincipal(user);
+  return { ...userPrincipal(user), oauth: true };
 }
 
 /**

@@ -9,6 +9,8 @@ export interface UserPrincipal {
   userId: string;
   userName: string;
   systemAdmin: boolean;
+  /** True when the caller presented an OAuth access token (an MCP client acting for the user). */
+  oauth?: boolean;
 }
 
 /** A caller authenticated with a group token (API key): acts as the group. */

@@ -22,6 +22,10 @@ export interface ExecuteQueryArgs {
   source_name?: string;
   /** Package version; the latest when absent. */
   version_id?: string;
+  /** Rows to return (at most the server's QUERY_ROW_LIMIT). */
+  limit?: number;
+  /** Compile and authorize only; the answer is `{ sql, schema, sources }`. */
+  dry_run?: boolean;
 }
 
 /** Arguments of `get_context`; the scope chain is environment, package, model, source. */
@@ -51,6 +55,13 @@ export interface ToolScope {
   signal?: AbortSignal;
 }
 
+/** The answer of `execute_query` with `dry_run`. */
+export interface DryRunResult {
+  sql: string;
+  schema: { name: string; type: string }[];
+  sources: string[];
+}
+
 /**
  * Runs `execute_query` for a caller. Throws an `ApiError` (RESOURCE_NOT_FOUND,
  * INSUFFICIENT_PERMISSIONS, VALIDATION_ERROR) or the engine's `QueryError`
@@ -58,7 +69,7 @@ export interface ToolScope {
  * with `isError: true`.
  */
 export interface QueryRunner {
-  run(principal: Principal, args: ExecuteQueryArgs, scope: ToolScope): Promise<QueryEnvelope>;
+  run(principal: Principal, args: ExecuteQueryArgs, scope: ToolScope): Promise<QueryEnvelope | DryRunResult>;
 }
 
 /** Answers `get_context` for a caller, within its permissions and the scope. */
@@ -107,6 +118,8 @@ export const EXECUTE_QUERY_TOOL = {
       query_name: str("a view of source_name, or a named query of the model; needs source_name"),
       source_name: str("the source whose view query_name names; only with query_name"),
       version_id: str("package version to query (default: the latest)", { pattern: VERSION_ID_PATTERN }),
+      limit: { type: "integer", minimum: 1, description: "rows to return (at most the server's row limit)" } as OptionProperty,
+      dry_run: { type: "boolean", description: "compile and authorize without running; answers { sql, schema, sources }" } as OptionProperty,
     },
     required: ["environment_name", "package_name", "model_uri"],
     additionalProperties: false,
@@ -157,7 +170,13 @@ export const GET_CONTEXT_TOOL = {
   annotations: { readOnlyHint: true, openWorldHint: false },
 } as const;
 
-type Schema = { properties: Record<string, StringProperty>; required: readonly string[] };
+interface OptionProperty {
+  type: "integer" | "boolean";
+  minimum?: number;
+  description: string;
+}
+
+type Schema = { properties: Record<string, StringProperty | OptionProperty>; required: readonly string[] };
 
 /** Checks types, unknown names, required names and patterns against a tool's input schema. */
 function checkShape(tool: string, schema: Schema, args: unknown): Record<string, string> {
@@ -172,11 +191,24 @@ function checkShape(tool: string, schema: Schema, args: unknown): Record<string,
       throw new InvalidArgumentsError(`${tool}: unknown argument '${key}'; the arguments are ${allowed.join(", ")}`);
     }
     if (value === undefined || value === null) continue;
+    const declared = schema.properties[key]!;
+    if (declared.type === "integer") {
+      if (typeof value !== "number" || !Number.isInteger(value) || value < (declared.minimum ?? 0)) {
+        throw new InvalidArgumentsError(`${tool}: argument '${key}' must be an integer of at least ${declared.minimum ?? 0}`);
+      }
+      (out as Record<string, unknown>)[key] = value;
+      continue;
+    }
+    if (declared.type === "boolean") {
+      if (typeof value !== "boolean") throw new InvalidArgumentsError(`${tool}: argument '${key}' must be true or false`);
+      (out as Record<string, unknown>)[key] = value;
+      continue;
+    }
     if (typeof value !== "string") {
       throw new InvalidArgumentsError(`${tool}: argument '${key}' must be a string, got ${Array.isArray(value) ? "array" : typeof value}`);
     }
     if (value.trim() === "") throw new InvalidArgumentsError(`${tool}: argument '${key}' must not be empty`);
-    const pattern = schema.properties[key]?.pattern;
+    const pattern = (declared as StringProperty).pattern;
     if (pattern && !new RegExp(pattern).test(value)) {
       throw new InvalidArgumentsError(`${tool}: argument '${key}' ('${value.slice(0, 80)}') must match ${pattern}`);
     }

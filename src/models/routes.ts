@@ -14,6 +14,7 @@ import { security } from "../http/security.ts";
 import { packageFor, pkgParams } from "../packages/routes.ts";
 import type { PackageRow } from "../packages/store.ts";
 import { resolveVersion, type VersionRow } from "../versions/store.ts";
+import { visibleModel, visibleNames } from "../rls/visibility.ts";
 import { findModel, listModels } from "./store.ts";
 
 const versionQuery = t.Object({ versionId: t.Optional(versionIdParam) });
@@ -58,9 +59,18 @@ function modelPlugin(ctx: AppContext, prefix: string) {
     .get(
       "/:env/packages/:pkg/models",
       async ({ params, principal, query }) => {
-        const pkg = await packageFor(ctx, required(principal), params);
+        const p = required(principal);
+        const pkg = await packageFor(ctx, p, params);
         const version = await versionFor(ctx, pkg, query.versionId);
-        return (await listModels(ctx.sql, version.uuid)).map((m) => ({ ...m, packageName: pkg.name, versionId: version.id }));
+        const models = await listModels(ctx.sql, version.uuid);
+        const out = [];
+        for (const m of models) {
+          // sources of #(authorize) the caller may not query are hidden from viewers
+          const meta = await findModel(ctx.sql, version.uuid, m.path);
+          const names = meta ? await visibleNames(ctx.sql, p, meta, { rank: pkg.rank }) : {};
+          out.push({ ...m, ...names, packageName: pkg.name, versionId: version.id });
+        }
+        return out;
       },
       { params: pkgParams, query: versionQuery, detail: { summary: "List the models of a version (latest by default)", tags } },
     )
@@ -69,11 +79,12 @@ function modelPlugin(ctx: AppContext, prefix: string) {
       async ({ params, principal, query }) => {
         const { "*": raw, ...names } = params as typeof params & { "*": string };
         const modelPath = checkModelPath(raw);
-        const pkg = await packageFor(ctx, required(principal), names);
+        const p = required(principal);
+        const pkg = await packageFor(ctx, p, names);
         const version = await versionFor(ctx, pkg, query.versionId);
         const meta = await findModel(ctx.sql, version.uuid, modelPath);
         if (!meta) throw notFound(`model '${modelPath}' not found in version ${version.id} of package '${pkg.name}'`);
-        return { ...meta, packageName: pkg.name, versionId: version.id };
+        return { ...(await visibleModel(ctx.sql, p, meta, { rank: pkg.rank })), packageName: pkg.name, versionId: version.id };
       },
       {
         // the wildcard is checked by checkModelPath (a "*" key in the schema breaks Elysia's mirror)

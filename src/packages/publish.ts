@@ -23,6 +23,7 @@ import {
 import { ApiError, badRequest, conflict } from "../http/errors.ts";
 import { SEMVER_PATTERN } from "../http/params.ts";
 import { insertModelMetadata } from "../models/store.ts";
+import { checkAccessAnnotations, withAccess } from "../rls/publish_check.ts";
 import { insertVersion, type VersionRow } from "../versions/store.ts";
 import { ensurePackage, putBlob, updatePackage } from "./store.ts";
 
@@ -158,7 +159,8 @@ export async function publishVersion(db: Sql, request: { target: PublishTarget; 
   let models: ModelMetadata[];
   try {
     const compiled = await compilePackage(files, packageDir, { lookupConnection: options.lookupConnection });
-    models = [...compiled.models.values()].map((m) => modelMetadata(m));
+    await checkAccessAnnotations(db, target.envId, compiled.models.values());
+    models = [...compiled.models.values()].map((m) => withAccess(modelMetadata(m), m));
   } catch (error) {
     if (!hadDir) {
       const [stored] = await db`SELECT 1 FROM package_blobs WHERE sha256 = ${sha}`;

@@ -24,6 +24,10 @@ export interface QueryArgs {
   version_id?: string;
   /** Only packages this workspace has access to. */
   workspace?: string;
+  /** Rows to return (at most the node's `QUERY_ROW_LIMIT`). */
+  limit?: number;
+  /** Compile and authorize only: answer `{ sql, schema, sources }`. */
+  dry_run?: boolean;
 }
 
 /** How argument names appear in error messages: the MCP tool's (`snake`) or REST's (`camel`). */
@@ -41,6 +45,7 @@ const CAMEL: Record<string, string> = {
   query_name: "queryName",
   source_name: "sourceName",
   version_id: "versionId",
+  dry_run: "dryRun",
 };
 
 /** The name of an argument in the given style. */
@@ -111,5 +116,15 @@ export function checkQueryArgs(input: unknown, options: { style?: ArgumentStyle 
   if (version_id !== undefined && (!new RegExp(VERSION_ID_PATTERN).test(version_id) || version_id.length > 64)) {
     throw badRequest(`${n("version_id")} '${version_id}' must be letters, digits, '_', '.' or '-', e.g. 1.0.0`);
   }
-  return { organization, environment_name, package_name, model_uri: args.model_uri, modelPath, query, query_name, source_name, version_id, workspace };
+  const limit = args.limit === undefined || args.limit === null ? undefined : args.limit;
+  if (limit !== undefined && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)) {
+    throw badRequest(`${n("limit")} must be a positive integer (rows to return, at most the server's QUERY_ROW_LIMIT)`);
+  }
+  const dryRun = args.dry_run === undefined || args.dry_run === null ? undefined : args.dry_run;
+  if (dryRun !== undefined && typeof dryRun !== "boolean") throw badRequest(`${n("dry_run")} must be true or false`);
+  return {
+    organization, environment_name, package_name, model_uri: args.model_uri, modelPath, query, query_name, source_name, version_id, workspace,
+    ...(limit === undefined ? {} : { limit: limit as number }),
+    ...(dryRun === undefined ? {} : { dry_run: dryRun as boolean }),
+  };
 }

@@ -23,9 +23,27 @@ const queryBody = t.Object({
   queryName: text("queryName"),
   sourceName: text("sourceName"),
   versionId: text("versionId"),
+  limit: t.Optional(t.Integer({ minimum: 1, error: "limit must be a positive integer (rows to return, at most QUERY_ROW_LIMIT)" })),
+  dryRun: t.Optional(t.Boolean({ error: "dryRun must be true or false" })),
 }, { additionalProperties: true });
 
-const SNAKE = { query_name: "queryName", source_name: "sourceName", version_id: "versionId" } as const;
+const SNAKE = { query_name: "queryName", source_name: "sourceName", version_id: "versionId", dry_run: "dryRun" } as const;
+
+/**
+ * How a REST query arrived: `app` from an in-package app (a sandboxed page,
+ * whose requests carry `Origin: null`, or a page served under the package's
+ * `/app/` path), `rest` otherwise.
+ */
+function viaOf(request: Request): "rest" | "app" {
+  if (request.headers.get("origin") === "null") return "app";
+  const referer = request.headers.get("referer");
+  try {
+    if (referer && new URL(referer).pathname.includes("/app/")) return "app";
+  } catch {
+    // not a URL: not an app
+  }
+  return "rest";
+}
 
 /** The `400 VALIDATION_ERROR` of a failed query: message, `kind` and `problems` (file, line, column, message). */
 export function queryErrorResponse(error: QueryError): ApiError {
@@ -57,7 +75,9 @@ function queryPlugin(ctx: AppContext, prefix: string) {
             query_name: fields.queryName as string | undefined,
             source_name: fields.sourceName as string | undefined,
             version_id: fields.versionId as string | undefined,
-          }, { style: "camel", signal: request.signal });
+            limit: fields.limit as number | undefined,
+            dry_run: fields.dryRun as boolean | undefined,
+          }, { style: "camel", signal: request.signal, via: viaOf(request) });
         } catch (error) {
           if (error instanceof QueryError) throw queryErrorResponse(error);
           throw error;
@@ -68,7 +88,7 @@ function queryPlugin(ctx: AppContext, prefix: string) {
         params: t.Object({ ...pkgParams.properties }, { additionalProperties: true }),
         body: queryBody,
         detail: {
-          summary: "Run a query against a model: `query` (Malloy text) or `queryName` + `sourceName` (a view or named query), optional `versionId` (latest unarchived by default); answers { data, totalRows, executionTime, metadata }. The path is .../models/{modelPath}/query",
+          summary: "Run a query against a model: `query` (Malloy text) or `queryName` + `sourceName` (a view or named query), optional `versionId` (latest unarchived by default), `limit` (rows, at most QUERY_ROW_LIMIT) and `dryRun` (compile and authorize only: { sql, schema, sources }); answers { data, totalRows, executionTime, metadata }. The path is .../models/{modelPath}/query",
           tags: ["query"],
         },
       },

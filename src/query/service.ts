@@ -12,9 +12,12 @@
 import { type ColumnSchema, createSemaphore, QueryError, runQuery, type Semaphore, setEngineLimits } from "../engine/mod.ts";
 import { hideServerPaths } from "../http/server_paths.ts";
 import type { AppContext } from "../http/context.ts";
-import { READ } from "../http/access.ts";
-import { badRequest, notFound } from "../http/errors.ts";
-import type { Principal } from "../http/principal.ts";
+import { MODEL, READ } from "../http/access.ts";
+import { ApiError, badRequest, forbidden, notFound } from "../http/errors.ts";
+import { type Principal, principalLabel } from "../http/principal.ts";
+import { authorizeQuery, queryModelDef } from "../rls/enforce.ts";
+import type { QueryLogEntry, QueryStatus, QueryVia } from "../query_log/store.ts";
+import { queryLogWriter } from "../query_log/writer.ts";
 import { type ArgumentStyle, argName, type CheckedQueryArgs, checkQueryArgs, type QueryArgs } from "./args.ts";
 import { compiledModelFor } from "./models.ts";
 import { findQueryTarget, type QueryTarget, type TargetVersion, workspaceAccess } from "./store.ts";
@@ -50,8 +53,18 @@ export interface QueryMetadata {
   rowLimit: number;
 }
 
+/** The answer of a dry run: the query compiled and authorized, not run. */
+export interface DryRunAnswer {
+  sql: string;
+  schema: ColumnSchema[];
+  /** The model's sources the query reaches. */
+  sources: string[];
+}
+
 /** Options of {@link QueryRunner.run}. */
 export interface RunOptions {
+  /** How the query arrived, for the query log (default `rest`). */
+  via?: QueryVia;
   /** Names used in error messages: the MCP tool's snake_case (default) or REST's camelCase. */
   style?: ArgumentStyle;
   /** Cancels the query (e.g. the client went away). */
@@ -67,7 +80,9 @@ export interface QueryRunner {
    * with problems at line/column, `execution`, `timeout`, or `request` for a
    * source or view the model lacks).
    */
-  run(principal: Principal, args: QueryArgs, options?: RunOptions): Promise<QueryEnvelope>;
+  run(principal: Principal, args: QueryArgs & { dry_run: true }, options?: RunOptions): Promise<DryRunAnswer>;
+  run(principal: Principal, args: QueryArgs & { dry_run?: false }, options?: RunOptions): Promise<QueryEnvelope>;
+  run(principal: Principal, args: QueryArgs, options?: RunOptions): Promise<QueryEnvelope | DryRunAnswer>;
 }
 
 const runners = new WeakMap<AppContext, QueryRunner>();
@@ -82,23 +97,84 @@ export function createQueryRunner(ctx: AppContext): QueryRunner {
   if (!runner) {
     const semaphore = createSemaphore(ctx.config.queryConcurrency);
     setEngineLimits({ memoryLimitBytes: ctx.config.queryMemoryLimit, threads: ctx.config.queryThreads, spillLimitBytes: ctx.config.querySpillLimit, statementTimeoutMs: ctx.config.queryTimeoutMs });
-    runner = { run: (principal, args, options = {}) => run(ctx, semaphore, { principal, args, options }) };
+    runner = {
+      run: ((principal: Principal, args: QueryArgs, options: RunOptions = {}) => run(ctx, semaphore, { principal, args, options })) as QueryRunner["run"],
+    };
     runners.set(ctx, runner);
   }
   return runner;
 }
 
+/** Problem codes of query text a restricted caller may not send (Malloy's restricted mode, redefinitions). */
+const RESTRICTED_CODES = new Set(["restricted-construct-forbidden", "source-definition-name-conflict", "query-definition-name-conflict"]);
+
+/** A refusal of the access rules (logged as `refused`). */
+class Refusal extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message);
+  }
+}
+
+/**
+ * Runs a query and records it in the query log (once the package is known):
+ * the answer goes out only after its log entry is committed.
+ */
 async function run(
   ctx: AppContext,
   semaphore: Semaphore,
   call: { principal: Principal; args: QueryArgs; options: RunOptions },
-): Promise<QueryEnvelope> {
+): Promise<QueryEnvelope | DryRunAnswer> {
+  const started = performance.now();
+  const at = new Date();
+  const facts: { orgId?: string; versionId?: string; boundAttributes: string[] } = { boundAttributes: [] };
+  const entry = (status: QueryStatus, extra: { rows?: number; error?: string }): QueryLogEntry => ({
+    orgId: facts.orgId!,
+    at,
+    principal: principalLabel(call.principal),
+    via: call.options.via ?? "rest",
+    environmentName: call.args.environment_name,
+    packageName: call.args.package_name,
+    versionId: facts.versionId,
+    modelPath: call.args.model_uri,
+    query: call.args.query,
+    queryName: call.args.query_name,
+    sourceName: call.args.source_name,
+    boundAttributes: facts.boundAttributes,
+    ms: performance.now() - started,
+    status,
+    ...extra,
+  });
+  try {
+    const answer = await authorizedRun(ctx, semaphore, call, facts);
+    if (facts.orgId) await queryLogWriter(ctx).record(entry("ok", { rows: "data" in answer ? answer.data.length : 0 }));
+    return answer;
+  } catch (thrown) {
+    const error = thrown instanceof Refusal ? thrown.error : thrown;
+    if (facts.orgId) {
+      const status: QueryStatus = thrown instanceof Refusal || (error instanceof ApiError && error.status === 403)
+        ? "refused"
+        : error instanceof QueryError && error.kind === "timeout" ? "timeout" : "error";
+      await queryLogWriter(ctx).record(entry(status, { error: (error as Error).message }))
+        .catch(() => {}); // the failure is what the caller hears about; the writer logged the insert error
+    }
+    throw error;
+  }
+}
+
+async function authorizedRun(
+  ctx: AppContext,
+  semaphore: Semaphore,
+  call: { principal: Principal; args: QueryArgs; options: RunOptions },
+  facts: { orgId?: string; versionId?: string; boundAttributes: string[] },
+): Promise<QueryEnvelope | DryRunAnswer> {
   const started = performance.now();
   const style = call.options.style ?? "snake";
   const args = checkQueryArgs(call.args, { style });
   const pkg = await readableTarget(ctx, call.principal, args);
+  facts.orgId = pkg.orgId;
   if (args.workspace) await checkWorkspace(ctx, call.principal, { pkg, workspace: args.workspace });
   const version = queryableVersion(pkg, { versionId: args.version_id, style });
+  facts.versionId = version.id;
   const compiled = await compiledModelFor(ctx, {
     versionUuid: version.uuid,
     versionId: version.id,
@@ -107,16 +183,44 @@ async function run(
     packageName: pkg.packageName,
     modelPath: args.modelPath,
   });
-  const rowLimit = ctx.config.queryRowLimit;
-  const result = await runQuery(compiled, {
-    query: args.query,
-    queryName: args.query_name,
-    sourceName: args.source_name,
-    rowLimit,
-    timeoutMs: ctx.config.queryTimeoutMs,
-    semaphore,
-    signal: call.options.signal,
-  });
+  const rowLimit = Math.min(args.limit ?? ctx.config.queryRowLimit, ctx.config.queryRowLimit);
+  // viewers, API keys and OAuth clients may use only the model's sources and queries
+  const restricted = call.principal.kind === "group" || call.principal.oauth === true || pkg.rank < MODEL;
+  let sources: string[] = [];
+  let result;
+  try {
+    result = await runQuery(compiled, {
+      query: args.query,
+      queryName: args.query_name,
+      sourceName: args.source_name,
+      rowLimit,
+      timeoutMs: ctx.config.queryTimeoutMs,
+      semaphore,
+      signal: call.options.signal,
+      restricted,
+      modelDef: queryModelDef(compiled),
+      dryRun: args.dry_run,
+      authorize: async (query) => {
+        try {
+          const authorized = await authorizeQuery(ctx.sql, { principal: call.principal, orgId: pkg.orgId }, query, { compiled, text: args.query });
+          facts.boundAttributes = authorized.boundAttributes;
+          sources = authorized.sources;
+          return authorized.query;
+        } catch (error) {
+          throw error instanceof ApiError ? new Refusal(error) : error;
+        }
+      },
+    });
+  } catch (error) {
+    if (restricted && error instanceof QueryError && error.kind === "compile") {
+      const refused = error.problems.find((p) => p.code !== undefined && RESTRICTED_CODES.has(p.code));
+      if (refused) {
+        throw new Refusal(forbidden(`${refused.message.replace(/\.$/, "")}; queries from viewers, API keys and OAuth clients may use only the sources and queries of the model (no connections, imports or redefinitions)`));
+      }
+    }
+    throw error;
+  }
+  if (args.dry_run) return { sql: result.metadata.sql, schema: result.metadata.schema, sources };
   return {
     data: result.data,
     totalRows: result.totalRows,

@@ -22,6 +22,8 @@ export interface TargetVersion {
 
 /** The package a query names, the caller's rank on it and the version to run. */
 export interface QueryTarget {
+  /** The organization of the package. */
+  orgId: string;
   packageId: string;
   envId: string;
   packageName: string;
@@ -50,7 +52,7 @@ export async function findQueryTarget(db: Db, principal: Principal, names: Targe
   const p = principalKey(principal);
   const which = names.versionId === undefined ? db`v.archive_status = 'unarchive'` : db`v.version_id = ${names.versionId}`;
   const [r] = await db`
-    SELECT pk.id AS package_id, pk.env_id, pk.name,
+    SELECT o.id AS org_id, pk.id AS package_id, pk.env_id, pk.name,
            effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank,
            v.id AS version_uuid, v.version_id, v.blob_sha256, v.archive_status
       FROM organizations o
@@ -63,6 +65,7 @@ export async function findQueryTarget(db: Db, principal: Principal, names: Targe
      WHERE o.name = ${names.org}`;
   if (!r) return null;
   return {
+    orgId: r.org_id as string,
     packageId: r.package_id as string,
     envId: r.env_id as string,
     packageName: r.name as string,

@@ -20,6 +20,7 @@ import { findOrganization } from "../organizations/store.ts";
 import { entitiesFromMetadata, type EntityRecord, type LexicalTerms } from "./entity_text.ts";
 import type { IndexedValue } from "./indexed_values.ts";
 import { loadLexicon } from "./lexicon.ts";
+import { retrievalAccess, type VersionAccess } from "../rls/visibility.ts";
 
 /** A search scope, as the MCP tool's arguments name it. */
 export interface SearchScope {
@@ -37,6 +38,8 @@ export interface ScopedVersion {
   packageName: string;
   environmentName: string;
   stamp: string;
+  /** What the caller may not see of this version's sources (`#(authorize)`, `#(bind)`); absent when nothing. */
+  access?: VersionAccess;
 }
 
 /** An entity record with its stored indexed values (with counts). */
@@ -95,6 +98,7 @@ export async function scopedVersions(
        AND effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) >= 1
      ORDER BY e.name, pk.name`;
   if (rows.length === 0) await explainEmpty(db, principal, where);
+  const access = await retrievalAccess(db, principal, rows.map((r) => r.version as string));
   return rows.map((r) => ({
     versionUuid: r.version as string,
     versionId: r.version_id as string,
@@ -102,6 +106,7 @@ export async function scopedVersions(
     packageName: r.package_name as string,
     environmentName: r.env_name as string,
     stamp: (r.updated_at as Date).toISOString(),
+    ...(access.has(r.version as string) ? { access: access.get(r.version as string) } : {}),
   }));
 }
 
@@ -138,7 +143,7 @@ export async function scopedEntities(db: Db, versions: readonly ScopedVersion[],
   const stale = versions.filter((v) => cache.get(v.versionUuid)?.stamp !== v.stamp);
   if (stale.length > 0) await loadVersions(db, stale);
   // One version, unfiltered: the cached array itself (read-only), so what ranking memoizes per array is reused.
-  if (versions.length === 1 && !scope.model_uri && !scope.source_name) {
+  if (versions.length === 1 && !scope.model_uri && !scope.source_name && !versions[0]!.access) {
     const entry = cache.get(versions[0]!.versionUuid);
     if (entry) return entry.records;
   }
@@ -150,6 +155,14 @@ export async function scopedEntities(db: Db, versions: readonly ScopedVersion[],
     for (const r of entry.records) {
       if (scope.model_uri && r.modelPath !== scope.model_uri) continue;
       if (scope.source_name && r.sourceName !== scope.source_name) continue;
+      const key = `${r.modelPath}#${r.sourceName}`;
+      // row-level security: sources the caller may not query are hidden, bound sources show no values
+      if (v.access?.hidden.has(key)) continue;
+      if (r.values && v.access?.noValues.has(key)) {
+        const { values: _v, indexedValues: _i, ...bare } = r;
+        out.push(bare);
+        continue;
+      }
       out.push(r);
     }
   }

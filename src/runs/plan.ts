@@ -39,8 +39,10 @@ export function allUnits(models: readonly ModelMetadata[]): PlannedUnit[] {
   for (const model of models) {
     for (const source of model.sources) {
       if (source.persist) tables.push({ kind: "table", target: source.name, modelPath: model.modelPath, sourceName: source.name });
+      // a bound source (#(bind)) shows no indexed values to anyone: nothing to build
+      const bound = ((source as { access?: { bindings: unknown[] } }).access?.bindings.length ?? 0) > 0;
       for (const dim of source.dimensions) {
-        if (!dim.indexed) continue;
+        if (!dim.indexed || bound) continue;
         indexes.push({ kind: "index", target: `${source.name}.${dim.path}`, modelPath: model.modelPath, sourceName: source.name, path: dim.path });
       }
     }

@@ -36,7 +36,7 @@ describe("initialize and tools/list", () => {
     expect(Object.keys(byName).sort()).toEqual(["execute_query", "get_context"]);
     const exec = byName.execute_query!;
     expect(Object.keys(exec.inputSchema.properties ?? {}).sort()).toEqual(
-      ["environment_name", "model_uri", "package_name", "query", "query_name", "source_name", "version_id"],
+      ["dry_run", "environment_name", "limit", "model_uri", "package_name", "query", "query_name", "source_name", "version_id"],
     );
     expect(exec.inputSchema.required).toEqual(["environment_name", "package_name", "model_uri"]);
     expect(exec.description).toContain("query_name");
@@ -45,8 +45,12 @@ describe("initialize and tools/list", () => {
       ["environment_name", "model_uri", "natural_language_query", "package_name", "source_name"],
     );
     expect(ctx.inputSchema.required).toEqual(["natural_language_query"]);
+    // the seed's arguments are strings; API.md adds limit (integer) and dry_run (boolean) to execute_query
+    const options: Record<string, string> = { limit: "integer", dry_run: "boolean" };
     for (const tool of tools) {
-      for (const property of Object.values(tool.inputSchema.properties ?? {})) expect((property as { type: string }).type).toBe("string");
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((property as { type: string }).type).toBe(options[name] ?? "string");
+      }
     }
   });
 });

@@ -1,0 +1,161 @@
+/**
+ * The one enforcement point of row-level security, called by the query
+ * runner (src/query/service.ts) for every query of every path (REST, MCP,
+ * in-package apps), after the query compiled and before SQL is generated:
+ *
+ * 1. reads the rules the compiled query reaches ({@link accessRules});
+ * 2. refuses query text that sets a bound parameter itself (`400`);
+ * 3. refuses callers outside every group of an `#(authorize)` source
+ *    (`403`, organization and system admins included);
+ * 4. fills every bound parameter from the caller's effective value
+ *    (`403` naming the attribute when it is null) and answers the query to run.
+ * @module
+ */
+import type { ModelDef, PreparedQuery } from "@malloydata/malloy";
+import type { CompiledModel } from "../engine/mod.ts";
+import type { Db } from "../db/database.ts";
+import { badRequest, forbidden } from "../http/errors.ts";
+import { principalKey } from "../http/access.ts";
+import { type Principal, principalLabel } from "../http/principal.ts";
+import { effectiveValues, type Holder, holderGroups } from "./effective.ts";
+import { type AccessRules, accessRules, type BoundArgument, fillBindings } from "./lineage.ts";
+import { sourceArgumentNames } from "./query_text.ts";
+
+/** Who runs a query, in which organization. */
+export interface QueryCaller {
+  principal: Principal;
+  orgId: string;
+}
+
+/** What {@link authorizeQuery} answers. */
+export interface AuthorizedQuery {
+  query: PreparedQuery;
+  /** Attributes whose values filled parameters. */
+  boundAttributes: string[];
+  /** The model's sources the query reaches. */
+  sources: string[];
+}
+
+/** Options of {@link authorizeQuery}. */
+export interface AuthorizeQueryOptions {
+  compiled: CompiledModel;
+  /** The query text the caller sent, when it sent text. */
+  text?: string;
+}
+
+/** Whether a Malloy URL is a file of the package (annotations there are trusted; query text is not). */
+export function trustedIn(compiled: CompiledModel): (url: string) => boolean {
+  return (url: string) => url.startsWith("file:") && compiled.pkg.fileOf(url) !== url;
+}
+
+/** The rules a compiled query reaches (for dry runs, logs and checks). */
+export function rulesOfQuery(compiled: CompiledModel, query: PreparedQuery): AccessRules {
+  return accessRules(query._query, query._modelDef, { trusted: trustedIn(compiled) });
+}
+
+function holderOf(principal: Principal): Holder {
+  const key = principalKey(principal);
+  return { kind: key.kind, id: key.id };
+}
+
+/** Turns an effective value into the argument of a parameter of `type`; null when it cannot fill it. */
+export function boundArgument(value: unknown, param: { type?: string; filterType?: string }): BoundArgument | null {
+  const type = param.type ?? "string";
+  if (type === "string" && typeof value === "string") return { type, value: { node: "stringLiteral", literal: value } };
+  if (type === "number" && typeof value === "number" && Number.isFinite(value)) return { type, value: { node: "numberLiteral", literal: String(value) } };
+  if (type === "boolean" && typeof value === "boolean") return { type, value: { node: value ? "true" : "false" } };
+  if (type === "filter expression" && (param.filterType ?? "string") === "string") {
+    const list = typeof value === "string" ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : null;
+    if (!list || list.length === 0) return null;
+    // every character escaped: `\X` is X in Malloy's string filter language, so no value can add an operator
+    const filterSrc = list.map((v) => [...v].map((c) => `\\${c}`).join("")).join(", ");
+    return { type, filterType: "string", value: { node: "filterLiteral", filterSrc } };
+  }
+  return null;
+}
+
+/** The declared parameter of a bound source (its own, or the argument a derived source carries). */
+function parameterOf(modelDef: unknown, source: string, parameter: string): { type?: string; filterType?: string } | undefined {
+  const def = (modelDef as ModelDef).contents?.[source] as { parameters?: Record<string, object>; arguments?: Record<string, object> } | undefined;
+  return (def?.parameters?.[parameter] ?? def?.arguments?.[parameter]) as { type?: string; filterType?: string } | undefined;
+}
+
+/**
+ * Authorizes a compiled query for a caller and fills its bound parameters.
+ * Throws `400` (a bound parameter set by the query text) or `403` (not in an
+ * authorized group; a bound attribute without value).
+ */
+export async function authorizeQuery(db: Db, caller: QueryCaller, query: PreparedQuery, options: AuthorizeQueryOptions): Promise<AuthorizedQuery> {
+  const rules = rulesOfQuery(options.compiled, query);
+  const sources = rules.sources;
+  if (rules.bindings.length === 0 && rules.authorize.length === 0) return { query, boundAttributes: [], sources };
+  if (options.text !== undefined && rules.bindings.length > 0) {
+    const bound = new Map(rules.bindings.map((b) => [b.parameter, b]));
+    const set = sourceArgumentNames(options.text).find((name) => bound.has(name));
+    if (set) {
+      const b = bound.get(set)!;
+      throw badRequest(`parameter '${set}' of source '${b.source}' is bound to the attribute '${b.attribute}' and filled from the caller's trusted attributes; remove '${set}' from the query text`);
+    }
+  }
+  const holder = holderOf(caller.principal);
+  if (rules.authorize.length > 0) {
+    const groups = new Set(await holderGroups(db, holder));
+    for (const rule of rules.authorize) {
+      if (!rule.groups.some((g) => groups.has(g))) {
+        throw forbidden(`source '${rule.source}' may be queried only by members and API keys of the groups ${rule.groups.map((g) => `'${g}'`).join(", ")}; ${principalLabel(caller.principal)} is in none of them`);
+      }
+    }
+  }
+  if (rules.bindings.length === 0) return { query, boundAttributes: [], sources };
+  const attributes = [...new Set(rules.bindings.map((b) => b.attribute))];
+  const values = new Map((await effectiveValues(db, holder, { orgId: caller.orgId, names: attributes })).map((v) => [v.name, v]));
+  const filled = new Map<string, BoundArgument>();
+  for (const b of rules.bindings) {
+    const effective = values.get(b.attribute);
+    if (!effective || effective.value === null || (Array.isArray(effective.value) && effective.value.length === 0)) {
+      throw forbidden(`attribute '${b.attribute}' has no value for ${principalLabel(caller.principal)}, and source '${b.source}' is bound to it (#(bind) ${b.parameter}=${b.attribute}); an organization admin can set it with PUT .../attributes/${b.attribute}/users/{userName} or .../groups/{group}`);
+    }
+    const param = parameterOf(query._modelDef, b.source, b.parameter) ?? { type: effective.type === "string_list" ? "filter expression" : effective.type };
+    const argument = boundArgument(effective.value, param);
+    if (!argument) {
+      throw badRequest(`attribute '${b.attribute}' (${effective.type}) cannot fill parameter '${b.parameter}' (${param.type}) of source '${b.source}'; the model's #(bind) must name an attribute of a matching type`);
+    }
+    if (filled.has(b.attribute) && filled.get(b.attribute)!.type !== argument.type) {
+      throw badRequest(`attribute '${b.attribute}' fills parameters of different types; bind it to parameters of one type`);
+    }
+    filled.set(b.attribute, argument);
+  }
+  const rewritten = fillBindings(query._query, query._modelDef, { trusted: trustedIn(options.compiled), values: filled });
+  const Prepared = query.constructor as new (q: unknown, model: unknown, problems: unknown, name?: string) => PreparedQuery;
+  const model = (query as unknown as { _model: unknown })._model;
+  return { query: new Prepared(rewritten, model, query.problems, query.name), boundAttributes: attributes, sources };
+}
+
+const placeholders = new WeakMap<CompiledModel, ModelDef>();
+
+/**
+ * The model definition queries compile against: the compiled model's, except
+ * that a bound parameter without a default gets a null default, so
+ * `orders -> {...}` compiles and the caller's value is filled in afterwards.
+ */
+export function queryModelDef(compiled: CompiledModel): ModelDef {
+  let def = placeholders.get(compiled);
+  if (def) return def;
+  def = compiled.model._modelDef;
+  const trusted = trustedIn(compiled);
+  let changed: ModelDef | undefined;
+  for (const [name, entry] of Object.entries(def.contents)) {
+    const params = (entry as { parameters?: Record<string, { value: unknown }> }).parameters;
+    if (!params || !Object.values(params).some((p) => p.value === null)) continue;
+    const rules = accessRules(entry, def, { trusted });
+    const bound = new Set(rules.bindings.map((b) => b.parameter));
+    if (!Object.entries(params).some(([p, v]) => v.value === null && bound.has(p))) continue;
+    changed ??= { ...def, contents: { ...def.contents } };
+    const copy = { ...entry, parameters: { ...params } } as typeof entry & { parameters: Record<string, { value: unknown }> };
+    for (const [p, v] of Object.entries(params)) if (v.value === null && bound.has(p)) copy.parameters[p] = { ...v, value: { node: "null" } };
+    changed.contents[name] = copy;
+  }
+  def = changed ?? def;
+  placeholders.set(compiled, def);
+  return def;
+}

@@ -1,0 +1,221 @@
+/**
+ * The access rules a compiled query (or a source) carries, read from
+ * Malloy's IR rather than from query text:
+ *
+ * - every source definition the query reaches — its source, the sources of
+ *   its joins (at any depth), the sources behind query sources, SQL sources
+ *   with embedded queries, composite sources — is visited, resolving named
+ *   references through the model definition;
+ * - a visited source's annotations include what it inherits (`extend` keeps
+ *   the annotations of the source it extends), so `#(bind)` and
+ *   `#(authorize)` on a source apply to everything built on it;
+ * - only annotations written in the package's own files count: a note the
+ *   query text adds (e.g. its own `#(bind)`) is ignored.
+ *
+ * {@link fillBindings} answers a copy of the query in which every bound
+ * parameter of every reached source holds the caller's value, so the SQL
+ * is generated from the IR with those values (no text splicing).
+ * @module
+ */
+import { Annotations } from "@malloydata/malloy";
+
+/** `#(bind) parameter=attribute` of a source. */
+export interface Binding {
+  /** Source whose annotation declares it (the nearest named source reached). */
+  source: string;
+  parameter: string;
+  attribute: string;
+}
+
+/** `#(authorize) groups=[...]`: the caller must belong to one of `groups`. */
+export interface AuthorizeRule {
+  source: string;
+  groups: string[];
+}
+
+/** What a query or a source needs from its caller. */
+export interface AccessRules {
+  bindings: Binding[];
+  authorize: AuthorizeRule[];
+  /** Names of the model's sources reached (in order of discovery). */
+  sources: string[];
+  /** Problems in the annotations themselves (e.g. `#(bind)` without `=attribute`). */
+  problems: string[];
+}
+
+/** Options of {@link accessRules}. */
+export interface LineageOptions {
+  /** True for an annotation location that belongs to the package (not to query text). */
+  trusted: (url: string) => boolean;
+}
+
+type Node = Record<string, unknown>;
+type Note = { text: string; at?: { url?: string } };
+type AnnotationDef = { notes?: Note[]; blockNotes?: Note[]; inherits?: AnnotationDef };
+
+const SOURCE_TYPES = new Set(["table", "sql_select", "query_source", "composite", "virtual"]);
+
+/** Whether an IR object is a source definition (of a model, a join or a query). */
+function isSourceDef(node: Node): boolean {
+  return typeof node.type === "string" && SOURCE_TYPES.has(node.type) && Array.isArray(node.fields);
+}
+
+function contentsOf(modelDef: unknown): Record<string, Node> {
+  return ((modelDef as { contents?: Record<string, Node> })?.contents ?? {});
+}
+
+/** Notes of an annotation and of everything it inherits, trusted ones only. */
+function notesOf(annotation: AnnotationDef | undefined, trusted: (url: string) => boolean): Note[] {
+  const out: Note[] = [];
+  for (let a = annotation; a; a = a.inherits) {
+    for (const note of [...(a.blockNotes ?? []), ...(a.notes ?? [])]) {
+      if (note.at?.url && trusted(note.at.url)) out.push(note);
+    }
+  }
+  return out;
+}
+
+function routed(notes: Note[], route: string): Note[] {
+  return notes.filter((note) => note.text.startsWith(`#(${route})`));
+}
+
+function tagOf(note: Note, route: string) {
+  return new Annotations({ notes: [note] } as ConstructorParameters<typeof Annotations>[0]).parseAsTag(route).tag;
+}
+
+function sourceName(node: Node): string | undefined {
+  const id = node.sourceID;
+  if (typeof id === "string" && id.includes("@")) return id.slice(0, id.indexOf("@"));
+  return typeof node.as === "string" ? node.as : typeof node.name === "string" ? node.name : undefined;
+}
+
+/** Parses the `#(bind)` and `#(authorize)` notes of one source into rules. */
+export function rulesOfNotes(name: string, notes: Note[], rules: AccessRules): void {
+  for (const note of routed(notes, "bind")) {
+    const tag = tagOf(note, "bind");
+    let pairs = 0;
+    for (const [parameter, value] of tag.entries()) {
+      const attribute = value.text();
+      pairs++;
+      if (!attribute) {
+        rules.problems.push(`source '${name}': #(bind) ${parameter} needs an attribute, e.g. #(bind) ${parameter}=region`);
+        continue;
+      }
+      if (!rules.bindings.some((b) => b.parameter === parameter && b.attribute === attribute && b.source === name)) {
+        rules.bindings.push({ source: name, parameter, attribute });
+      }
+    }
+    if (pairs === 0) rules.problems.push(`source '${name}': #(bind) names no parameter; write #(bind) parameter=attribute`);
+  }
+  for (const note of routed(notes, "authorize")) {
+    const groups = tagOf(note, "authorize").textArray("groups");
+    if (!groups || groups.length === 0) {
+      rules.problems.push(`source '${name}': #(authorize) needs a list of groups, e.g. #(authorize) groups=[finance]`);
+      continue;
+    }
+    const key = JSON.stringify([...groups].sort());
+    if (!rules.authorize.some((r) => JSON.stringify([...r.groups].sort()) === key)) rules.authorize.push({ source: name, groups });
+  }
+}
+
+/**
+ * Every access rule a query (or a source definition) reaches: walks the IR
+ * from `root`, resolving named sources through `modelDef`.
+ */
+export function accessRules(root: unknown, modelDef: unknown, options: LineageOptions): AccessRules {
+  const rules: AccessRules = { bindings: [], authorize: [], sources: [], problems: [] };
+  const contents = contentsOf(modelDef);
+  const seen = new Set<object>();
+  const visit = (value: unknown): void => {
+    if (value === null || typeof value !== "object" || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    const node = value as Node;
+    if (typeof node.structRef === "string") visit(contents[node.structRef]);
+    if (isSourceDef(node)) {
+      const name = sourceName(node);
+      const notes = notesOf(node.annotations as AnnotationDef | undefined, options.trusted);
+      if (name) {
+        if (typeof node.sourceID === "string" && options.trusted(node.sourceID.slice(node.sourceID.indexOf("@") + 1)) && !rules.sources.includes(name)) {
+          rules.sources.push(name);
+        }
+        rulesOfNotes(name, notes, rules);
+      }
+    }
+    for (const [key, child] of Object.entries(node)) {
+      if (key === "annotations" || key === "location" || key === "at") continue;
+      if (child !== null && typeof child === "object") visit(child);
+    }
+  };
+  visit(root);
+  return rules;
+}
+
+/** The argument that fills a parameter: its Malloy type and IR constant (e.g. `{ node: "stringLiteral", literal: "EU" }`). */
+export interface BoundArgument {
+  type: string;
+  value: Record<string, unknown>;
+  filterType?: string;
+}
+
+function bindingsOf(node: Node, trusted: (url: string) => boolean): Binding[] {
+  const rules: AccessRules = { bindings: [], authorize: [], sources: [], problems: [] };
+  rulesOfNotes(sourceName(node) ?? "", notesOf(node.annotations as AnnotationDef | undefined, trusted), rules);
+  return rules.bindings;
+}
+
+/**
+ * A copy of `query` in which every reached source bound (by its own or
+ * inherited trusted `#(bind)` notes) to an attribute of `values` has that
+ * parameter's argument set to the caller's value, and so has a query's own
+ * argument list for such a source. Named sources are inlined as copies, so
+ * the shared model definition is never changed.
+ */
+export function fillBindings(query: unknown, modelDef: unknown, options: LineageOptions & { values: Map<string, BoundArgument> }): unknown {
+  const contents = contentsOf(modelDef);
+  const argumentFor = (declared: Node | undefined, parameter: string, bound: BoundArgument): Node => ({
+    ...(declared ?? {}),
+    name: parameter,
+    type: bound.type,
+    ...(bound.filterType ? { filterType: bound.filterType } : {}),
+    value: bound.value,
+  });
+  const copy = (value: unknown): unknown => {
+    if (value === null || typeof value !== "object") return value;
+    if (Array.isArray(value)) return value.map(copy);
+    const node = value as Node;
+    const out: Node = {};
+    for (const [key, child] of Object.entries(node)) {
+      if (key === "structRef" && typeof child === "string" && contents[child]) out[key] = copy(contents[child]);
+      else if (key === "annotations" || key === "location" || key === "at") out[key] = child;
+      else out[key] = copy(child);
+    }
+    if (isSourceDef(node)) {
+      const bindings = bindingsOf(node, options.trusted).filter((b) => options.values.has(b.attribute));
+      if (bindings.length > 0) {
+        const args = { ...((out.arguments as Node | undefined) ?? {}) };
+        const params = (node.parameters ?? {}) as Record<string, Node>;
+        for (const b of bindings) {
+          args[b.parameter] = argumentFor((params[b.parameter] ?? args[b.parameter]) as Node | undefined, b.parameter, options.values.get(b.attribute)!);
+        }
+        out.arguments = args;
+      }
+    }
+    if (node.sourceArguments && typeof node.sourceArguments === "object") {
+      const target = typeof node.structRef === "string" ? contents[node.structRef] : node.structRef as Node | undefined;
+      if (target && isSourceDef(target)) {
+        const args = { ...(out.sourceArguments as Node) };
+        for (const b of bindingsOf(target, options.trusted)) {
+          const bound = options.values.get(b.attribute);
+          if (bound) args[b.parameter] = argumentFor(args[b.parameter] as Node | undefined, b.parameter, bound);
+        }
+        out.sourceArguments = args;
+      }
+    }
+    return out;
+  };
+  return copy(query);
+}

@@ -1,0 +1,58 @@
+/**
+ * Effective trusted-attribute values (API.md, "Trusted attributes in
+ * queries"): `GET /organizations/{org}/users/{userName}/attributes` (the
+ * organization's admins and the user itself) and
+ * `GET /organizations/{org}/groups/{group}/attributes` (the group's admins
+ * and the organization's admins), answering `[{ name, type, value, from }]`.
+ * @module
+ */
+import { Elysia, t } from "elysia";
+import type { AppContext } from "../http/context.ts";
+import { ADMIN } from "../http/access.ts";
+import { required } from "../http/auth.ts";
+import { forbidden, notFound } from "../http/errors.ts";
+import { name } from "../http/params.ts";
+import { security } from "../http/security.ts";
+import { groupFor } from "../groups/access.ts";
+import { organizationFor } from "../organizations/routes.ts";
+import { isMember } from "../organizations/store.ts";
+import { effectiveValues } from "./effective.ts";
+
+const tags = ["attributes"];
+
+/** Routes of the effective values. */
+export function effectiveValueRoutes(ctx: AppContext) {
+  return new Elysia({ prefix: "/organizations/:org" })
+    .use(security(ctx))
+    .get(
+      "/users/:userName/attributes",
+      async ({ params, principal }) => {
+        const p = required(principal);
+        const org = await organizationFor(ctx, p, params.org);
+        const self = p.kind === "user" && p.userName === params.userName;
+        if (!self && org.rank < ADMIN) {
+          throw forbidden(`the effective attributes of user '${params.userName}' are visible to the user and to admins of organization '${params.org}'`);
+        }
+        const [user] = await ctx.sql`SELECT id FROM users WHERE user_name = ${params.userName}`;
+        if (!user || !(await isMember(ctx.sql, user.id as string, org.id))) {
+          throw notFound(`user '${params.userName}' is not a member of organization '${params.org}'`);
+        }
+        return await effectiveValues(ctx.sql, { kind: "user", id: user.id as string }, { orgId: org.id });
+      },
+      {
+        params: t.Object({ org: name("organizationName"), userName: name("userName") }),
+        detail: { summary: "Effective attribute values of a user: [{ name, type, value, from }] with from user, group:<name> or default", tags },
+      },
+    )
+    .get(
+      "/groups/:group/attributes",
+      async ({ params, principal }) => {
+        const group = await groupFor(ctx, required(principal), { org: params.org, group: params.group, manage: true });
+        return await effectiveValues(ctx.sql, { kind: "group", id: group.id }, { orgId: group.orgId });
+      },
+      {
+        params: t.Object({ org: name("organizationName"), group: name("groupName") }),
+        detail: { summary: "Effective attribute values of a group (what its API keys query with): [{ name, type, value, from }]", tags },
+      },
+    );
+}

@@ -1,0 +1,120 @@
+/**
+ * What a caller sees of `#(authorize)` and `#(bind)` sources outside queries:
+ *
+ * - models API: a source the caller may not query is hidden from viewers
+ *   (with its named queries) and shown to modelers and admins of the package
+ *   marked `authorized: false`; every other source is `authorized: true`;
+ * - retrieval and `get_context`: entities of a source the caller may not
+ *   query are hidden; indexed values of a bound source are never shown.
+ *
+ * Rules come from the `access` stored with each source at publish
+ * (publish_check.ts); versions are immutable, so the rules of a version are
+ * cached per process.
+ * @module
+ */
+import type { Db } from "../db/database.ts";
+import type { ModelMetadata, SourceMetadata } from "../engine/mod.ts";
+import { MODEL, principalKey } from "../http/access.ts";
+import type { Principal } from "../http/principal.ts";
+import { holderGroups } from "./effective.ts";
+import type { SourceAccess } from "./publish_check.ts";
+
+type Stored = SourceMetadata & { access?: SourceAccess };
+
+/** Whether groups satisfy every `#(authorize)` rule of a source. */
+export function mayQuery(access: SourceAccess | undefined, groups: ReadonlySet<string>): boolean {
+  return !access || access.authorizeGroups.every((set) => set.some((g) => groups.has(g)));
+}
+
+async function callerGroups(db: Db, principal: Principal): Promise<Set<string>> {
+  const key = principalKey(principal);
+  return new Set(await holderGroups(db, { kind: key.kind, id: key.id }));
+}
+
+/**
+ * The model metadata as the caller may see it: hidden sources removed (for
+ * callers below modeler) or marked `authorized: false`; `access` itself is
+ * never shown.
+ */
+export async function visibleModel(db: Db, principal: Principal, meta: ModelMetadata, options: { rank: number }): Promise<ModelMetadata> {
+  const sources = meta.sources as Stored[];
+  const restricted = sources.some((s) => s.access && s.access.authorizeGroups.length > 0);
+  const groups = restricted ? await callerGroups(db, principal) : new Set<string>();
+  const hidden = new Set<string>();
+  const shown: SourceMetadata[] = [];
+  for (const { access, ...source } of sources) {
+    const authorized = mayQuery(access, groups);
+    if (!authorized && options.rank < MODEL) {
+      hidden.add(source.name);
+      continue;
+    }
+    shown.push({ ...source, authorized } as SourceMetadata);
+  }
+  return {
+    ...meta,
+    sources: shown,
+    queries: meta.queries.filter((q) => !q.sourceName || !hidden.has(q.sourceName)),
+  };
+}
+
+/** The model list item's sources and queries the caller may see. */
+export async function visibleNames(db: Db, principal: Principal, meta: ModelMetadata, options: { rank: number }): Promise<{ sources: string[]; queries: string[] }> {
+  const visible = await visibleModel(db, principal, meta, options);
+  return { sources: visible.sources.map((s) => s.name), queries: visible.queries.map((q) => q.name) };
+}
+
+/** What retrieval may show of one version's sources to one caller. */
+export interface VersionAccess {
+  /** `modelPath#source` of sources the caller may not query. */
+  hidden: Set<string>;
+  /** `modelPath#source` of sources whose indexed values are never shown (bound). */
+  noValues: Set<string>;
+}
+
+interface VersionRules {
+  sources: { key: string; access: SourceAccess }[];
+}
+
+const rulesCache = new Map<string, VersionRules>();
+const RULES_CACHE_LIMIT = 512;
+
+async function versionRules(db: Db, versions: readonly string[]): Promise<Map<string, VersionRules>> {
+  const missing = versions.filter((v) => !rulesCache.has(v));
+  if (missing.length > 0) {
+    const rows = await db`
+      SELECT vm.version, vm.model_path, s->>'name' AS source, s->'access' AS access
+        FROM version_models vm, jsonb_array_elements(vm.metadata->'sources') s
+       WHERE vm.version = ANY(${missing}::uuid[]) AND s ? 'access'`;
+    for (const v of missing) rulesCache.set(v, { sources: [] });
+    for (const r of rows) {
+      const access = (typeof r.access === "string" ? JSON.parse(r.access) : r.access) as SourceAccess;
+      rulesCache.get(r.version as string)!.sources.push({ key: `${r.model_path}#${r.source}`, access });
+    }
+    while (rulesCache.size > RULES_CACHE_LIMIT) rulesCache.delete(rulesCache.keys().next().value!);
+  }
+  return new Map(versions.map((v) => [v, rulesCache.get(v) ?? { sources: [] }]));
+}
+
+/**
+ * Per version (by row uuid), what the caller may not see; versions without
+ * rules are absent (nothing to filter). One statement for uncached versions,
+ * one for the caller's groups when a rule needs them.
+ */
+export async function retrievalAccess(db: Db, principal: Principal, versions: readonly string[]): Promise<Map<string, VersionAccess>> {
+  const rules = await versionRules(db, versions);
+  const out = new Map<string, VersionAccess>();
+  let groups: Set<string> | undefined;
+  for (const [version, r] of rules) {
+    if (r.sources.length === 0) continue;
+    const access: VersionAccess = { hidden: new Set(), noValues: new Set() };
+    for (const s of r.sources) {
+      if (s.access.bindings.length > 0) access.noValues.add(s.key);
+      if (s.access.authorizeGroups.length > 0) {
+        groups ??= await callerGroups(db, principal);
+        if (!mayQuery(s.access, groups)) access.hidden.add(s.key);
+      }
+    }
+    out.set(version, access);
+  }
+  return out;
+}

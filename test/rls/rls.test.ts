@@ -1,0 +1,241 @@
+/**
+ * Row-level security on every query path, with the README's worked example
+ * (test/rls/world.ts): REST (ad-hoc, named query, extend, join), MCP with an
+ * API key and with an OAuth token, override attempts, null refusals, admins
+ * without membership, restricted query text, hidden sources in the models
+ * API, retrieval and get_context, dry run and limit.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
+import { authorize, pkce, REDIRECT_URI, registerClient, tokenRequest } from "../helpers/oauth.ts";
+import { API } from "../packages/helpers.ts";
+import { admin, ORDERS_CSV, PAYROLL_CSV, SALES_MODEL, SALES_QUERY, type SalesWorld, startSalesWorld } from "./world.ts";
+
+let w: SalesWorld;
+let served: Served;
+let keyClient: Client;
+let oauthClient: Client;
+let mo: string;
+const base = { environment_name: "prod", package_name: "sales", model_uri: "models/sales.malloy" };
+const MODEL = `${API}/organizations/acme/environments/prod/packages/sales/models/models/sales.malloy`;
+
+const q = (auth: { token?: string; apiKey?: string }, body: object, headers?: Record<string, string>) => w.s.call("POST", SALES_QUERY, { ...auth, body, headers });
+const text = (result: object) => (result as { content: { text: string }[] }).content[0]!.text;
+
+beforeAll(async () => {
+  w = await startSalesWorld();
+  // mo: modeler of the package, region APAC, signs in to an MCP client with OAuth
+  mo = await w.s.createUser("mo");
+  await admin(w, "POST", "/organizations/acme/permissions", { userGroupId: "user:mo", permission: "member" }, 201);
+  await admin(w, "POST", "/organizations/acme/environments/prod/packages/sales/permissions", { userGroupId: "user:mo", permission: "modeler" }, 201);
+  await admin(w, "PUT", "/organizations/acme/attributes/region/users/mo", { value: "APAC" }, [200, 201]);
+  served = serveOnLoopback(w.s.service.handle);
+  keyClient = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${w.salesKey}`);
+  const resource = `${served.url}/mcp/acme`;
+  const clientId = await registerClient(served.url);
+  const { verifier, challenge } = await pkce();
+  const redirect = await authorize(served.url, { clientId, resource, challenge, userName: "mo", password: "pw-mo-secret" });
+  const token = await tokenRequest(served.url, {
+    grant_type: "authorization_code", code: redirect.searchParams.get("code")!, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier, resource,
+  });
+  expect(token.status).toBe(200);
+  oauthClient = await connectClient(resource, `Bearer ${token.body.access_token}`);
+}, 300_000);
+afterAll(async () => {
+  await keyClient?.close();
+  await oauthClient?.close();
+  served?.stop();
+  await w?.s.close();
+});
+
+describe("the README's worked example", () => {
+  test("the README shows exactly the model and data this test runs", async () => {
+    const readme = await Bun.file(new URL("../../README.md", import.meta.url)).text();
+    const example = readme.slice(readme.indexOf("**Worked example**"));
+    expect(example.slice(example.indexOf("```malloy\n") + 10, example.indexOf("```", example.indexOf("```malloy\n") + 10))).toBe(SALES_MODEL);
+    for (const row of ORDERS_CSV.trim().split("\n").slice(1)) {
+      const [, region, amount] = row.split(",");
+      expect(example).toContain(`${region} ${amount}`);
+    }
+    for (const row of PAYROLL_CSV.trim().split("\n").slice(1)) expect(example).toContain(row.replace(",", " "));
+  });
+
+  test("ann (sales_eu), bob (finance, own value US) and the sales_eu API key get different answers", async () => {
+    const revenue = { query: "orders -> { group_by: region; aggregate: revenue }" };
+    expect((await q({ token: w.ann }, revenue)).body.data).toEqual([{ region: "EU", revenue: 30 }]);
+    expect((await q({ token: w.bob }, revenue)).body.data).toEqual([{ region: "US", revenue: 45 }]);
+    expect((await q({ apiKey: w.salesKey }, revenue)).body.data).toEqual([{ region: "EU", revenue: 30 }]);
+    const salaries = { query: "payroll -> { aggregate: total_salary }" };
+    expect((await q({ token: w.bob }, salaries)).body.data).toEqual([{ total_salary: 300 }]);
+    const ann = await q({ token: w.ann }, salaries);
+    expect(ann.status).toBe(403);
+    expect(ann.body.code).toBe("INSUFFICIENT_PERMISSIONS");
+    expect(ann.body.message).toContain("'finance'");
+    expect((await q({ apiKey: w.salesKey }, salaries)).status).toBe(403);
+  });
+});
+
+describe("bound parameters on every query shape", () => {
+  test("a source extending the bound one, a named query and a view carry the caller's value", async () => {
+    expect((await q({ token: w.ann }, { query: "big_orders -> { group_by: region; aggregate: revenue }" })).body.data).toEqual([{ region: "EU", revenue: 20 }]);
+    expect((await q({ token: w.bob }, { queryName: "revenue_by_region", sourceName: "orders" })).body.data).toEqual([{ region: "US", revenue: 45 }]);
+    expect((await q({ token: w.bob }, { queryName: "by_region", sourceName: "orders" })).body.data).toEqual([{ region: "US", revenue: 45 }]);
+    // a source the query text defines on top of the bound one, and a join of it, stay bound
+    const own = await q({ token: w.ann }, { query: "source: mine is orders extend { dimension: big is amount > 15 }\nrun: mine -> { group_by: region; aggregate: revenue }" });
+    expect(own.body.data).toEqual([{ region: "EU", revenue: 30 }]);
+    const joined = await q({ token: w.bob }, { query: "payroll_with_orders -> { group_by: o.region; aggregate: r is o.amount.sum() }" });
+    expect(joined.status).toBe(200);
+    // payroll's EU row finds no order of US: the joined orders are bound too
+    expect(joined.body.data).toEqual([{ region: "US", r: 45 }, { region: null, r: 0 }]);
+  });
+
+  test("setting a bound parameter in the query text is refused (400), in every spelling", async () => {
+    for (const query of [
+      `orders(region_param is "US") -> { aggregate: revenue }`,
+      `run: orders(\`region_param\` is "US") -> { aggregate: revenue }`,
+      `source: x(p::string is "US") is orders(region_param is p)\nrun: x -> { aggregate: revenue }`,
+    ]) {
+      const r = await q({ token: w.ann }, { query });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toContain("region_param");
+    }
+    const mcp = await keyClient.callTool({ name: "execute_query", arguments: { ...base, query: `orders(region_param is "US") -> { aggregate: revenue }` } });
+    expect(mcp.isError).toBe(true);
+    expect(text(mcp)).toContain("bound to the attribute 'region'");
+  });
+
+  test("a value with quotes or Malloy syntax is data, never code", async () => {
+    await admin(w, "PUT", "/organizations/acme/attributes/region/users/ann", { value: `EU" or region = "US` }, [200, 201]);
+    const r = await q({ token: w.ann }, { query: "orders -> { aggregate: order_count }" });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([{ order_count: 0 }]);
+    await admin(w, "DELETE", "/organizations/acme/attributes/region/users/ann", undefined, [200, 204]);
+    expect((await q({ token: w.ann }, { query: "orders -> { aggregate: order_count }" })).body.data).toEqual([{ order_count: 2 }]);
+  });
+
+  test("a null effective value refuses with 403 naming the attribute; an org admin without membership too", async () => {
+    const sysAdmin = await q({ token: w.admin }, { query: "orders -> { aggregate: revenue }" });
+    expect(sysAdmin.status).toBe(403);
+    expect(sysAdmin.body.message).toContain("attribute 'region'");
+    const orgAdmin = await w.s.createUser("oa");
+    await admin(w, "POST", "/organizations/acme/permissions", { userGroupId: "user:oa", permission: "admin" }, 201);
+    expect((await q({ token: orgAdmin }, { query: "orders -> { aggregate: revenue }" })).status).toBe(403);
+    const payroll = await q({ token: orgAdmin }, { query: "payroll -> { aggregate: total_salary }" });
+    expect(payroll.status).toBe(403);
+    expect(payroll.body.message).toContain("'finance'");
+  });
+
+  test("nested groups: a member of a group nested in finance may query payroll", async () => {
+    await admin(w, "POST", "/organizations/acme/groups", { name: "auditors" }, 201);
+    await admin(w, "POST", "/organizations/acme/groups/finance/members", { members: [{ principal: "group:auditors", status: "member" }] }, [200, 201]);
+    const cy = await w.s.createUser("cy");
+    await admin(w, "POST", "/organizations/acme/permissions", { userGroupId: "user:cy", permission: "member" }, 201);
+    await admin(w, "POST", "/organizations/acme/groups/auditors/members", { members: [{ principal: "user:cy", status: "member" }] }, [200, 201]);
+    await admin(w, "POST", "/organizations/acme/environments/prod/permissions", { userGroupId: "group:auditors", permission: "viewer" }, 201);
+    expect((await q({ token: cy }, { query: "payroll -> { aggregate: total_salary }" })).body.data).toEqual([{ total_salary: 300 }]);
+  });
+});
+
+describe("query text restrictions", () => {
+  test("viewers and API keys: no connections, imports or redefinitions (403); modelers keep connections", async () => {
+    for (const query of [
+      "run: duckdb.table('data/orders.csv') -> { aggregate: c is count() }",
+      `run: duckdb.sql("select * from 'data/payroll.csv'") -> { select: * }`,
+      `import "sales.malloy"\nrun: orders -> { aggregate: revenue }`,
+      "source: orders is payroll extend { }\nrun: orders -> { aggregate: total_salary }",
+    ]) {
+      const viewer = await q({ token: w.ann }, { query });
+      expect(viewer.status).toBe(403);
+      expect((await q({ apiKey: w.salesKey }, { query })).status).toBe(403);
+    }
+    const modeler = await q({ token: mo }, { query: "run: duckdb.table('data/orders.csv') -> { aggregate: c is count() }" });
+    expect(modeler.status).toBe(200);
+    expect(modeler.body.data).toEqual([{ c: 5 }]);
+  });
+
+  test("an OAuth client of a modeler is restricted and bound like a viewer", async () => {
+    const direct = await oauthClient.callTool({ name: "execute_query", arguments: { ...base, query: "run: duckdb.table('data/orders.csv') -> { aggregate: c is count() }" } });
+    expect(direct.isError).toBe(true);
+    expect(text(direct)).toContain("INSUFFICIENT_PERMISSIONS");
+    const bound = await oauthClient.callTool({ name: "execute_query", arguments: { ...base, query: "orders -> { group_by: region; aggregate: revenue }" } });
+    expect(bound.isError).toBeFalsy();
+    expect(JSON.parse(text(bound)).data).toEqual([{ region: "APAC", revenue: 7 }]);
+  });
+});
+
+describe("MCP execute_query with an API key", () => {
+  test("bound rows, authorize refusal as isError, dry run and limit", async () => {
+    const rows = await keyClient.callTool({ name: "execute_query", arguments: { ...base, query: "orders -> { select: id; order_by: id }" } });
+    expect(JSON.parse(text(rows)).data).toEqual([{ id: 1 }, { id: 2 }]);
+    const limited = await keyClient.callTool({ name: "execute_query", arguments: { ...base, query: "orders -> { select: id; order_by: id }", limit: 1 } });
+    expect(JSON.parse(text(limited)).data).toEqual([{ id: 1 }]);
+    expect(JSON.parse(text(limited)).metadata.truncated).toBe(true);
+    const refused = await keyClient.callTool({ name: "execute_query", arguments: { ...base, query: "payroll -> { aggregate: total_salary }" } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("'finance'");
+    const dry = await keyClient.callTool({ name: "execute_query", arguments: { ...base, query: "big_orders -> { aggregate: revenue }", dry_run: true } });
+    const plan = JSON.parse(text(dry));
+    expect(plan.sql).toContain("'EU'");
+    expect(plan.schema).toEqual([{ name: "revenue", type: "number" }]);
+    expect(plan.sources).toContain("big_orders");
+    const dryRefused = await keyClient.callTool({ name: "execute_query", arguments: { ...base, query: "payroll -> { aggregate: total_salary }", dry_run: true } });
+    expect(dryRefused.isError).toBe(true);
+    // every call is in the query log, via mcp
+    const logged = await w.s.call("GET", `${API}/organizations/acme/query-log?principal=group:sales_eu&limit=2`, { token: w.admin });
+    expect(logged.body.map((e: { via: string; status: string }) => [e.via, e.status])).toEqual([["mcp", "refused"], ["mcp", "ok"]]);
+    const oauth = await w.s.call("GET", `${API}/organizations/acme/query-log?principal=user:mo`, { token: w.admin });
+    expect(oauth.body.some((e: { via: string }) => e.via === "mcp")).toBe(true);
+  });
+});
+
+describe("REST dry run and limit", () => {
+  test("dryRun answers { sql, schema, sources } after authorization; limit cuts rows", async () => {
+    const dry = await q({ token: w.bob }, { query: "payroll_with_orders -> { group_by: region; aggregate: total_salary }", dryRun: true });
+    expect(dry.status).toBe(200);
+    expect(Object.keys(dry.body).sort()).toEqual(["schema", "sources", "sql"]);
+    expect(dry.body.schema).toEqual([{ name: "region", type: "string" }, { name: "total_salary", type: "number" }]);
+    expect(dry.body.sources).toEqual(expect.arrayContaining(["payroll_with_orders", "orders"]));
+    expect((await q({ token: w.ann }, { query: "payroll -> { aggregate: total_salary }", dryRun: true })).status).toBe(403);
+    const limited = await q({ token: w.bob }, { query: "orders -> { select: id; order_by: id }", limit: 1 });
+    expect(limited.body.data).toEqual([{ id: 3 }]);
+    expect(limited.body.metadata.rowLimit).toBe(1);
+    expect((await q({ token: w.bob }, { query: "orders -> { select: id }", limit: 0 })).status).toBe(400);
+  });
+});
+
+describe("hidden sources outside queries", () => {
+  test("models API: hidden from viewers, authorized: false for modelers who are not members", async () => {
+    const ann = await w.s.call("GET", MODEL, { token: w.ann });
+    expect(ann.body.sources.map((s: { name: string }) => s.name).sort()).toEqual(["big_orders", "orders"]);
+    expect(ann.body.sources.every((s: { authorized: boolean; access?: unknown }) => s.authorized === true && s.access === undefined)).toBe(true);
+    const list = await w.s.call("GET", `${API}/organizations/acme/environments/prod/packages/sales/models`, { token: w.ann });
+    expect(list.body[0].sources.sort()).toEqual(["big_orders", "orders"]);
+    const modeler = await w.s.call("GET", MODEL, { token: mo });
+    const marks = Object.fromEntries(modeler.body.sources.map((s: { name: string; authorized: boolean }) => [s.name, s.authorized]));
+    expect(marks).toEqual({ orders: true, big_orders: true, payroll: false, payroll_with_orders: false });
+    const bob = await w.s.call("GET", MODEL, { token: w.bob });
+    expect(bob.body.sources.length).toBe(4);
+  });
+
+  test("retrieval API and get_context: no unauthorized source, fields or values; no values of bound sources", async () => {
+    const search = (token: string) => w.s.call("POST", `${API}/retrieval/context`, {
+      token,
+      body: { organization: "acme", search_targets: [{ entity_type: "source" }, { entity_type: "dimension", search_text: "salary region" }, { entity_type: "dimensional_value", search_text: "EU" }] },
+    });
+    const ann = (await search(w.ann)).body.results;
+    const annText = JSON.stringify(ann);
+    expect(annText).not.toContain("payroll");
+    expect(annText).not.toContain("total_salary");
+    expect(annText).not.toContain("Salaries");
+    expect(ann[2].items).toEqual([]);
+    const bob = (await search(w.bob)).body.results;
+    expect(bob[0].items.map((i: { name: string }) => i.name)).toEqual(expect.arrayContaining(["payroll", "payroll_with_orders"]));
+    // values of the authorized payroll_region (once indexed) only; never of the bound orders
+    expect(bob[2].items.every((i: { source_name: string }) => i.source_name.startsWith("payroll"))).toBe(true);
+    const context = await keyClient.callTool({ name: "get_context", arguments: { natural_language_query: "total salary by region", environment_name: "prod" } });
+    expect(text(context)).not.toContain("payroll");
+    const oauth = await oauthClient.callTool({ name: "get_context", arguments: { natural_language_query: "total salary by region", environment_name: "prod" } });
+    expect(text(oauth)).not.toContain("payroll");
+  });
+});
