@@ -24,8 +24,10 @@ export interface FieldMetadata {
   /** `string`, `number`, `date`, `timestamp`, `boolean`, `json`, `record`, `array`, `view`, ... */
   dataType: string;
   description?: string;
-  /** True when annotated `#(index)`. */
+  /** True when annotated `#(index)` (not `#(index) false`). */
   indexed: boolean;
+  /** True when annotated `#(index) false`: never indexed, not even automatically. */
+  noIndex?: boolean;
   /** Join names leading to the field; empty for the source's own fields. */
   joinPath: string[];
   /** Other tag lines (e.g. `# bar_chart`), as written. */
@@ -173,6 +175,7 @@ function describeField(
   joinPath: string[],
 ): FieldMetadata {
   const annotated = field as unknown as Annotated;
+  const indexNotes = annotated.annotations.forRoute("index").map((note) => note.content.trim().toLowerCase());
   const tags = annotated.annotations.forRoute("").map((note) => `# ${note.content.trim()}`)
     .filter((tag) => tag !== "# ");
   return {
@@ -181,7 +184,8 @@ function describeField(
     fieldType,
     dataType,
     description: describe(annotated),
-    indexed: annotated.annotations.forRoute("index").length > 0,
+    indexed: indexNotes.length > 0 && !indexNotes.includes("false"),
+    ...(indexNotes.includes("false") ? { noIndex: true } : {}),
     joinPath,
     ...(tags.length > 0 ? { tags } : {}),
   };

@@ -1,14 +1,19 @@
 /**
  * Shapes ranked phrases into the `get_context` result: `sources[]` with their
- * `phrases[]` and `entities[]`, `next_steps` (how to query the matched
- * entities, with a query skeleton) and `malloy_documentation` (the Malloy
- * reference in `docs/malloy_reference.md`).
+ * `phrases[]` and `entities[]` (each entity once, with where else it appears
+ * through joins and extends), `next_steps` (a first query that compiles:
+ * reserved words backquoted, output names unique, the best-matching fields,
+ * a `where:` on a matched value) and `malloy_documentation` (short notes
+ * that fit what was found, malloy_notes.ts; the whole reference in
+ * `docs/malloy_reference.md` stays available through {@link malloyReference}).
  *
  * @module
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EntityRecord } from "./entity_text.ts";
+import { malloyName, malloyNotes } from "./malloy_notes.ts";
+import type { QuestionMatch } from "./question_rank.ts";
 import type { EntityMatch, RankedPhrase } from "./rank.ts";
 
 /** One entity of a phrase, as `get_context` returns it. */
@@ -19,9 +24,16 @@ export interface ContextEntity {
   description: string;
   score: number;
   match_reason: string;
-  /** Indexed values, for `#(index)` dimensions. */
+  /** Indexed values (the matched one first, at most {@link VALUES_SHOWN}), for indexed dimensions. */
   values?: string[];
+  /** How many indexed values the dimension has, when more than are shown. */
+  values_total?: number;
+  /** The same field seen through joins or extended sources (`source.path`), at most 5. */
+  also_in?: string[];
 }
+
+/** Indexed values shown per entity. */
+export const VALUES_SHOWN = 12;
 
 /** One phrase of the question within one source. */
 export interface ContextPhrase {
@@ -58,7 +70,7 @@ export interface ContextResultOptions {
   entitiesPerPhrase?: number;
   /** Source descriptions by `modelPath#sourceName`, prefixed `environment/package/` for entities with an origin (shown with the source). */
   sourceDescriptions?: Readonly<Record<string, string>>;
-  /** Reference text; default the contents of `docs/malloy_reference.md`. */
+  /** Documentation text; default short notes fitting the matched entities (malloy_notes.ts). */
   documentation?: string;
 }
 
@@ -95,19 +107,28 @@ interface SourceGroup {
 
 /**
  * Groups ranked phrases by source (sources ordered by their best match) and
- * adds `next_steps` and `malloy_documentation`.
+ * adds `next_steps` and `malloy_documentation`. An entity ranked by several
+ * phrases is listed once, under the phrase that ranked it best.
  *
  * @example
- * const result = buildContextResult(rankEntities(phrases, entities));
+ * const result = buildContextResult([{ phrase: question, description: "the question", matches }]);
  * result.sources[0].phrases[0].entities[0].match_reason
  */
 export function buildContextResult(ranked: readonly RankedPhrase[], options: ContextResultOptions = {}): ContextResult {
+  // Each entity once: under its best phrase.
+  const bestOf = new Map<string, { score: number; phrase: number }>();
+  ranked.forEach((phrase, i) => {
+    for (const m of phrase.matches) {
+      const seen = bestOf.get(m.entity.id);
+      if (!seen || m.score > seen.score) bestOf.set(m.entity.id, { score: m.score, phrase: i });
+    }
+  });
   const groups = new Map<string, SourceGroup>();
-  for (const phrase of ranked) {
+  ranked.forEach((phrase, i) => {
     const bySource = new Map<string, EntityMatch[]>();
     for (const match of phrase.matches) {
-      const o = match.entity.origin;
-      const key = `${o ? `${o.environmentName}/${o.packageName}/` : ""}${match.entity.modelPath}#${match.entity.sourceName}`;
+      if (bestOf.get(match.entity.id)?.phrase !== i) continue;
+      const key = groupKey(match.entity);
       bySource.set(key, [...(bySource.get(key) ?? []), match]);
     }
     for (const [key, matches] of bySource) {
@@ -120,9 +141,10 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
       group.best = Math.max(group.best, matches[0]!.score);
       groups.set(key, group);
     }
-  }
+  });
   const perPhrase = options.entitiesPerPhrase ?? 8;
   const ordered = [...groups.values()].sort((a, b) => b.best - a.best).slice(0, options.maxSources ?? 5);
+  for (const group of ordered) for (const p of group.phrases) p.matches = p.matches.slice(0, perPhrase);
   const sources = ordered.map((group): ContextSource => {
     const description = options.sourceDescriptions?.[group.key];
     return {
@@ -132,23 +154,41 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
         ? { environment_name: group.origin.environmentName, package_name: group.origin.packageName, version_id: group.origin.versionId }
         : {}),
       ...(description ? { description } : {}),
-      phrases: group.phrases.map(({ ranked: phrase, matches, sourceScore }) => ({
+      phrases: group.phrases.filter((p) => p.matches.length > 0 || p.sourceScore > 0).map(({ ranked: phrase, matches, sourceScore }) => ({
         phrase: phrase.phrase,
         phrase_description: phrase.description,
         overall_score: Math.max(sourceScore, matches[0]?.score ?? 0),
-        entities: matches.slice(0, perPhrase).map(toContextEntity),
+        entities: matches.map(toContextEntity),
       })),
     };
   });
+  const shown = ordered.flatMap((g) => g.phrases.flatMap((p) => p.matches));
   return {
     sources,
     next_steps: nextSteps(ordered),
-    malloy_documentation: options.documentation ?? malloyReference(),
+    malloy_documentation: options.documentation ?? malloyNotes({
+      time: shown.some((m) => m.entity.dataType === "date" || m.entity.dataType === "timestamp"),
+      values: shown.some((m) => m.matchedValue !== undefined || (m.entity.values?.length ?? 0) > 0),
+      views: shown.some((m) => m.entity.kind === "view"),
+      joined: shown.some((m) => m.entity.name.includes(".")),
+      measures: shown.some((m) => m.entity.kind === "measure"),
+    }),
   };
+}
+
+function groupKey(e: EntityRecord): string {
+  const o = e.origin;
+  return `${o ? `${o.environmentName}/${o.packageName}/` : ""}${e.modelPath}#${e.sourceName}`;
 }
 
 function toContextEntity(match: EntityMatch): ContextEntity {
   const e = match.entity;
+  const also = (match as QuestionMatch).alsoIn;
+  let values = e.values;
+  if (values && values.length > 0) {
+    const matched = match.matchedValue;
+    values = [...(matched !== undefined ? [matched] : []), ...values.filter((v) => v !== matched)].slice(0, VALUES_SHOWN);
+  }
   return {
     name: e.name,
     field_type: e.fieldType,
@@ -156,7 +196,9 @@ function toContextEntity(match: EntityMatch): ContextEntity {
     description: e.description ?? "",
     score: match.score,
     match_reason: match.matchReason,
-    ...(e.values ? { values: e.values } : {}),
+    ...(values && values.length > 0 ? { values } : {}),
+    ...(values && e.values && e.values.length > values.length ? { values_total: e.values.length } : {}),
+    ...(also && also.length > 0 ? { also_in: also.slice(0, 5) } : {}),
   };
 }
 
@@ -167,13 +209,12 @@ function nextSteps(groups: SourceGroup[]): string[] {
     ];
   }
   const steps: string[] = [];
-  for (const group of groups.slice(0, 3)) {
-    const matches = group.phrases.flatMap((p) => p.matches);
-    const best = bestPerEntity(matches);
+  for (const group of groups.slice(0, 2)) {
+    const best = group.phrases.flatMap((p) => p.matches).sort((a, b) => b.score - a.score);
     const uri = `model_uri '${group.modelPath}'`;
     if (group.sourceName === "") {
       const queries = best.filter((m) => m.entity.kind === "query").slice(0, 3).map((m) => m.entity.name);
-      if (queries.length > 0) steps.push(`In ${uri}, run a named query with execute_query: query '${queries.map((q) => `run: ${q}`).join("' or '")}'.`);
+      if (queries.length > 0) steps.push(`In ${uri}, run a named query with execute_query: query '${queries.map((q) => `run: ${malloyName(q)}`).join("' or '")}'.`);
       continue;
     }
     const scope = group.origin
@@ -182,49 +223,58 @@ function nextSteps(groups: SourceGroup[]): string[] {
     steps.push(`Query source_name '${group.sourceName}' in ${uri}: call execute_query with ${scope}, model_uri '${group.modelPath}' and query:\n${querySkeleton(group.sourceName, best)}`);
     const views = best.filter((m) => m.entity.kind === "view").slice(0, 3).map((m) => m.entity.name);
     if (views.length > 0) {
-      steps.push(`Views to try on '${group.sourceName}': ${views.join(", ")} (execute_query with model_uri '${group.modelPath}', source_name '${group.sourceName}', query_name '${views[0]}'; or query 'run: ${group.sourceName} -> ${views[0]}').`);
-    }
-    const queries = best.filter((m) => m.entity.kind === "query").slice(0, 2).map((m) => m.entity.name);
-    if (queries.length > 0) {
-      steps.push(`Named queries in ${uri}: ${queries.join(", ")} (execute_query with query_name '${queries[0]}' and source_name '${group.sourceName}').`);
+      steps.push(`Views to try on '${group.sourceName}': ${views.join(", ")} (execute_query with model_uri '${group.modelPath}', source_name '${group.sourceName}', query_name '${views[0]}'; or query 'run: ${malloyName(group.sourceName)} -> ${malloyName(views[0]!)}').`);
     }
   }
-  steps.push("Use only the field names listed above, exactly as written (joined fields keep their dotted path). If the query does not compile, compare the error with the common error patterns in malloy_documentation.");
+  steps.push("Use the field names listed above exactly (joined fields keep their dotted path; backquote reserved words). If a query does not compile, fix it with the notes in malloy_documentation.");
   return steps;
 }
 
-function bestPerEntity(matches: EntityMatch[]): EntityMatch[] {
-  const best = new Map<string, EntityMatch>();
-  for (const m of matches) {
-    const seen = best.get(m.entity.id);
-    if (!seen || m.score > seen.score) best.set(m.entity.id, m);
-  }
-  return [...best.values()].sort((a, b) => b.score - a.score);
-}
-
 /**
- * A starting query from the best entities of a source: value matches as
- * `where:`, dimensions as `group_by:` (time dimensions truncated to month),
- * measures as `aggregate:`.
+ * The first query for a source from its best entities: a matched value as
+ * `where:`, the best dimensions as `group_by:` (time truncated to month),
+ * the best measures as `aggregate:`; names backquoted where Malloy needs it
+ * and every output name unique.
  */
-function querySkeleton(sourceName: string, best: EntityMatch[]): string {
+export function querySkeleton(sourceName: string, best: readonly EntityMatch[]): string {
   const lines: string[] = [];
-  const wheres = best.filter((m) => m.matchedValue !== undefined && m.value >= m.lexical)
-    .slice(0, 2).map((m) => `${m.entity.name} = ${quote(m.matchedValue!)}`);
+  const used = new Set<string>();
+  const unique = (name: string) => {
+    let out = name;
+    for (let i = 2; used.has(out.toLowerCase()); i++) out = `${name}_${i}`;
+    used.add(out.toLowerCase());
+    return out;
+  };
+  const wheres = best.filter((m) => m.matchedValue !== undefined && m.entity.kind === "dimension").slice(0, 1)
+    .map((m) => `${malloyName(m.entity.name)} = ${quote(m.matchedValue!)}`);
   if (wheres.length > 0) lines.push(`where: ${wheres.join(", ")}`);
-  const filtered = new Set(wheres.map((w) => w.split(" = ")[0]));
-  const dims = best.filter((m) => m.entity.kind === "dimension" && !filtered.has(m.entity.name)).slice(0, 2);
-  if (dims.length > 0) lines.push(`group_by: ${dims.map((m) => groupByExpression(m.entity)).join(", ")}`);
-  const measures = best.filter((m) => m.entity.kind === "measure").slice(0, 2).map((m) => m.entity.name);
-  lines.push(`aggregate: ${measures.length > 0 ? measures.join(", ") : "row_count is count()"}`);
+  const filtered = new Set(best.filter((m) => m.matchedValue !== undefined).slice(0, 1).map((m) => m.entity.name));
+  const dims = best.filter((m) => m.entity.kind === "dimension" && !filtered.has(m.entity.name) && isGroupable(m.entity)).slice(0, 2);
+  if (dims.length > 0) lines.push(`group_by: ${dims.map((m) => groupByItem(m.entity, unique)).join(", ")}`);
+  const measures = best.filter((m) => m.entity.kind === "measure").slice(0, 2);
+  const aggregates = measures.map((m) => {
+    const leaf = m.entity.name.split(".").at(-1)!;
+    const name = unique(leaf);
+    return name === leaf && !m.entity.name.includes(".") ? malloyName(m.entity.name) : `${malloyName(name)} is ${malloyName(m.entity.name)}`;
+  });
+  if (aggregates.length === 0) aggregates.push(`${unique("row_count")} is count()`);
+  lines.push(`aggregate: ${aggregates.join(", ")}`);
   if (dims.length > 0) lines.push("limit: 50");
-  return `run: ${sourceName} -> {\n  ${lines.join("\n  ")}\n}`;
+  return `run: ${malloyName(sourceName)} -> {\n  ${lines.join("\n  ")}\n}`;
 }
 
-function groupByExpression(entity: EntityRecord): string {
-  if (entity.dataType !== "date" && entity.dataType !== "timestamp") return entity.name;
-  const base = entity.name.split(".").at(-1)!.replace(/_(dt|date|at|time|ts)$/i, "");
-  return `${base}_month is ${entity.name}.month`;
+function isGroupable(entity: EntityRecord): boolean {
+  return !["record", "array", "json", "sql native", "error"].includes(entity.dataType);
+}
+
+function groupByItem(entity: EntityRecord, unique: (name: string) => string): string {
+  const leaf = entity.name.split(".").at(-1)!;
+  if (entity.dataType === "date" || entity.dataType === "timestamp") {
+    const base = leaf.replace(/_(dt|date|at|time|ts)$/i, "").replace(/(Date|Time)$/, "") || leaf;
+    return `${malloyName(unique(`${base}_month`))} is ${malloyName(entity.name)}.month`;
+  }
+  const name = unique(leaf);
+  return name === leaf && !entity.name.includes(".") ? malloyName(entity.name) : `${malloyName(name)} is ${malloyName(entity.name)}`;
 }
 
 function quote(value: string): string {

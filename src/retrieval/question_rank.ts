@@ -46,6 +46,8 @@ export const SYNONYM_THRESHOLD = 0.7;
 export interface QuestionMatch extends EntityMatch {
   /** Other places of the same field: `source.path`. */
   alsoIn?: string[];
+  /** The entity's name is written in the question. */
+  exact?: boolean;
 }
 
 interface EntityWords {
@@ -297,6 +299,7 @@ export async function rankQuestionEntities(
     if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
   }
   terms.vector = vector;
+  const lowerQuestion = question.trim().toLowerCase();
   const totalWeight = terms.stems.reduce((s, t) => s + t.weight, 0);
   const cues = off.has("kinds") ? { measure: false, grouping: false, listing: false } : kindCues(question);
 
@@ -350,7 +353,10 @@ export async function rankQuestionEntities(
         if (s > value) [value, matchedValue] = [s, v];
       }
     }
-    let score = W.semantic * semantic + W.lexical * lexical + W.value * value;
+    // A name written in the question (`fresh_delay`, `carriers.code`, or the whole question) wins.
+    const written = e.name.toLowerCase();
+    const exact = lowerQuestion === written || (/[_.]|[a-z][A-Z]/.test(e.name) && containsIdentifier(lowerQuestion, written)) ? 1 : 0;
+    let score = W.semantic * semantic + W.lexical * lexical + W.value * value + exact;
     if (cues.measure && e.kind === "measure") score += W.kind;
     if (cues.measure && e.kind === "source") score -= W.sourcePenalty;
     if (cues.grouping && (e.kind === "dimension" || e.kind === "view")) score += W.kind / 2;
@@ -362,8 +368,9 @@ export async function rankQuestionEntities(
       score,
       matchReason: "",
       lexical,
-      semantic,
+      semantic: cosine,
       value,
+      ...(exact ? { exact: true } : {}),
       ...(matchedValue !== undefined ? { matchedValue } : {}),
       // Reasons are written for the kept results only.
       alsoIn: hits,
@@ -395,12 +402,31 @@ export async function rankQuestionEntities(
   return out;
 }
 
-function reason(m: EntityMatch, hits: string[]): string {
+function reason(m: QuestionMatch, hits: string[]): string {
+  if (m.exact) return "exact name match";
   const parts: string[] = [];
-  if (m.matchedValue !== undefined) parts.push(`value '${m.matchedValue}'`);
-  if (hits.length > 0) parts.push(`words ${hits.map((h) => `'${h}'`).join(", ")}`);
-  if (m.semantic > 0) parts.push(`meaning ${m.semantic.toFixed(2)}`);
+  if (m.matchedValue !== undefined) parts.push(`indexed value '${m.matchedValue}' of dimension ${m.entity.name}`);
+  const direct = hits.filter((h) => !h.includes("~") && !h.endsWith("(source)"));
+  const near = hits.filter((h) => h.includes("~"));
+  const context = hits.filter((h) => h.endsWith("(source)")).map((h) => h.slice(0, -9));
+  if (direct.length > 0) parts.push(`word match on ${quoteList(direct)}`);
+  if (near.length > 0) parts.push(`synonym match: ${quoteList(near)}`);
+  if (context.length > 0) parts.push(`source match on ${quoteList(context)}`);
+  if (m.semantic > 0.3) parts.push(`semantic similarity ${m.semantic.toFixed(2)}`);
   return parts.join("; ") || "related";
+}
+
+function quoteList(items: string[]): string {
+  return items.map((s) => `'${s}'`).join(", ");
+}
+
+/** True when `text` holds `name` as a whole identifier (`delivery_delay_days`, `carriers.code`). */
+function containsIdentifier(text: string, name: string): boolean {
+  const at = text.indexOf(name);
+  if (at < 0) return false;
+  const before = text[at - 1];
+  const after = text[at + name.length];
+  return !(before && /[\w.]/.test(before)) && !(after && /\w/.test(after));
 }
 
 /** Every word of a text stemmed (stop words kept), joined by one space: `Sales Representatives` -> `sale representative`. */

@@ -45,6 +45,9 @@ export interface ScopedVersion {
 /** An entity record with its stored indexed values (with counts). */
 export interface StoredEntity extends EntityRecord {
   indexedValues?: IndexedValue[];
+  /** The stored embedding (unit length), read once per version, and the model that made it. */
+  vector?: Float32Array;
+  vectorModel?: string;
 }
 
 /**
@@ -147,6 +150,14 @@ export async function scopedEntities(db: Db, versions: readonly ScopedVersion[],
     const entry = cache.get(versions[0]!.versionUuid);
     if (entry) return entry.records;
   }
+  // The same versions and scope as a recent call: the same array (ranking memoizes per array).
+  const key = JSON.stringify([versions.map((v) => `${v.versionUuid}@${v.stamp}`), scope.model_uri ?? "", scope.source_name ?? ""]);
+  const combined = combinedCache.get(key);
+  if (combined) {
+    combinedCache.delete(key);
+    combinedCache.set(key, combined);
+    return combined;
+  }
   for (const v of versions) {
     const entry = cache.get(v.versionUuid);
     if (!entry) continue;
@@ -166,6 +177,20 @@ export async function scopedEntities(db: Db, versions: readonly ScopedVersion[],
       out.push(r);
     }
   }
+  combinedCache.set(key, out);
+  while (combinedCache.size > COMBINED_LIMIT) combinedCache.delete(combinedCache.keys().next().value!);
+  return out;
+}
+
+const COMBINED_LIMIT = 32;
+const combinedCache = new Map<string, StoredEntity[]>();
+
+/** `[0.1,0.2]` (pgvector's text form) as a vector. */
+function parseVector(text: string | null): Float32Array | undefined {
+  if (!text) return undefined;
+  const parts = text.slice(1, -1).split(",");
+  const out = new Float32Array(parts.length);
+  for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
   return out;
 }
 
@@ -173,7 +198,7 @@ async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise
   const uuids = versions.map((v) => v.versionUuid);
   const rows = await db`
     SELECT me.id, me.version, me.model_path, me.kind, me.name, me.path, me.source_name, me.data_type, me.description,
-           ee.text, ee.lexical_terms, ee.indexed_values
+           ee.text, ee.lexical_terms, ee.indexed_values, ee.model, ee.embedding::text AS embedding
       FROM model_entities me JOIN entity_embeddings ee ON ee.entity_id = me.id
      WHERE me.version = ANY(${uuids}::uuid[])`;
   const byVersion = new Map<string, StoredEntity[]>();
@@ -182,6 +207,7 @@ async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise
   for (const r of rows) {
     const values = r.indexed_values as IndexedValue[] | null;
     const kind = r.kind as EntityRecord["kind"];
+    const vector = parseVector(r.embedding as string | null);
     byVersion.get(r.version as string)!.push({
       id: r.id as string,
       kind,
@@ -194,6 +220,7 @@ async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise
       text: r.text as string,
       lexicalTerms: r.lexical_terms as LexicalTerms,
       ...(values && values.length > 0 ? { values: values.map((v) => v.value), indexedValues: values } : {}),
+      ...(vector && r.model ? { vector, vectorModel: r.model as string } : {}),
       origin: origin.get(r.version as string)!,
     });
   }

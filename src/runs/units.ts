@@ -3,7 +3,8 @@
  * Parquet under `DATA_DIR/materializations/`; an index unit computes the
  * distinct values of its `#(index)` dimension and commits them with its index
  * row; the retrieval step of a full run re-embeds the version's entities with
- * the built values (src/retrieval/indexer.ts).
+ * the built values (src/retrieval/indexer.ts) and the values of
+ * low-cardinality string dimensions without `#(index)` (auto_values.ts).
  * @module
  */
 import { join } from "node:path";
@@ -18,7 +19,8 @@ import {
   startMaterialization,
 } from "../materializations/store.ts";
 import { compiledModelFor, type ModelTarget } from "../query/models.ts";
-import { dimensionValues } from "../retrieval/indexed_values.ts";
+import { autoIndexValues } from "../retrieval/auto_values.ts";
+import { dimensionValues, type IndexedValue } from "../retrieval/indexed_values.ts";
 import { indexVersion } from "../retrieval/indexer.ts";
 import type { PlannedUnit } from "./plan.ts";
 
@@ -88,5 +90,16 @@ export async function runIndexUnit(ctx: AppContext, job: { scope: UnitScope; uni
  */
 export async function runRetrievalStep(ctx: AppContext, scope: UnitScope): Promise<void> {
   const values = await builtIndexValues(ctx.sql, scope.version.versionUuid);
+  for (const [key, list] of await automaticValues(ctx, scope, new Set(values.keys()))) values.set(key, list);
   await indexVersion(ctx, scope.version.versionUuid, { values, manageStatus: false });
+}
+
+/** Values of low-cardinality string dimensions without `#(index)` (src/retrieval/auto_values.ts); failures are logged, never fail the run. */
+async function automaticValues(ctx: AppContext, scope: UnitScope, built: ReadonlySet<string>): Promise<Map<string, IndexedValue[]>> {
+  return await autoIndexValues((modelPath) => compiledModelFor(ctx, { ...scope.version, modelPath }), scope.models, {
+    skip: built,
+    timeoutMs: ctx.config.runUnitTimeoutMs,
+    signal: scope.signal,
+    onError: (key, error) => ctx.log({ level: "warn", event: "auto_index_failed", runId: scope.runId, target: key, error: error instanceof Error ? error.message : String(error) }),
+  });
 }

@@ -128,12 +128,15 @@ describe("buildContextResult", () => {
     expect(text).toContain("aggregate: flight_count");
   });
 
-  test("views are suggested and the Malloy reference is attached", () => {
+  test("views are suggested and short Malloy notes fitting the matches are attached", () => {
     const views = buildContextResult(rankEntities([{ phrase: "by carrier", description: "" }], ENTITIES));
     expect(views.next_steps.join("\n")).toContain("query_name 'by_carrier'");
-    expect(result.malloy_documentation).toBe(malloyReference());
+    expect(views.malloy_documentation).toContain("run: source -> view_name");
+    expect(result.malloy_documentation.length).toBeLessThan(1500);
     expect(result.malloy_documentation).toContain("group_by");
-    expect(result.malloy_documentation).toContain("Common errors");
+    expect(result.malloy_documentation).toContain("single quotes");
+    // The whole reference stays available.
+    expect(malloyReference()).toContain("Common errors");
   });
 
   test("no match says how to widen the search", () => {
