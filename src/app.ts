@@ -45,6 +45,9 @@ import { demoRoutes } from "./demo/routes.ts";
 import { runRoutes } from "./runs/routes.ts";
 import { indexRoutes } from "./indexes/routes.ts";
 import { materializationRoutes } from "./materializations/routes.ts";
+import { signInRoutes } from "./signin/routes.ts";
+import { docsRoutes } from "./docs/routes.ts";
+import { appPreflight, withAppCors } from "./apps/cors.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -82,6 +85,8 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
       openapi({
         path: "/api/v0/docs",
         specPath: "/api/v0/openapi.json",
+        // the page is served by docsRoutes with a locally bundled Swagger UI (works offline)
+        provider: null,
         documentation: {
           info: {
             title: "Malloy data-modeling platform",
@@ -99,6 +104,8 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
       }),
     )
     .use(statusRoutes(ctx))
+    .use(docsRoutes())
+    .use(signInRoutes(ctx))
     .group("/api/v0", (api) =>
       api
         .use(authRoutes(ctx))
@@ -169,7 +176,9 @@ export interface HandlerOptions {
 export function createHandler(ctx: AppContext, app: App, options: HandlerOptions = {}): (request: Request) => Promise<Response> {
   return async (request: Request) => {
     const meta = beginRequest(request, options.addressOf?.(request));
-    let response = await app.handle(request);
+    // in-package apps (origin `null` or APP_ORIGIN) call the app-token, events, models and query routes
+    const preflight = appPreflight(ctx, request);
+    let response = withAppCors(ctx, request, preflight ?? await app.handle(request));
     try {
       response.headers.set("x-request-id", meta.id);
     } catch {
