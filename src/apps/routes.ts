@@ -126,6 +126,12 @@ async function serveAsset(ctx: AppContext, input: AppRequest, capability: string
   if (type.startsWith("text/html")) throw notFound("app pages open through the app's own URL, not a file link");
   const etag = await etagOf(version.blobSha256, found.path);
   const headers = appHeaders({ "cache-control": "no-cache", etag, "x-version-id": version.id });
+  // module scripts and fetches of the sandboxed page are CORS requests of origin `null` (never with credentials)
+  const origin = input.request.headers.get("origin");
+  if (origin === "null" || (origin && origin === ctx.config.appOrigin)) {
+    headers.set("access-control-allow-origin", origin);
+    headers.set("vary", "Origin");
+  }
   const match = input.request.headers.get("if-none-match");
   if (match && match.split(",").some((m) => m.trim() === etag)) return new Response(null, { status: 304, headers });
   headers.set("content-type", type);

@@ -149,7 +149,7 @@ function versionPlugin(ctx: AppContext, prefix: string) {
           if (change === "archive") archived = version.id;
           return versionView((await findVersion(tx, pkg.id, params.versionId))!);
         });
-        if (archived) void emitPackageEvent(ctx, { envId: pkg.envId, packageName: pkg.name }, { event: "archived", data: { versionId: archived } });
+        if (archived) await emitPackageEvent(ctx, { envId: pkg.envId, packageName: pkg.name }, { event: "archived", data: { versionId: archived } });
         return view;
       },
       {

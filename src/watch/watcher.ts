@@ -252,7 +252,7 @@ async function publishFolder(ctx: AppContext, w: Watching, name: string): Promis
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) continue; // a concurrent publish took the id
       if (error instanceof ApiError && error.status < 500) {
-        emitPackageEvent(ctx, pkgKey, { event: "compile_error", data: { message: error.message, problems: error.details.problems ?? [], versionId } });
+        await emitPackageEvent(ctx, pkgKey, { event: "compile_error", data: { message: error.message, problems: error.details.problems ?? [], versionId } });
         return { error: error.message };
       }
       throw error;

@@ -26,11 +26,14 @@ function scheduleRenewal() {
   }), wait);
 }
 
+// the version shown: the latest one the events stream announced (`ready`, then each `published`)
+let version = "";
+
 async function load() {
   const response = await fetch(`${base}/models/models/shop.malloy/query`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify({ sourceName: "orders", queryName: "by_category" }),
+    body: JSON.stringify({ sourceName: "orders", queryName: "by_category", ...(version ? { versionId: version } : {}) }),
   });
   if (!response.ok) {
     status.textContent = `query failed: ${response.status}`;
@@ -47,8 +50,8 @@ async function load() {
     }
     return tr;
   }));
-  status.textContent = `version ${response.headers.get("x-version-id") ?? "latest"}, ${result.totalRows} categories`;
-  document.body.dataset.version = response.headers.get("x-version-id") ?? "";
+  status.textContent = `version ${version || "latest"}, ${result.totalRows} categories`;
+  document.body.dataset.version = version;
 }
 
 let lastEventId = "";
@@ -59,18 +62,27 @@ function listen() {
   const seen = (e) => {
     if (e.lastEventId) lastEventId = e.lastEventId;
   };
-  events.addEventListener("ready", seen);
+  events.addEventListener("ready", (e) => {
+    seen(e);
+    const latest = JSON.parse(e.data).latestVersion;
+    if (latest && latest !== version) {
+      version = latest;
+      load();
+    }
+  });
   events.addEventListener("published", (e) => {
     seen(e);
+    version = JSON.parse(e.data).versionId;
     load();
   });
   events.addEventListener("archived", (e) => {
     seen(e);
+    if (JSON.parse(e.data).versionId === version) version = "";
     load();
   });
   events.addEventListener("reset", (e) => {
     seen(e);
-    load();
+    version = "";
   });
   events.addEventListener("revoked", () => {
     events.close();
@@ -85,5 +97,4 @@ function listen() {
 }
 
 scheduleRenewal();
-load();
-listen();
+listen(); // `ready` names the latest version and loads it
