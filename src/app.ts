@@ -54,6 +54,9 @@ import { demoRoutes } from "./demo/routes.ts";
 import { runRoutes } from "./runs/routes.ts";
 import { indexRoutes } from "./indexes/routes.ts";
 import { materializationRoutes } from "./materializations/routes.ts";
+import { signInRoutes } from "./signin/routes.ts";
+import { docsRoutes } from "./docs/routes.ts";
+import { appPreflight, withAppCors } from "./apps/cors.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -95,6 +98,8 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
       openapi({
         path: "/api/v0/docs",
         specPath: "/api/v0/openapi.json",
+        // the page is served by docsRoutes with a locally bundled Swagger UI (works offline)
+        provider: null,
         documentation: {
           info: {
             title: "Malloy data-modeling platform",
@@ -116,6 +121,8 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
       }),
     )
     .use(statusRoutes(ctx))
+    .use(docsRoutes())
+    .use(signInRoutes(ctx))
     .group("/api/v0", (api) =>
       api
         .use(authRoutes(ctx))
@@ -223,7 +230,9 @@ export function createHandler(ctx: AppContext, app: App, options: HandlerOptions
       refused = error instanceof ApiError ? error : new ApiError("VALIDATION_ERROR", "request body could not be read");
     }
     const meta = beginRequest(request, address);
-    let response = refused ? errorResponse(refused, meta.id) : await withoutServerPaths(await app.handle(request));
+    // in-package apps (origin `null` or APP_ORIGIN) call the app-token, events, models and query routes
+    const preflight = refused ? undefined : appPreflight(ctx, request);
+    let response = withAppCors(ctx, request, refused ? errorResponse(refused, meta.id) : await withoutServerPaths(preflight ?? await app.handle(request)));
     if (!refused && response.ok && request.method === "GET" && new URL(request.url).pathname === OPENAPI_PATH) {
       const headers = new Headers(response.headers);
       headers.delete("content-length");

@@ -113,6 +113,16 @@ export interface Config {
   trustedProxies: string[];
   /** Days query log entries are kept (`QUERY_LOG_DAYS`, default 30). */
   queryLogDays?: number;
+  /** Lifetime of an in-package app's token, s (`APP_TOKEN_TTL_S`, default 900). */
+  appTokenTtlSeconds: number;
+  /** Lifetime of a browser session (sign-in cookie), s (`SESSION_TTL_S`, default 28,800). */
+  sessionTtlSeconds: number;
+  /** Separate origin apps are served from (`APP_ORIGIN`, e.g. `https://apps.example.com`); unset: sandboxed on this origin. */
+  appOrigin?: string;
+  /** Package events kept for `Last-Event-ID` replay, per package (`EVENT_HISTORY`, default 1,000). */
+  eventHistory: number;
+  /** Link of the identity provider's sign-in, shown on the sign-in page (`IDP_SIGNIN_URL`). */
+  idpSigninUrl?: string;
 }
 
 const SIZE_UNITS: Record<string, number> = { "": 1, B: 1, K: 1024, KB: 1000, KIB: 1024, M: 1024 ** 2, MB: 1000 ** 2, MIB: 1024 ** 2, G: 1024 ** 3, GB: 1000 ** 3, GIB: 1024 ** 3, T: 1024 ** 4, TB: 1000 ** 4, TIB: 1024 ** 4 };
@@ -156,7 +166,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     host: env.HOST || "127.0.0.1",
     port: intFrom(env.PORT, 4000, "PORT"),
     databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: env.DATA_DIR || "./data",
+    dataDir: env.DATA_DIR || "./.data",
     jwtSecret: env.JWT_SECRET || undefined,
     jwtTtlSeconds: intFrom(env.JWT_TTL_SECONDS, 3600, "JWT_TTL_SECONDS"),
     jwksUrl: env.JWT_JWKS_URL || undefined,
@@ -185,7 +195,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     llmModel: env.LLM_MODEL || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
     llmTimeoutMs: intFrom(env.LLM_TIMEOUT_MS, 8000, "LLM_TIMEOUT_MS"),
-    watchRoot: env.WATCH_ROOT || `${env.DATA_DIR || "./data"}/watch`,
+    watchRoot: env.WATCH_ROOT || `${env.DATA_DIR || "./.data"}/watch`,
     watchDebounceMs: intFrom(env.WATCH_DEBOUNCE_MS, 200, "WATCH_DEBOUNCE_MS"),
     runHeartbeatMs: Math.max(10, intFrom(env.RUN_HEARTBEAT_MS, 2_000, "RUN_HEARTBEAT_MS")),
     runStaleAfterMs: Math.max(100, intFrom(env.RUN_STALE_AFTER_MS, 60_000, "RUN_STALE_AFTER_MS")),
@@ -213,5 +223,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     publicUrl: publicUrlFrom(env.PUBLIC_URL),
     trustedProxies: (env.TRUSTED_PROXIES ?? "").split(",").map((p) => p.trim()).filter(Boolean),
     queryLogDays: Math.max(1, intFrom(env.QUERY_LOG_DAYS, 30, "QUERY_LOG_DAYS")),
+    appTokenTtlSeconds: Math.max(1, intFrom(env.APP_TOKEN_TTL_S, 900, "APP_TOKEN_TTL_S")),
+    sessionTtlSeconds: Math.max(60, intFrom(env.SESSION_TTL_S, 28_800, "SESSION_TTL_S")),
+    appOrigin: env.APP_ORIGIN ? env.APP_ORIGIN.replace(/\/+$/, "") : undefined,
+    eventHistory: Math.max(1, intFrom(env.EVENT_HISTORY, 1000, "EVENT_HISTORY")),
+    idpSigninUrl: env.IDP_SIGNIN_URL || undefined,
   };
 }

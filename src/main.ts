@@ -1,13 +1,27 @@
 /**
- * Entry point: reads the configuration, starts the service and listens on
- * `HOST`:`PORT`; SIGTERM and SIGINT close the server, the pool and PGlite.
+ * Entry point: reads the configuration, takes the data directory's lock file,
+ * starts the service and listens on `HOST`:`PORT`. SIGTERM and SIGINT end the
+ * open event streams, close the server, the pool and PGlite, and exit within 5 s.
  * @module
  */
 import { readConfig } from "./config.ts";
+import { closePackageStreams } from "./events/hub.ts";
+import { lockDataDir } from "./lock.ts";
 import { startService } from "./service.ts";
 import { type RawServer, serveRaw } from "./http/raw_server.ts";
 
+/** Longest a shutdown may take before the process exits anyway, ms. */
+const SHUTDOWN_MS = 4_500;
+
 const config = readConfig();
+let lock;
+try {
+  lock = lockDataDir(config.dataDir);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+process.on("exit", () => lock.release());
 let server: RawServer | undefined;
 // The connecting peer; with TRUST_PROXY the handler reads X-Forwarded-For from the right (src/http/client_address.ts).
 function addressOf(request: Request): string | undefined {
@@ -18,7 +32,8 @@ const service = await startService(config, { addressOf });
 if (service.bootstrap.generatedPassword) {
   console.log(
     `Created system administrator '${service.bootstrap.userName}' with password: ${service.bootstrap.generatedPassword}\n` +
-      "This password is shown only once; change it with PATCH /api/v0/users/" + service.bootstrap.userName,
+      "This password is shown only once; change it with PATCH /api/v0/users/" + service.bootstrap.userName +
+      " (lost it? stop the server and run: bun run reset-admin-password)",
   );
 }
 
@@ -36,8 +51,18 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   service.ctx.log({ level: "info", message: `${signal}: shutting down` });
-  await server?.stop();
-  await service.close();
+  const deadline = setTimeout(() => {
+    service.ctx.log({ level: "error", message: `shutdown took over ${SHUTDOWN_MS} ms; exiting` });
+    process.exit(0);
+  }, SHUTDOWN_MS);
+  try {
+    await closePackageStreams(service.ctx);
+    await server?.stop();
+    await service.close();
+  } catch (error) {
+    service.ctx.log({ level: "error", message: `shutdown: ${error instanceof Error ? error.message : String(error)}` });
+  }
+  clearTimeout(deadline);
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

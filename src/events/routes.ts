@@ -1,22 +1,24 @@
 /**
  * `GET E/packages/{pkg}/events`: the Server-Sent Events stream of one package
- * (package viewer). Events: `ready` on connect, `change` (a file of the watched
- * package folder changed), `published` (a new version, through watch mode or
- * the publish API), `error` (a watch-mode republish failed; `problems` lists
- * compile problems), and a `: keepalive` comment every 15 s. Served under
- * both `/environments` and `/projects`.
+ * (package viewer). Every event has an id of the package's durable stream;
+ * `Last-Event-ID` (or `?lastEventId=`) replays what was missed, `reset` says
+ * it is older than the kept history. Access is re-checked before every event
+ * and every heartbeat: a caller who lost it gets `revoked` and the stream
+ * ends. Served under both `/environments` and `/projects`.
  * @module
  */
 import { Elysia, t } from "elysia";
+import { acceptAppToken, principalOf } from "../apps/scope.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import { browserPrincipal } from "../http/browser_token.ts";
 import type { AppContext } from "../http/context.ts";
+import { ApiError } from "../http/errors.ts";
+import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { packageFor, pkgParams } from "../packages/routes.ts";
-import { type PackageEvent, subscribe } from "./hub.ts";
+import { type PackageKey, eventsAfter, streamState, subscribe } from "./hub.ts";
 
-/** Interval of the keepalive comment, ms. */
+/** Interval of the heartbeat comment (and of the access re-check between events), ms. */
 export const KEEPALIVE_MS = 15_000;
 
 const encoder = new TextEncoder();
@@ -29,23 +31,30 @@ export function formatEvent(event: { id?: string; event: string; data: unknown }
 
 /** Options of {@link eventStream}. */
 export interface EventStreamOptions {
-  envId: string;
-  packageName: string;
+  pkg: PackageKey;
+  /** Replay stored events after this id (`Last-Event-ID`). */
+  after?: bigint;
+  /** Re-checks the caller's access: the current latest version, or `null` when access is gone. */
+  recheck: () => Promise<{ latestVersion: string | null } | null>;
   latestVersion: string | null;
-  /** Replay buffered events after this id (`Last-Event-ID`). */
-  after?: number;
+  /** When the caller's credential expires (app token), ms since the epoch: the stream ends then, the client reconnects with a new one. */
+  expiresAt?: number;
   signal: AbortSignal;
 }
 
 /**
- * The stream of one subscriber: subscribes at once, unsubscribes and stops the
- * keepalive when the client goes away (request aborted or stream cancelled).
+ * The stream of one subscriber: replay (or `reset`), `ready` with the current
+ * id, then each new event after an access check; ends on `revoked`, on the
+ * credential's expiry, on shutdown and when the client goes away.
  */
 export function eventStream(ctx: AppContext, options: EventStreamOptions): ReadableStream<Uint8Array> {
   let cleanup = () => {};
   return new ReadableStream<Uint8Array>({
-    start(controller) {
+    async start(controller) {
       let closed = false;
+      let lastSent = 0n;
+      let pulling: Promise<void> | null = null;
+      let again = false;
       const send = (text: string) => {
         if (closed) return;
         try {
@@ -54,17 +63,53 @@ export function eventStream(ctx: AppContext, options: EventStreamOptions): Reada
           cleanup();
         }
       };
+      const revoke = () => {
+        send(formatEvent({ id: lastSent > 0n ? lastSent.toString() : undefined, event: "revoked", data: { package: options.pkg.packageName, reason: "access to the package was removed" } }));
+        cleanup();
+      };
+      const allowed = async (): Promise<boolean> => {
+        const access = await options.recheck().catch((error) => {
+          ctx.log({ level: "error", event: "events_recheck_failed", error: error instanceof Error ? error.message : String(error) });
+          return { latestVersion: null };
+        });
+        if (!access) revoke();
+        return access !== null;
+      };
+      const pull = async () => {
+        do {
+          again = false;
+          const events = await eventsAfter(ctx.sql, options.pkg, lastSent);
+          for (const e of events) {
+            if (closed) return;
+            if (!(await allowed())) return;
+            send(formatEvent(e));
+            lastSent = BigInt(e.id);
+          }
+        } while (again && !closed);
+      };
+      const wake = () => {
+        if (closed) return;
+        if (pulling) {
+          again = true;
+          return;
+        }
+        pulling = pull().catch((error) => {
+          ctx.log({ level: "error", event: "events_pull_failed", error: error instanceof Error ? error.message : String(error) });
+        }).finally(() => {
+          pulling = null;
+        });
+      };
       send(`retry: 3000\n\n`);
-      send(formatEvent({ event: "ready", data: { package: options.packageName, latestVersion: options.latestVersion } }));
-      const unsubscribe = subscribe(ctx, { envId: options.envId, packageName: options.packageName }, {
-        listener: (e: PackageEvent) => send(formatEvent(e)),
-        after: options.after,
-      });
-      const keepalive = setInterval(() => send(`: keepalive\n\n`), KEEPALIVE_MS);
+      const unsubscribe = subscribe(ctx, options.pkg, { wake, close: () => cleanup() });
+      const keepalive = setInterval(async () => {
+        if (await allowed()) send(`: keepalive\n\n`);
+      }, KEEPALIVE_MS);
+      const expiry = options.expiresAt ? setTimeout(() => cleanup(), Math.max(0, options.expiresAt - Date.now())) : undefined;
       cleanup = () => {
         if (closed) return;
         closed = true;
         clearInterval(keepalive);
+        clearTimeout(expiry);
         unsubscribe();
         options.signal.removeEventListener("abort", cleanup);
         try {
@@ -73,8 +118,31 @@ export function eventStream(ctx: AppContext, options: EventStreamOptions): Reada
           // already closed by the runtime
         }
       };
-      if (options.signal.aborted) cleanup();
-      else options.signal.addEventListener("abort", cleanup);
+      if (options.signal.aborted) return cleanup();
+      options.signal.addEventListener("abort", cleanup);
+      try {
+        const state = await streamState(ctx.sql, options.pkg);
+        if (options.after !== undefined) {
+          const missedTooMuch = options.after > state.lastId ||
+            (state.oldestKept !== null && options.after < state.oldestKept - 1n) ||
+            (state.oldestKept === null && options.after < state.lastId);
+          if (missedTooMuch) {
+            send(formatEvent({ id: state.lastId.toString(), event: "reset", data: { package: options.pkg.packageName, reason: `events after ${options.after} are no longer kept; reload the package's state`, lastEventId: state.lastId.toString() } }));
+            lastSent = state.lastId;
+          } else {
+            lastSent = options.after;
+            await pull();
+          }
+        } else {
+          lastSent = state.lastId;
+        }
+        if (closed) return;
+        send(formatEvent({ id: lastSent.toString(), event: "ready", data: { package: options.pkg.packageName, latestVersion: options.latestVersion, lastEventId: lastSent.toString() } }));
+        wake(); // anything stored while this stream started
+      } catch (error) {
+        ctx.log({ level: "error", event: "events_start_failed", error: error instanceof Error ? error.message : String(error) });
+        cleanup();
+      }
     },
     cancel() {
       cleanup();
@@ -82,20 +150,55 @@ export function eventStream(ctx: AppContext, options: EventStreamOptions): Reada
   });
 }
 
+function lastEventIdOf(request: Request): bigint | undefined {
+  const raw = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId") ?? "";
+  return /^\d{1,18}$/.test(raw) ? BigInt(raw) : undefined;
+}
+
+const STREAM_DOC = "`text/event-stream`. Every event has an `id:` of the package's durable stream (increasing across restarts and " +
+  "nodes). On connect: `retry: 3000`, the events after `Last-Event-ID` (header, or `?lastEventId=` for a new `EventSource`) — or " +
+  "`event: reset` when they are older than the kept history (`EVENT_HISTORY`, default 1,000 per package) — then `event: ready` " +
+  "`{ package, latestVersion, lastEventId }`. Then: `change` `{ package, path, kind }` (watch mode), `published` `{ package, versionId, " +
+  "source }` (any publish), `archived` `{ package, versionId }`, `compile_error` `{ package, message, problems }` (a watch-mode republish " +
+  "failed), `compile_ok` `{ package, versionId }` (it compiles again), and `revoked` (the caller lost access; the stream ends). Access " +
+  "is re-checked for every event and every 15 s heartbeat (`: keepalive`). Credentials: `Authorization`, or an app token as " +
+  "`?app_token=` (`EventSource` cannot send headers; the stream ends when that token expires, reconnect with a fresh one).";
+
 function eventsPlugin(ctx: AppContext, prefix: string) {
   return new Elysia({ prefix })
     .use(security(ctx))
     .get(
       "/:env/packages/:pkg/events",
-      async ({ params, principal, signer, request }) => {
-        const credential = await browserPrincipal(ctx, request, { principal, signer });
-        const pkg = await packageFor(ctx, required(credential.principal), params);
-        const last = Number(request.headers.get("last-event-id") ?? "");
+      async ({ params, principal, request, query }) => {
+        let caller: Principal;
+        let expiresAt: number | undefined;
+        let subject: (() => Promise<Principal | null>) | undefined;
+        if (!principal && query.app_token) {
+          const app = await acceptAppToken(ctx, request, query.app_token);
+          caller = app.principal;
+          expiresAt = app.claims.exp * 1000;
+          subject = () => principalOf(ctx.sql, app.claims.subject);
+        } else {
+          caller = required(principal);
+        }
+        const pkg = await packageFor(ctx, caller, params);
+        const recheck = async () => {
+          const current = subject ? await subject() : caller;
+          if (!current) return null;
+          try {
+            const again = await packageFor(ctx, current, params);
+            return again.envId === pkg.envId && again.id === pkg.id ? { latestVersion: again.latestVersion } : null;
+          } catch (error) {
+            if (error instanceof ApiError && (error.status === 404 || error.status === 403 || error.status === 401)) return null;
+            throw error;
+          }
+        };
         const stream = eventStream(ctx, {
-          envId: pkg.envId,
-          packageName: pkg.name,
+          pkg: { envId: pkg.envId, packageName: pkg.name },
           latestVersion: pkg.latestVersion,
-          after: Number.isInteger(last) && last > 0 ? last : undefined,
+          after: lastEventIdOf(request),
+          recheck,
+          expiresAt,
           signal: request.signal,
         });
         return new Response(stream, {
@@ -109,16 +212,13 @@ function eventsPlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: pkgParams,
-        query: t.Object({ access_token: t.Optional(t.String({ maxLength: 4096 })) }),
+        query: t.Object({
+          app_token: t.Optional(t.String({ maxLength: 4096 })),
+          lastEventId: t.Optional(t.String({ maxLength: 20 })),
+        }),
         detail: {
-          summary: "Server-Sent Events of one package (package viewer): ready, change, published, error; keepalive every 15 s",
-          description: "`text/event-stream`. On connect: `retry: 3000` and `event: ready` `{ package, latestVersion }`. Then, with " +
-            "increasing `id:`s: `event: change` `{ package, path, kind, at }` when a file of the package folder changes in watch mode; " +
-            "`event: published` `{ package, versionId, source: \"watch\"|\"api\"|\"demo\", at }` when a version is published (also " +
-            "through the publish API, so in-package apps reload on every new version); `event: error` `{ package, message, problems, at }` " +
-            "when a watch-mode republish fails (no version is created). A `: keepalive` comment every 15 s. `Last-Event-ID` replays " +
-            "the node's last 50 events of the package. `EventSource` cannot set headers: `?access_token=` (or the package-path cookie " +
-            "set by the app route) is accepted here. Events are per node.",
+          summary: "Server-Sent Events of one package (package viewer): ready, published, archived, change, compile_error, compile_ok, revoked, reset",
+          description: STREAM_DOC,
           tags: ["data"],
         },
       },

@@ -1,60 +1,57 @@
 /**
- * Credentials of browser pages that cannot set `Authorization`: an in-package
- * web app (a navigation) and its `EventSource` of package events. Those two
- * GET routes also accept the access token (or API key) as `?access_token=`,
- * and the app route then sets it as an HttpOnly, SameSite=Strict cookie scoped
- * to the package's path, so the app's own relative assets and its events
- * stream are authenticated too. No other route reads the query or the cookie.
+ * The browser session: the sign-in page sets it as an `HttpOnly`,
+ * `SameSite=Strict` cookie (`Secure` behind https), and only the app-token
+ * endpoint, the app files and the sign-in pages read it. The REST API and MCP
+ * read `Authorization` only, so no cross-site request acts with the cookie.
  * @module
  */
-import { authenticate, type TokenSigner, externalIdp } from "./auth.ts";
+import { principalOf } from "../apps/scope.ts";
+import { signCredential, subjectOf, verifyCredential } from "../apps/credentials.ts";
 import type { AppContext } from "./context.ts";
-import { requestMeta } from "./context.ts";
 import type { Principal } from "./principal.ts";
 
-/** Name of the package-path cookie. */
-export const APP_TOKEN_COOKIE = "pkg_app_token";
+/** Name of the browser session cookie. */
+export const SESSION_COOKIE = "mp_session";
 
-/** Where a browser credential came from. */
-export interface BrowserCredential {
-  principal: Principal | null;
-  /** The token when it came from `?access_token=` (to set as the cookie). */
-  fromQuery?: string;
-}
-
-function cookieValue(request: Request, cookieName: string): string | undefined {
+/** The value of a cookie of a request. */
+export function cookieValue(request: Request, cookieName: string): string | undefined {
   const header = request.headers.get("cookie");
   if (!header) return undefined;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === cookieName) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === cookieName) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
 }
 
-/**
- * The caller of a browser route: the `Authorization` principal when present,
- * else `?access_token=`, else the package-path cookie. A token that looks like
- * a JWT is a Bearer token, anything else an API key. Invalid credentials: 401.
- */
-export async function browserPrincipal(
-  ctx: AppContext,
-  request: Request,
-  options: { principal: Principal | null; signer: TokenSigner },
-): Promise<BrowserCredential> {
-  if (options.principal) return { principal: options.principal };
-  const fromQuery = new URL(request.url).searchParams.get("access_token") ?? undefined;
-  const token = fromQuery ?? cookieValue(request, APP_TOKEN_COOKIE);
-  if (!token) return { principal: null };
-  const scheme = token.split(".").length === 3 ? "Bearer" : "ApiKey";
-  const idp = externalIdp(ctx.config);
-  const probe = new Request(request.url, { headers: { authorization: `${scheme} ${token}` } });
-  const failures = ctx.identity.authFailures;
-  const principal = await authenticate({ sql: ctx.sql, signer: options.signer, idp, failures, address: requestMeta(request)?.address }, probe);
-  return { principal, fromQuery };
+/** Whether the browser reached the service over https (the URL, or `X-Forwarded-Proto` with `TRUST_PROXY`). */
+export function overHttps(ctx: AppContext, request: Request): boolean {
+  if (new URL(request.url).protocol === "https:") return true;
+  return ctx.config.trustProxy && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
 
-/** The `Set-Cookie` value that stores a query token for the package's path. */
-export function appTokenCookie(token: string, options: { path: string }): string {
-  return `${APP_TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=${options.path}; HttpOnly; SameSite=Strict`;
+/** The caller of the browser session cookie, `null` without a valid one. */
+export async function sessionPrincipal(ctx: AppContext, request: Request): Promise<Principal | null> {
+  const token = cookieValue(request, SESSION_COOKIE);
+  if (!token) return null;
+  const claims = await verifyCredential(ctx.jwtSecret, "session", token);
+  return claims ? await principalOf(ctx.sql, claims.subject) : null;
+}
+
+/** The `Set-Cookie` value of a new browser session of a principal. */
+export async function sessionCookie(ctx: AppContext, request: Request, principal: Principal): Promise<string> {
+  const ttl = ctx.config.sessionTtlSeconds;
+  const { token } = await signCredential(ctx.jwtSecret, "session", { subject: subjectOf(principal), ttlSeconds: ttl });
+  return `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${ttl}; HttpOnly; SameSite=Strict${overHttps(ctx, request) ? "; Secure" : ""}`;
+}
+
+/** The `Set-Cookie` value that ends the browser session. */
+export function clearSessionCookie(ctx: AppContext, request: Request): string {
+  return `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict${overHttps(ctx, request) ? "; Secure" : ""}`;
 }

@@ -78,7 +78,7 @@ export async function afterPublish(
       createdBy: options.createdBy ?? null,
     });
   }
-  emitPackageEvent(ctx, { envId: options.envId, packageName: options.packageName }, {
+  await emitPackageEvent(ctx, { envId: options.envId, packageName: options.packageName }, {
     event: "published",
     data: { versionId: published.version.id, source: options.source, models: published.models.map((m) => m.modelPath), runId },
   });

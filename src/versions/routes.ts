@@ -3,6 +3,7 @@
  * or unarchive; every other field is read-only).
  * @module
  */
+import { emitPackageEvent } from "../events/hub.ts";
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { MODEL } from "../http/access.ts";
@@ -129,7 +130,8 @@ function versionPlugin(ctx: AppContext, prefix: string) {
       "/:env/packages/:pkg/versions/:versionId",
       async ({ params, principal, body }) => {
         const pkg = await packageFor(ctx, required(principal), { ...params, need: MODEL });
-        return await ctx.sql.begin(async (tx) => {
+        let archived: string | undefined;
+        const view = await ctx.sql.begin(async (tx) => {
           const [locked] = await tx`SELECT id FROM packages WHERE id = ${pkg.id} FOR UPDATE`;
           if (!locked) throw notFound(`package '${params.pkg}' not found`);
           const version = await findVersion(tx, pkg.id, params.versionId);
@@ -144,8 +146,11 @@ function versionPlugin(ctx: AppContext, prefix: string) {
           await setArchiveStatus(tx, version.uuid, change);
           // an archived version cannot be queried: free its compiled models now
           if (change === "archive") evictVersions(ctx, [version.uuid]);
+          if (change === "archive") archived = version.id;
           return versionView((await findVersion(tx, pkg.id, params.versionId))!);
         });
+        if (archived) await emitPackageEvent(ctx, { envId: pkg.envId, packageName: pkg.name }, { event: "archived", data: { versionId: archived } });
+        return view;
       },
       {
         params: versionParams,

@@ -223,9 +223,14 @@ function onChange(ctx: AppContext, w: Watching, change: { kind: string; path: st
 
 function republish(ctx: AppContext, w: Watching, p: PackageState): Promise<void> {
   p.announced.clear();
+  const failedBefore = p.lastError !== null && p.lastError !== undefined;
   p.state = "publishing";
   const run = publishFolder(ctx, w, p.name)
     .then((result) => {
+      // the package compiles again (a new version, or back to the last good content): `compile_ok`
+      if (failedBefore && !result.error && result.versionId) {
+        void emitPackageEvent(ctx, { envId: w.target.envId, packageName: p.name }, { event: "compile_ok", data: { versionId: result.versionId } });
+      }
       p.state = result.error ? "error" : "idle";
       p.lastError = result.error ?? null;
       if (result.versionId) p.lastVersionId = result.versionId;
@@ -272,7 +277,7 @@ async function publishFolder(ctx: AppContext, w: Watching, name: string): Promis
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) continue; // a concurrent publish took the id
       if (error instanceof ApiError && error.status < 500) {
-        emitPackageEvent(ctx, pkgKey, { event: "error", data: { message: error.message, problems: error.details.problems ?? [], versionId } });
+        await emitPackageEvent(ctx, pkgKey, { event: "compile_error", data: { message: error.message, problems: error.details.problems ?? [], versionId } });
         return { error: error.message };
       }
       throw error;

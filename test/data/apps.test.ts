@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import { API, publish, smallPackage, startWorld, userWith, type World } from "../packages/helpers.ts";
-import { serve } from "./helpers.ts";
+import { openEvents, serve } from "./helpers.ts";
 
 let w: World;
 let origin: string;
 let stop: () => void;
-const APP = `${API}/organizations/acme/environments/prod/packages/flights/app`;
+const PKG = `${API}/organizations/acme/environments/prod/packages/flights`;
+const APP = `${PKG}/app`;
 
 beforeAll(async () => {
   w = await startWorld({ INDEX_ON_PUBLISH: "false" });
@@ -19,6 +20,7 @@ beforeAll(async () => {
   });
   expect((await publish(w, "flights", "1.0.0", { token: w.admin, files })).status).toBe(201);
   expect((await publish(w, "plain", "1.0.0", { token: w.admin })).status).toBe(201);
+  await userWith(w, "viewer", { kind: "environment", id: w.envId, role: "viewer" });
 });
 
 afterAll(async () => {
@@ -31,37 +33,61 @@ function get(path: string, headers: Record<string, string> = {}): Promise<Respon
   return fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${w.admin}`, ...headers }, redirect: "manual" });
 }
 
+/** Signs a user in through the sign-in form; answers the session cookie (`name=value`). */
+async function signIn(userName: string, password: string, returnTo = "/"): Promise<{ status: number; location: string | null; cookie: string; setCookie: string }> {
+  const r = await fetch(`${origin}/signin`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams({ userName, password, return: returnTo }),
+    redirect: "manual",
+  });
+  const setCookie = r.headers.get("set-cookie") ?? "";
+  return { status: r.status, location: r.headers.get("location"), cookie: setCookie.split(";")[0]!, setCookie };
+}
+
+function metaToken(html: string): string {
+  return /<meta name="app-token" content="([^"]+)">/.exec(html)![1]!;
+}
+
+function baseHref(html: string): string {
+  return /<base href="([^"]+)">/.exec(html)![1]!;
+}
+
 describe("in-package web apps", () => {
-  test("serves public/ files with content types, index.html by default", async () => {
+  test("serves public/ files sandboxed (CSP), index.html by default, content types", async () => {
     const index = await get(`${APP}/`);
     expect(index.status).toBe(200);
     expect(index.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(index.headers.get("content-security-policy")).toBe("sandbox allow-scripts allow-forms allow-popups");
+    expect(index.headers.get("cache-control")).toBe("no-store");
     expect(await index.text()).toContain("<title>v1</title>");
     expect(index.headers.get("x-version-id")).toBe("1.0.0");
     const js = await get(`${APP}/app.js`);
     expect(js.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(js.headers.get("content-security-policy")).toBe("sandbox allow-scripts allow-forms allow-popups");
     const svg = await get(`${APP}/img/logo.svg`);
     expect(svg.headers.get("content-type")).toBe("image/svg+xml");
     const folder = await get(`${APP}/docs/`);
-    expect(await folder.text()).toBe("<p>docs</p>");
+    expect(await folder.text()).toEndWith("<p>docs</p>");
     const bare = await get(APP);
     expect(bare.status).toBe(301);
     expect(bare.headers.get("location")).toEndWith("/packages/flights/app/");
   });
 
-  test("ETag and Cache-Control; If-None-Match answers 304; a new version changes the file", async () => {
-    const first = await get(`${APP}/index.html`);
+  test("ETag and Cache-Control on files; If-None-Match answers 304; a new version changes the file", async () => {
+    const first = await get(`${APP}/app.js`);
     const etag = first.headers.get("etag")!;
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
     expect(first.headers.get("cache-control")).toBe("no-cache");
-    const again = await get(`${APP}/index.html`, { "if-none-match": etag });
+    const again = await get(`${APP}/app.js`, { "if-none-match": etag });
     expect(again.status).toBe(304);
-    const files = smallPackage({ "public/index.html": "<!doctype html><title>v2</title>" });
+    const files = smallPackage({ "public/index.html": "<!doctype html><title>v2</title>", "public/app.js": "console.log('v2')" });
     expect((await publish(w, "flights", "1.1.0", { token: w.admin, files })).status).toBe(201);
-    const updated = await get(`${APP}/index.html`, { "if-none-match": etag });
+    const updated = await get(`${APP}/app.js`, { "if-none-match": etag });
     expect(updated.status).toBe(200);
     expect(await updated.text()).toContain("v2");
     expect(updated.headers.get("etag")).not.toBe(etag);
+    expect(await (await get(`${APP}/index.html`)).text()).toContain("v2");
   });
 
   test("404 for a missing file or a package without public/, 400 for '..'", async () => {
@@ -73,17 +99,164 @@ describe("in-package web apps", () => {
     expect((await get(`${APP}/img/..%2F..%2Fmodels/flights.malloy`)).status).toBe(400);
   });
 
-  test("package viewers only; ?access_token= sets a cookie scoped to the package that serves later requests", async () => {
-    expect((await fetch(`${origin}${APP}/`)).status).toBe(401);
-    const outsider = await userWith(w, "outsider");
-    expect((await get(`${APP}/`, { authorization: `Bearer ${outsider}` })).status).toBe(404);
-    const viewer = await userWith(w, "viewer", { kind: "environment", id: w.envId, role: "viewer" });
-    const opened = await fetch(`${origin}${APP}/?access_token=${encodeURIComponent(viewer)}`);
+  test("a browser without credentials is sent to sign-in and back; the session cookie opens the app", async () => {
+    const api = await fetch(`${origin}${APP}/`);
+    expect(api.status).toBe(401);
+    const page = await fetch(`${origin}${APP}/?x=1`, { headers: { accept: "text/html" }, redirect: "manual" });
+    expect(page.status).toBe(303);
+    const location = page.headers.get("location")!;
+    expect(location).toBe(`/signin?return=${encodeURIComponent(`${APP}/?x=1`)}`);
+    const form = await fetch(`${origin}${location}`);
+    expect(form.status).toBe(200);
+    expect(form.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    const html = await form.text();
+    expect(html).toContain('name="password"');
+    expect(html).toContain(`value="${APP}/?x=1"`);
+
+    const wrong = await signIn("viewer", "not-the-password", `${APP}/?x=1`);
+    expect(wrong.status).toBe(401);
+    expect(wrong.setCookie).toBe("");
+    const ok = await signIn("viewer", "pw-viewer-secret", `${APP}/?x=1`);
+    expect(ok.status).toBe(303);
+    expect(ok.location).toBe(`${APP}/?x=1`);
+    expect(ok.setCookie).toContain("HttpOnly");
+    expect(ok.setCookie).toContain("SameSite=Strict");
+    expect(ok.setCookie).toContain("Path=/;");
+    expect(ok.setCookie).not.toContain("Secure"); // plain http here; behind https (or X-Forwarded-Proto with TRUST_PROXY) it is Secure
+    const opened = await fetch(`${origin}${APP}/`, { headers: { cookie: ok.cookie, accept: "text/html" } });
     expect(opened.status).toBe(200);
-    const cookie = opened.headers.get("set-cookie")!;
-    expect(cookie).toContain("HttpOnly");
-    expect(cookie).toContain("Path=/api/v0/organizations/acme/environments/prod/packages/flights/");
-    const asset = await fetch(`${origin}${APP}/index.html`, { headers: { cookie: cookie.split(";")[0]! } });
-    expect(asset.status).toBe(200);
+    expect(await opened.text()).toContain("<title>v2</title>");
+
+    // a return address of another site is ignored
+    expect((await signIn("viewer", "pw-viewer-secret", "//evil.example/x")).location).toBe("/");
+    expect((await signIn("viewer", "pw-viewer-secret", "https://evil.example/x")).location).toBe("/");
+    expect((await signIn("viewer", "pw-viewer-secret", "/\\evil.example/x")).location).toBe("/");
+    // a cross-site form post is refused
+    const foreign = await fetch(`${origin}/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example" },
+      body: new URLSearchParams({ userName: "viewer", password: "pw-viewer-secret" }),
+      redirect: "manual",
+    });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get("set-cookie")).toBeNull();
+  });
+
+  test("the session cookie is refused by the REST API and MCP (Bearer/ApiKey only)", async () => {
+    const ok = await signIn("viewer", "pw-viewer-secret");
+    for (const path of [`${API}/organizations`, `${API}/organizations/acme/environments/prod/packages/flights/models`]) {
+      const r = await fetch(`${origin}${path}`, { headers: { cookie: ok.cookie } });
+      expect(r.status).toBe(401);
+    }
+    const mcp = await fetch(`${origin}/mcp/acme`, {
+      method: "POST",
+      headers: { cookie: ok.cookie, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(mcp.status).toBe(401);
+    // nor is the cookie's value a bearer token
+    const value = ok.cookie.split("=")[1]!;
+    expect((await fetch(`${origin}${API}/organizations`, { headers: { authorization: `Bearer ${value}` } })).status).toBe(401);
+  });
+
+  test("the app HTML carries an app token (never the viewer's) and a <base> whose capability serves only files", async () => {
+    const viewer = await w.s.login("viewer", "pw-viewer-secret");
+    const html = await (await get(`${APP}/`, { authorization: `Bearer ${viewer}` })).text();
+    const token = metaToken(html);
+    expect(token).not.toBe(viewer);
+    expect(html).not.toContain(viewer);
+    const base = baseHref(html);
+    expect(base).toStartWith(`${APP}/~`);
+    // the capability loads non-HTML files without a cookie (a sandboxed page sends none) ...
+    const js = await fetch(`${origin}${base}app.js`);
+    expect(js.status).toBe(200);
+    expect(await js.text()).toContain("v2");
+    // ... but no page (no app token through a URL), and nothing of another package
+    expect((await fetch(`${origin}${base}index.html`)).status).toBe(404);
+    const capability = base.slice(`${APP}/`.length, -1);
+    const other = `${API}/organizations/acme/environments/prod/packages/plain/app/${capability}/x.js`;
+    expect((await fetch(`${origin}${other}`)).status).toBe(404);
+    // a capability is not a token of any API route
+    expect((await fetch(`${origin}${API}/organizations`, { headers: { authorization: `Bearer ${capability.slice(1)}` } })).status).toBe(401);
+    expect((await fetch(`${origin}${base.replace("/~", "/~x")}app.js`)).status).toBe(401);
+  });
+
+  test("app token: reads its package's models, queries and events; refused by every other route", async () => {
+    const viewer = await w.s.login("viewer", "pw-viewer-secret");
+    const issued = await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: { authorization: `Bearer ${viewer}` } });
+    expect(issued.status).toBe(200);
+    const { token, expiresAt } = await issued.json() as { token: string; expiresAt: string };
+    const ttl = Date.parse(expiresAt) - Date.now();
+    expect(ttl).toBeGreaterThan(890_000);
+    expect(ttl).toBeLessThanOrEqual(900_000);
+    const bearer = { authorization: `Bearer ${token}` };
+    expect((await fetch(`${origin}${PKG}/models`, { headers: bearer })).status).toBe(200);
+    expect((await fetch(`${origin}${PKG}/models/models/flights.malloy`, { headers: bearer })).status).toBe(200);
+    const q = await fetch(`${origin}${PKG}/models/models/flights.malloy/query`, {
+      method: "POST",
+      headers: { ...bearer, "content-type": "application/json" },
+      body: JSON.stringify({ query: "run: flights -> { aggregate: n is count() }" }),
+    });
+    expect(q.status).toBe(200);
+    expect(((await q.json()) as { data: { n: number }[] }).data[0]!.n).toBeGreaterThan(0);
+    const events = await openEvents(`${origin}${PKG}/events?app_token=${encodeURIComponent(token)}`);
+    expect(events.status).toBe(200);
+    expect((await events.next("ready")).data.package).toBe("flights");
+    events.close();
+    // renewable with itself
+    const renewed = await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: bearer });
+    expect(renewed.status).toBe(200);
+    // refused elsewhere: other routes of the package, other packages, admin routes, MCP
+    const refused: [string, string][] = [
+      ["GET", `${API}/organizations`],
+      ["GET", `${API}/organizations/acme`],
+      ["GET", `${API}/users/viewer`],
+      ["PATCH", `${API}/users/viewer`],
+      ["POST", `${API}/users`],
+      ["GET", PKG],
+      ["GET", `${PKG}/versions`],
+      ["PATCH", `${PKG}/versions/1.0.0`],
+      ["GET", `${PKG}/app/`],
+      ["GET", `${API}/organizations/acme/environments/prod/packages/plain/models`],
+      ["POST", `${API}/organizations/acme/environments/prod/packages/plain/app-token`],
+      ["POST", `${API}/organizations/acme/groups`],
+      ["GET", `${API}/organizations/acme/environments/prod/connections`],
+    ];
+    for (const [method, path] of refused) {
+      const r = await fetch(`${origin}${path}`, { method, headers: { ...bearer, "content-type": "application/json" }, body: method === "GET" ? undefined : "{}" });
+      expect(`${method} ${path}: ${[401, 403].includes(r.status) ? "refused" : r.status}`).toBe(`${method} ${path}: refused`);
+    }
+    const mcp = await fetch(`${origin}/mcp/acme`, {
+      method: "POST",
+      headers: { ...bearer, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+    });
+    expect(mcp.status).toBe(401);
+    // an outsider gets none; the session cookie gets one (same-site only: SameSite=Strict)
+    const outsider = await userWith(w, "outsider2");
+    expect((await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: { authorization: `Bearer ${outsider}` } })).status).toBe(404);
+    expect((await fetch(`${origin}${PKG}/app-token`, { method: "POST" })).status).toBe(401);
+    const session = await signIn("viewer", "pw-viewer-secret");
+    expect((await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: { cookie: session.cookie } })).status).toBe(200);
+  });
+
+  test("CORS for the sandboxed app (origin null): app-token, models, query, events; never credentials", async () => {
+    const pre = await fetch(`${origin}${PKG}/models/models/flights.malloy/query`, {
+      method: "OPTIONS",
+      headers: { origin: "null", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("null");
+    expect(pre.headers.get("access-control-allow-headers")).toContain("authorization");
+    expect(pre.headers.get("access-control-allow-credentials")).toBeNull();
+    const viewer = await w.s.login("viewer", "pw-viewer-secret");
+    const r = await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: { origin: "null", authorization: `Bearer ${viewer}` } });
+    expect(r.headers.get("access-control-allow-origin")).toBe("null");
+    expect(r.headers.get("access-control-allow-credentials")).toBeNull();
+    // not on admin routes, not for other origins
+    const admin = await fetch(`${origin}${API}/organizations`, { method: "OPTIONS", headers: { origin: "null", "access-control-request-method": "GET" } });
+    expect(admin.headers.get("access-control-allow-origin")).toBeNull();
+    const evil = await fetch(`${origin}${PKG}/models`, { headers: { origin: "https://evil.example", authorization: `Bearer ${viewer}` } });
+    expect(evil.headers.get("access-control-allow-origin")).toBeNull();
   });
 });

@@ -96,13 +96,13 @@ describe("watch mode", () => {
     events.close();
   });
 
-  test("a compile error emits error with problems and creates no version; fixing it publishes", async () => {
+  test("a compile error emits compile_error with problems and creates no version; fixing it publishes and emits compile_ok", async () => {
     const events = await openEvents(`${origin}${P}/events`, { token: w.admin });
     await events.next("ready");
     const file = join(root, "acme", "prod", "flights", "models", "extra.malloy");
     await writeFile(file, 'import "flights.malloy"\nsource: broken is flights extend { dimension: x is no_such_column }\n');
     await events.next("change");
-    const error = await events.next("error");
+    const error = await events.next("compile_error");
     expect(error.data.package).toBe("flights");
     expect(error.data.problems.length).toBeGreaterThan(0);
     expect(error.data.problems[0]).toMatchObject({ file: "models/extra.malloy", line: 2 });
@@ -114,6 +114,9 @@ describe("watch mode", () => {
     await writeFile(file, 'import "flights.malloy"\nsource: fixed is flights extend { dimension: x is carrier }\n');
     const published = await events.next("published");
     expect(published.data.versionId).toBe("0.1.2");
+    const ok = await events.next("compile_ok");
+    expect(ok.data).toMatchObject({ package: "flights", versionId: "0.1.2" });
+    expect(Number(ok.id)).toBeGreaterThan(Number(published.id));
     expect(await versions()).toEqual(["0.1.0", "0.1.1", "0.1.2"]);
     events.close();
   });

@@ -1,0 +1,111 @@
+/**
+ * The browser credentials of in-package apps, each an HS256 JWT signed with
+ * its own key derived from the service's JWT secret (HMAC-SHA256 of the secret
+ * over a fixed label), so that no verifier accepts another's tokens: the REST
+ * API's verifier of access tokens refuses all three, and each is checked for
+ * its own `typ` header.
+ *
+ * - **App token** (`typ: app+jwt`): read-only access to one package's models,
+ *   queries and events, acting as the user or group that asked for it;
+ *   `APP_TOKEN_TTL_S` seconds.
+ * - **Browser session** (`typ: session+jwt`): the sign-in page's cookie; only
+ *   the app-token endpoint, the app files and the sign-in pages read it.
+ * - **Asset capability** (`typ: asset+jwt`): a path segment that lets a
+ *   sandboxed app (an opaque origin: the browser sends it no cookie) load the
+ *   non-HTML files of its own package's `public/` folder, and nothing else.
+ * @module
+ */
+import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
+import type { Principal } from "../http/principal.ts";
+
+/** The kinds of browser credentials. */
+export type CredentialKind = "app" | "session" | "asset";
+
+const LABELS: Record<CredentialKind, string> = {
+  app: "app token key v1",
+  session: "browser session key v1",
+  asset: "app asset key v1",
+};
+
+const keys = new Map<string, Promise<Uint8Array>>();
+
+function keyOf(secret: string, kind: CredentialKind): Promise<Uint8Array> {
+  const id = `${kind}\0${secret}`;
+  let key = keys.get(id);
+  if (!key) {
+    key = (async () => {
+      const hmac = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+      return new Uint8Array(await crypto.subtle.sign("HMAC", hmac, new TextEncoder().encode(LABELS[kind])));
+    })();
+    keys.set(id, key);
+  }
+  return key;
+}
+
+/** Who a browser credential acts as: a user id, or a group token id (API key). */
+export interface Subject {
+  kind: "user" | "group";
+  /** User id, or the group token's id. */
+  id: string;
+}
+
+/** The subject of a principal. */
+export function subjectOf(principal: Principal): Subject {
+  return principal.kind === "user" ? { kind: "user", id: principal.userId } : { kind: "group", id: principal.tokenId };
+}
+
+/** The package a scoped credential is for. */
+export interface PackageScope {
+  envId: string;
+  packageName: string;
+}
+
+/** Verified claims of a credential. */
+export interface Claims {
+  subject: Subject;
+  /** The package (app token and asset capability). */
+  scope?: PackageScope;
+  /** Expiry, seconds since the epoch. */
+  exp: number;
+}
+
+/** Signs a credential of `kind` valid for `ttlSeconds`. */
+export async function signCredential(secret: string, kind: CredentialKind, claims: { subject: Subject; scope?: PackageScope; ttlSeconds: number }): Promise<{ token: string; exp: number }> {
+  const exp = Math.floor(Date.now() / 1000) + claims.ttlSeconds;
+  const payload: Record<string, string> = { sk: claims.subject.kind };
+  if (claims.scope) {
+    payload.env = claims.scope.envId;
+    payload.pkg = claims.scope.packageName;
+  }
+  const token = await new SignJWT(payload)
+    .setProtectedHeader({ alg: "HS256", typ: `${kind}+jwt` })
+    .setSubject(claims.subject.id)
+    .setJti(crypto.randomUUID())
+    .setIssuedAt()
+    .setExpirationTime(exp)
+    .sign(await keyOf(secret, kind));
+  return { token, exp };
+}
+
+/** Whether a token carries the `typ` of `kind` (no signature check: only to route it to {@link verifyCredential}). */
+export function looksLike(token: string, kind: CredentialKind): boolean {
+  try {
+    return decodeProtectedHeader(token).typ === `${kind}+jwt`;
+  } catch {
+    return false;
+  }
+}
+
+/** Verifies signature, `typ` and expiry of a credential of `kind`; `null` when any fails. */
+export async function verifyCredential(secret: string, kind: CredentialKind, token: string): Promise<Claims | null> {
+  try {
+    const { payload } = await jwtVerify(token, await keyOf(secret, kind), { algorithms: ["HS256"], typ: `${kind}+jwt` });
+    const sk = payload.sk;
+    if ((sk !== "user" && sk !== "group") || typeof payload.sub !== "string" || typeof payload.exp !== "number") return null;
+    const scope = typeof payload.env === "string" && typeof payload.pkg === "string" ? { envId: payload.env, packageName: payload.pkg } : undefined;
+    if (kind !== "session" && !scope) return null;
+    return { subject: { kind: sk, id: payload.sub }, scope, exp: payload.exp };
+  } catch {
+    return null;
+  }
+}

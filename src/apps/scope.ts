@@ -1,0 +1,98 @@
+/**
+ * Where an app token is accepted: the models, query and events routes and the
+ * app-token endpoint of the one package it was issued for. Every other route
+ * refuses it (deny by default: the REST verifier of access tokens cannot
+ * verify it, and MCP never calls this module).
+ * @module
+ */
+import type { Db } from "../db/database.ts";
+import type { AppContext } from "../http/context.ts";
+import { forbidden, unauthenticated } from "../http/errors.ts";
+import type { Principal } from "../http/principal.ts";
+import { type Claims, looksLike, type Subject, verifyCredential } from "./credentials.ts";
+
+const CHALLENGE = 'Bearer realm="app", error="invalid_token"';
+
+/** The principal a credential acts as, `null` when the user or group token is gone. */
+export async function principalOf(sql: Db, subject: Subject): Promise<Principal | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(subject.id)) return null;
+  if (subject.kind === "user") {
+    const [u] = await sql`SELECT id, user_name, system_admin FROM users WHERE id = ${subject.id}`;
+    return u ? { kind: "user", userId: u.id as string, userName: u.user_name as string, systemAdmin: u.system_admin as boolean } : null;
+  }
+  const [g] = await sql`
+    SELECT t.id AS token_id, g.id AS group_id, g.name, g.org_id, o.name AS org_name
+      FROM group_tokens t JOIN groups g ON g.id = t.group_id JOIN organizations o ON o.id = g.org_id
+     WHERE t.id = ${subject.id} AND t.expires_at > now()`;
+  return g
+    ? { kind: "group", tokenId: g.token_id as string, groupId: g.group_id as string, groupName: g.name as string, orgId: g.org_id as string, orgName: g.org_name as string }
+    : null;
+}
+
+/** The package route an app token may call, parsed from a request (`null` for any other route). */
+export interface AppRoute {
+  org: string;
+  env: string;
+  pkg: string;
+  /** `models`, `query`, `events` or `app-token`. */
+  kind: "models" | "query" | "events" | "app-token";
+}
+
+const PACKAGE_PATH = /^\/api\/v0\/organizations\/([^/]+)\/(?:environments|projects)\/([^/]+)\/packages\/([^/]+)\/(.+)$/;
+
+function decode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** The app-token route of a method and path, or `null`. */
+export function appRouteOf(method: string, pathname: string): AppRoute | null {
+  const m = PACKAGE_PATH.exec(pathname);
+  if (!m) return null;
+  const [org, env, pkg] = [decode(m[1]!), decode(m[2]!), decode(m[3]!)];
+  if (org === null || env === null || pkg === null) return null;
+  const rest = m[4]!;
+  let kind: AppRoute["kind"] | null = null;
+  if (method === "GET" && (rest === "models" || rest.startsWith("models/"))) kind = "models";
+  else if (method === "POST" && rest.startsWith("models/") && rest.endsWith("/query")) kind = "query";
+  else if (method === "GET" && rest === "events") kind = "events";
+  else if (method === "POST" && rest === "app-token") kind = "app-token";
+  return kind ? { org, env, pkg, kind } : null;
+}
+
+/** An app token's bearer value in `Authorization`, or `null` when the header holds something else. */
+export function appTokenOf(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (!header) return null;
+  const [scheme, value] = header.split(/\s+/, 2);
+  return scheme?.toLowerCase() === "bearer" && value && looksLike(value, "app") ? value : null;
+}
+
+/** What an accepted app token yields. */
+export interface AppCaller {
+  principal: Principal;
+  claims: Claims;
+}
+
+/**
+ * Verifies an app token for a request: signature and expiry, a route it may
+ * call, the package of the route is the token's, and its user or group token
+ * still exists. 401 for a bad or expired token, 403 for another route or package.
+ */
+export async function acceptAppToken(ctx: AppContext, request: Request, token: string): Promise<AppCaller> {
+  const claims = await verifyCredential(ctx.jwtSecret, "app", token);
+  if (!claims?.scope) throw unauthenticated("app token is invalid or expired; ask POST .../packages/{pkg}/app-token for a new one", CHALLENGE);
+  const route = appRouteOf(request.method, new URL(request.url).pathname);
+  if (!route) throw forbidden("an app token only reads its package's models, queries and events (and renews itself at .../app-token)");
+  const [env] = await ctx.sql`SELECT e.id FROM environments e JOIN organizations o ON o.id = e.org_id
+                               WHERE o.name = ${route.org} AND e.name = ${route.env}`;
+  if (!env || env.id !== claims.scope.envId || route.pkg !== claims.scope.packageName) {
+    throw forbidden(`this app token is for package '${claims.scope.packageName}' only`);
+  }
+  const principal = await principalOf(ctx.sql, claims.subject);
+  if (!principal) throw unauthenticated("the user or API key of this app token no longer exists", CHALLENGE);
+  return { principal, claims };
+}

@@ -1,0 +1,100 @@
+/**
+ * Browser sign-in: `GET /signin` (the form), `POST /signin` (password; sets the
+ * browser session cookie and returns to `return`), `POST /signout`, and the
+ * landing page `GET /` (HTML for browsers, `{ name, version, docs }` for API clients).
+ * @module
+ */
+import { Elysia } from "elysia";
+import pkgJson from "../../package.json" with { type: "json" };
+import { clearSessionCookie, sessionCookie, sessionPrincipal } from "../http/browser_token.ts";
+import { type AppContext, requestMeta } from "../http/context.ts";
+import { principalLabel } from "../http/principal.ts";
+import { findLogin } from "../users/store.ts";
+import { landingPage, PAGE_HEADERS, signInPage } from "./page.ts";
+
+/** Name the landing page and `GET /` answer. */
+export const SERVICE_NAME = "Malloy data-modeling platform";
+/** Version of the service (package.json). */
+export const SERVICE_VERSION: string = pkgJson.version;
+/** Where the API documentation is served. */
+export const DOCS_PATH = "/api/v0/docs";
+
+// Verified against when the user does not exist, so both paths cost the same.
+const DUMMY_HASH = await Bun.password.hash("not-a-real-password", { algorithm: "argon2id" });
+
+/**
+ * A same-origin path to return to after sign-in: an absolute path of this
+ * service (`/...`, never `//host` or `/\host`), `/` otherwise.
+ */
+export function safeReturn(value: unknown): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
+  try {
+    const url = new URL(value, "http://service.invalid");
+    if (url.origin !== "http://service.invalid") return "/";
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return "/";
+  }
+}
+
+/** The URL of the sign-in page that returns to `returnTo`. */
+export function signInUrl(returnTo: string): string {
+  return `/signin?return=${encodeURIComponent(safeReturn(returnTo))}`;
+}
+
+/** Whether a request comes from a browser that wants a page (Accept names text/html). */
+export function wantsHtml(request: Request): boolean {
+  return (request.headers.get("accept") ?? "").includes("text/html");
+}
+
+function html(body: string, status = 200, extra: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { ...PAGE_HEADERS, ...extra } });
+}
+
+/** A cross-site form post (an `Origin` that is not this service's) is refused. */
+function foreignOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (!origin) return false;
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  try {
+    return new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
+}
+
+/** The sign-in routes and the landing page. */
+export function signInRoutes(ctx: AppContext) {
+  const idpUrl = ctx.config.idpSigninUrl;
+  return new Elysia()
+    .get("/", async ({ request }) => {
+      if (!wantsHtml(request)) return Response.json({ name: SERVICE_NAME, version: SERVICE_VERSION, docs: DOCS_PATH });
+      const principal = await sessionPrincipal(ctx, request);
+      return html(landingPage({ name: SERVICE_NAME, version: SERVICE_VERSION, docs: DOCS_PATH, signedInAs: principal ? principalLabel(principal).replace(/^user:/, "") : undefined }));
+    }, { detail: { summary: "Landing page: HTML for browsers (docs, sign-in, version), `{ name, version, docs }` for API clients", tags: ["auth"], security: [] } })
+    .get("/signin", ({ query }) => html(signInPage({ returnTo: safeReturn(query.return), idpUrl })), {
+      detail: { summary: "Sign-in page of browsers (password; the identity provider's link when IDP_SIGNIN_URL is set); `?return=` a path of this service", tags: ["auth"], security: [] },
+    })
+    .post("/signin", async ({ request, body }) => {
+      if (foreignOrigin(request)) return html(signInPage({ returnTo: "/", error: "sign-in from another site is refused", idpUrl }), 403);
+      ctx.limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
+      const form = (body ?? {}) as Record<string, unknown>;
+      const returnTo = safeReturn(form.return);
+      const login = typeof form.userName === "string" ? form.userName.trim() : "";
+      const password = typeof form.password === "string" ? form.password : "";
+      if (!login || !password || login.length > 320 || password.length > 1024) {
+        return html(signInPage({ returnTo, error: "give your user name (or email) and password", userName: login, idpUrl }), 400);
+      }
+      const user = await findLogin(ctx.sql, login.includes("@") ? { email: login } : { userName: login });
+      const ok = await Bun.password.verify(password, user?.passwordHash ?? DUMMY_HASH);
+      if (!user || !user.passwordHash || !ok) {
+        return html(signInPage({ returnTo, error: "user name or password is wrong", userName: login, idpUrl }), 401);
+      }
+      const cookie = await sessionCookie(ctx, request, { kind: "user", userId: user.id, userName: user.userName, systemAdmin: false });
+      return new Response(null, { status: 303, headers: { location: returnTo, "set-cookie": cookie, "cache-control": "no-store" } });
+    }, { detail: { summary: "Sign in a browser (form: userName, password, return); sets the HttpOnly, SameSite=Strict session cookie", tags: ["auth"], security: [] } })
+    .post("/signout", ({ request }) => {
+      if (foreignOrigin(request)) return html(signInPage({ returnTo: "/", error: "sign-out from another site is refused", idpUrl }), 403);
+      return new Response(null, { status: 303, headers: { location: "/", "set-cookie": clearSessionCookie(ctx, request), "cache-control": "no-store" } });
+    }, { detail: { summary: "Sign a browser out (clears the session cookie)", tags: ["auth"], security: [] } });
+}
