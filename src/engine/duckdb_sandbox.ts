@@ -42,6 +42,8 @@ export interface PackageDuckDBOptions {
   threads?: number;
   /** DuckDB memory limit, for example `"1GB"`. */
   memoryLimit?: string;
+  /** More folders DuckDB may read; default those of {@link setPackageReadDirectories}. */
+  readDirectories?: string[];
 }
 
 const FILE_EXTENSION = /\.(csv|tsv|txt|parquet|json|jsonl|ndjson|gz|zst|arrow|xlsx)$/i;
@@ -63,7 +65,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
       name: "duckdb",
       workingDirectory: dir,
       securityPolicy: "sandboxed",
-      allowedDirectories: [dir, temp],
+      allowedDirectories: [dir, temp, ...(options.readDirectories ?? readDirectoriesOf(dir)).map((d) => resolve(d))],
       tempDirectory: temp,
       threads: options.threads,
       memoryLimit: options.memoryLimit,
@@ -126,6 +128,17 @@ export class PackageDuckDBConnection extends DuckDBConnection {
 }
 
 const open = new Map<string, PackageDuckDBConnection>();
+
+let readDirectoriesOf: (packageDir: string) => string[] = () => [];
+
+/**
+ * Sets which more folders the DuckDB of a package folder may read when its
+ * opener does not say (`readDirectories`): the platform registers the folder
+ * of the package's materializations (src/materializations/files.ts).
+ */
+export function setPackageReadDirectories(resolver: (packageDir: string) => string[]): void {
+  readDirectoriesOf = resolver;
+}
 
 /**
  * The `duckdb` connection of the package extracted at `packageDir`, shared by

@@ -15,6 +15,7 @@ import { READ } from "../http/access.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { type ArgumentStyle, argName, type CheckedQueryArgs, checkQueryArgs, type QueryArgs } from "./args.ts";
+import { serveMaterializations } from "../materializations/serve.ts";
 import { compiledModelFor } from "./models.ts";
 import { findQueryTarget, type QueryTarget, type TargetVersion, workspaceAccess } from "./store.ts";
 
@@ -47,6 +48,8 @@ export interface QueryMetadata {
   /** True when more rows existed than `rowLimit`; `data` holds the first `rowLimit`. */
   truncated: boolean;
   rowLimit: number;
+  /** The materialization the query read (`#@ persist` sources), absent when it read the definitions. */
+  materialization?: { id: string; builtAt: string };
 }
 
 /** Options of {@link QueryRunner.run}. */
@@ -106,7 +109,9 @@ async function run(
     modelPath: args.modelPath,
   });
   const rowLimit = ctx.config.queryRowLimit;
-  const result = await runQuery(compiled, {
+  // Materializations: `#@ persist` sources read their latest built file (src/materializations/serve.ts).
+  const served = await serveMaterializations(ctx, compiled, { versionUuid: version.uuid, blobSha256: version.blobSha256 });
+  const result = await runQuery(served.compiled, {
     query: args.query,
     queryName: args.query_name,
     sourceName: args.source_name,
@@ -114,7 +119,8 @@ async function run(
     timeoutMs: ctx.config.queryTimeoutMs,
     semaphore,
     signal: call.options.signal,
-  });
+  }).finally(served.release);
+  const materialization = served.materializationFor(result.metadata.sql);
   return {
     data: result.data,
     totalRows: result.totalRows,
@@ -129,6 +135,7 @@ async function run(
       sql: result.metadata.sql,
       truncated: result.truncated,
       rowLimit,
+      ...(materialization ? { materialization } : {}),
     },
   };
 }
