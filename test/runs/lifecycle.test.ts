@@ -18,7 +18,7 @@ beforeAll(async () => {
     expect(r.status).toBe(201);
     expect(r.body.runId).toBeUndefined();
   }
-});
+}, 120_000); // publishing on a loaded machine takes longer than bun's 5 s default for hooks
 
 afterAll(async () => {
   await w.s.close();

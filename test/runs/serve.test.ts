@@ -24,7 +24,7 @@ beforeAll(async () => {
   w = await startWorld({ INDEX_ON_PUBLISH: "false" });
   const r = await publish(w, "served", "1.0.0", { token: w.admin, files: runsPackage(SERVE_MODEL) });
   expect(r.status).toBe(201);
-});
+}, 120_000); // publishing on a loaded machine takes longer than bun's 5 s default for hooks
 
 afterAll(async () => {
   await w.s.close();

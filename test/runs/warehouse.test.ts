@@ -66,7 +66,7 @@ beforeAll(async () => {
   expect(connection.status).toBe(201);
   const r = await publish(w, "wh", "1.0.0", { token: w.admin, files: runsPackage(MODEL) });
   expect(r.status).toBe(201);
-});
+}, 120_000); // publishing on a loaded machine takes longer than bun's 5 s default for hooks
 
 afterAll(async () => {
   await w?.s.close();
