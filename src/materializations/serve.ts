@@ -11,11 +11,11 @@
  * a half-written one (new files are only served once complete and stored).
  * @module
  */
-import { rm } from "node:fs/promises";
+import { readdir, rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CompiledModel } from "../engine/compile.ts";
 import type { AppContext } from "../http/context.ts";
-import { cachedLocation, fetchFile, isFile } from "./files.ts";
+import { cachedLocation, deleteOrphanFiles, fetchFile, isFile } from "./files.ts";
 import { rewriteModel } from "./rewrite.ts";
 import { type ServedMaterialization, servedMaterializations } from "./store.ts";
 
@@ -172,4 +172,27 @@ async function rewritten(node: NodeFiles, compiled: CompiledModel, local: Array<
     pending.catch(() => perModel.delete(key));
   }
   return await pending;
+}
+
+/**
+ * Deletes stored files no materialization points at any more (their version
+ * or package was deleted) and, on this node, cached files the database no
+ * longer has and no query reads. Run now and then by the run worker.
+ */
+export async function sweepMaterializationFiles(ctx: AppContext): Promise<void> {
+  const node = nodeOf(ctx);
+  await deleteOrphanFiles(ctx.sql);
+  const root = resolve(ctx.config.dataDir, "materializations");
+  const entries = await readdir(root, { recursive: true }).catch(() => [] as string[]);
+  const local = entries.filter((e) => /^[0-9a-f]{64}\/[0-9a-f]{64}\.parquet$/.test(e));
+  if (local.length === 0) return;
+  const shas = [...new Set(local.map((e) => e.slice(65, 129)))];
+  const rows = await ctx.sql`SELECT sha256 FROM materialization_files WHERE sha256 = ANY(${shas}::text[])`;
+  const kept = new Set(rows.map((r) => r.sha256 as string));
+  for (const entry of local) {
+    if (kept.has(entry.slice(65, 129))) continue;
+    const path = resolve(root, entry);
+    node.retired.add(path);
+    await removeIfUnused(node, path);
+  }
 }

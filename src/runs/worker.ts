@@ -8,6 +8,7 @@
  * @module
  */
 import type { AppContext } from "../http/context.ts";
+import { sweepMaterializationFiles } from "../materializations/serve.ts";
 import { evictVersions } from "../query/models.ts";
 import { allUnits, planUnits, type RunScope, versionModels } from "./plan.ts";
 import {
@@ -30,6 +31,8 @@ interface WorkerState {
   stopped: boolean;
   /** Abort controllers of the runs this node executes, by run id. */
   local: Map<string, AbortController>;
+  /** When this node last swept materialization files (ms since epoch). */
+  sweptAt?: number;
 }
 
 const workers = new WeakMap<AppContext, WorkerState>();
@@ -117,7 +120,16 @@ export async function enqueueRun(ctx: AppContext, run: EnqueueRun): Promise<stri
   return id;
 }
 
+/** How often a node sweeps materialization files of deleted versions. */
+const SWEEP_EVERY_MS = 60_000;
+
 async function drain(ctx: AppContext, state: WorkerState): Promise<void> {
+  if (Date.now() - (state.sweptAt ?? 0) >= SWEEP_EVERY_MS) {
+    state.sweptAt = Date.now();
+    await sweepMaterializationFiles(ctx).catch((error) =>
+      ctx.log({ level: "warn", event: "materialization_sweep_failed", error: message(error) })
+    );
+  }
   while (!state.stopped) {
     for (const id of await staleRuns(ctx.sql, ctx.config.runStaleAfterMs)) {
       const run = await findRun(ctx.sql, id);

@@ -140,7 +140,7 @@ export async function appendToExtractedCsv(w: World, pkg: string, rows: string):
 /** Settings of tests that use the local PostgreSQL server as a warehouse connection. */
 export const WAREHOUSE_ENV: Record<string, string> = { ALLOWED_CONNECTION_HOSTS: "127.0.0.1" };
 
-/** Where the warehouse is: TEST_DATABASE_URL's server, else the local one on 127.0.0.1:5432. */
+/** Where the warehouse is: WAREHOUSE_URL, else TEST_DATABASE_URL's server, else the local one on 127.0.0.1:5432. */
 export function warehouseUrl(): URL {
-  return new URL(process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres");
+  return new URL(process.env.WAREHOUSE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres");
 }
