@@ -25,6 +25,8 @@ export interface ServedModel {
   compiled: CompiledModel;
   /** `metadata.materialization` of a query whose SQL is `sql` (the first materialization it reads), if any. */
   materializationFor(sql: string): { id: string; builtAt: string } | undefined;
+  /** `text` (the query's SQL) with this node's cache folder left out of file paths. */
+  redact(text: string): string;
   /** Unpins the files (call when the query ended). */
   release(): void;
 }
@@ -104,7 +106,8 @@ export async function serveMaterializations(
 ): Promise<ServedModel> {
   const node = nodeOf(ctx);
   let built = await servedMaterializations(ctx.sql, target.versionUuid, compiled.path);
-  if (built.length === 0) return { compiled, materializationFor: () => undefined, release: () => {} };
+  if (built.length === 0) return { compiled, materializationFor: () => undefined, redact: (text) => text, release: () => {} };
+  const folder = `${resolve(ctx.config.dataDir, "materializations", target.blobSha256)}/`;
   let local: Array<ServedMaterialization & { path: string }> = [];
   const pinned: string[] = [];
   const release = () => {
@@ -143,6 +146,7 @@ export async function serveMaterializations(
         const m = local.find((l) => sql.includes(l.path.replace(/'/g, "''")));
         return m ? { id: m.id, builtAt: m.builtAt } : undefined;
       },
+      redact: (text) => text.split(folder.replace(/'/g, "''")).join("materializations/"),
       release,
     };
   } catch (error) {

@@ -132,7 +132,7 @@ async function run(
       versionId: version.id,
       modelPath: args.modelPath,
       connection: result.metadata.connection,
-      sql: result.metadata.sql,
+      sql: served.redact(result.metadata.sql),
       truncated: result.truncated,
       rowLimit,
       ...(materialization ? { materialization } : {}),

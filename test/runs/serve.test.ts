@@ -73,6 +73,7 @@ describe("a persisted DuckDB source", () => {
     expect(direct.data).toEqual([{ n: 4 }]);
     expect(direct.metadata.materialization).toEqual({ id: m.long_flights!.id, builtAt: m.long_flights!.builtAt });
     expect(direct.metadata.sql).toContain(".parquet");
+    expect(direct.metadata.sql).not.toContain(w.dataDir);
 
     const extended = await query("run: long_more -> { aggregate: total_distance, n is count(), t is twice.max() }");
     expect(extended.data).toEqual([{ total_distance: 2475 * 2 + 2586 + 2565, n: 4, t: 2586 * 2 }]);

@@ -158,4 +158,28 @@ describe("a persisted PostgreSQL source", () => {
       await node2.close();
     }
   });
+
+  test("a table unit that cannot be built fails with the reason; the version stays queryable on the last build", async () => {
+    const list = await w.s.call("GET", `${P}/versions/1.0.0/materializations`, { token: w.admin });
+    const m = list.body.find((x: { sourceName: string }) => x.sourceName === "wh_long");
+    await warehouse.unsafe(`ALTER TABLE ${TABLE} RENAME TO ${TABLE}_gone`);
+    try {
+      const failed = await run();
+      expect(failed.state).toBe("failed");
+      expect(failed.error).toContain("wh_stats");
+      for (const unit of failed.units) {
+        expect(unit.state).toBe("failed");
+        expect(unit.error).toContain(TABLE);
+      }
+      const version = await w.s.call("GET", `${P}/versions/1.0.0`, { token: w.admin });
+      expect(version.body).toMatchObject({ archiveStatus: "unarchive", isLatest: true });
+      const r = await query(LONG);
+      expect(r.data).toEqual([{ far: false, n: 4, d: 4950 + 4992 }, { far: true, n: 2, d: 5151 }]);
+      expect(r.metadata.materialization).toEqual({ id: m.id, builtAt: m.builtAt });
+      const after = await w.s.call("GET", `${P}/versions/1.0.0/materializations/${m.id}`, { token: w.admin });
+      expect(after.body).toMatchObject({ status: "built", sha256: m.sha256, builtAt: m.builtAt });
+    } finally {
+      await warehouse.unsafe(`ALTER TABLE ${TABLE}_gone RENAME TO ${TABLE}`);
+    }
+  });
 });
