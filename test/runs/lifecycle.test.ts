@@ -4,7 +4,10 @@
  * serving what did build), abandoned by a dead
  * node (failed at the next claim), and the archive rule while a run is in flight.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+
+// Runs take seconds on a loaded machine; bun's default of 5 s per test is too short.
+setDefaultTimeout(120_000);
 import { waitForRuns } from "../../src/runs/worker.ts";
 import { publish, startWorld, type World } from "../packages/helpers.ts";
 import { BROKEN_INDEX_MODEL, pkgPath, runsPackage, SLOW_MODEL, waitRun } from "./fixtures.ts";
