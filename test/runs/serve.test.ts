@@ -187,6 +187,18 @@ describe("#(index_values)", () => {
   });
 });
 
+test("a package's DuckDB cannot read another package's materializations", async () => {
+  const m = await materializations();
+  const file = join(w.dataDir, m.long_flights!.location).replace(/'/g, "''");
+  const text = `run: duckdb.table('${file}') -> { aggregate: n is count() }`;
+  // the package that built it may (its own folder) ...
+  expect((await query(text)).data[0].n).toBeGreaterThan(0);
+  // ... another package may not
+  const other = await w.s.call("POST", `${pkgPath("numbers")}/models/models/flights.malloy/query`, { token: w.admin, body: { query: text } });
+  expect(other.status).toBe(400);
+  expect(JSON.stringify(other.body)).not.toContain('"n"');
+});
+
 async function blobSha(): Promise<string> {
   const [v] = await w.s.service.db.sql`SELECT v.blob_sha256 FROM package_versions v JOIN packages p ON p.id = v.package_id WHERE p.name = 'served'`;
   return v!.blob_sha256 as string;
