@@ -63,6 +63,8 @@ export interface PackageDuckDBOptions {
   threads?: number;
   /** Memory per query, bytes or a DuckDB size such as `"1GB"`. */
   memoryLimit?: string | number;
+  /** More folders DuckDB may read; default those of {@link setPackageReadDirectories}. */
+  readDirectories?: string[];
 }
 
 const GIB = 1024 ** 3;
@@ -111,8 +113,12 @@ function quote(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-/** Opens a session that may read `packageDir` only, with the given limits. */
-export async function openSession(packageDir: string, sessionLimits: EngineLimits): Promise<Session> {
+/**
+ * Opens a session that may read `packageDir` (and the folders of `moreReadDirectories`,
+ * e.g. the package's materializations) only, with the given limits.
+ */
+export async function openSession(packageDir: string, sessionLimits: EngineLimits, moreReadDirectories: readonly string[] = []): Promise<Session> {
+  const readDirectories = [packageDir, ...moreReadDirectories];
   const temp = join(sessionLimits.tempRoot, crypto.randomUUID());
   mkdirSync(temp, { recursive: true });
   let instance: DuckDBInstance | undefined;
@@ -130,7 +136,7 @@ export async function openSession(packageDir: string, sessionLimits: EngineLimit
       max_temp_directory_size: `${Math.floor(sessionLimits.spillLimitBytes / 1024)}KiB`,
     });
     connection = await instance.connect();
-    await connection.run(`SET allowed_directories=[${quote(packageDir)}]`);
+    await connection.run(`SET allowed_directories=[${readDirectories.map(quote).join(", ")}]`);
     await connection.run("SET enable_external_access=false");
     await connection.run("LOAD json");
     await connection.run("LOAD icu");
@@ -173,6 +179,8 @@ const CREATE_MACRO = /^\s*CREATE MACRO ([A-Za-z_][A-Za-z0-9_]*)\(_param\) AS \((
 export class PackageDuckDBConnection extends DuckDBConnection {
   /** The package folder every relative path resolves against, and the only one readable. */
   readonly packageDir!: string;
+  /** Folders queries may read: the package folder, then its materializations' folder. */
+  readonly readDirectories!: string[];
   #overrides!: Partial<EngineLimits>;
   #schemaInstance?: Promise<Session>;
   #spare?: Promise<Session>;
@@ -183,6 +191,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     const dir = resolve(packageDir);
     super({ name: "duckdb", workingDirectory: dir, securityPolicy: "sandboxed", allowedDirectories: [dir] });
     this.packageDir = dir;
+    this.readDirectories = [dir, ...(options.readDirectories ?? readDirectoriesOf(dir)).map((d) => resolve(d))];
     this.#overrides = {
       ...(options.threads === undefined ? {} : { threads: options.threads }),
       ...(options.memoryLimit === undefined ? {} : { memoryLimitBytes: parseSize(options.memoryLimit) }),
@@ -212,7 +221,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
    * it would only be a syntax error).
    */
   override async fetchSelectSchema(sqlRef: SQLSourceRequest): Promise<SQLSourceDef | string> {
-    await checkDuckDBSql(sqlRef.selectStr, { packageDir: this.packageDir }).catch((error: unknown) => {
+    await checkDuckDBSql(sqlRef.selectStr, { packageDir: this.packageDir, readDirectories: this.readDirectories }).catch((error: unknown) => {
       if (error instanceof QueryError) throw error;
     });
     return await super.fetchSelectSchema(sqlRef);
@@ -226,8 +235,8 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   /** Schema lookups and `runSQL`: one checked statement on the package's shared instance. */
   protected override async runDuckDBQuery(sql: string): Promise<{ rows: QueryRecord[]; totalRows: number }> {
     await this.setup();
-    const checked = await checkDuckDBSql(sql, { packageDir: this.packageDir });
-    this.#schemaInstance ??= openSession(this.packageDir, this.limits);
+    const checked = await checkDuckDBSql(sql, { packageDir: this.packageDir, readDirectories: this.readDirectories });
+    this.#schemaInstance ??= openSession(this.packageDir, this.limits, this.readDirectories.slice(1));
     const shared = await this.#schemaInstance.catch((error) => {
       this.#schemaInstance = undefined;
       throw error;
@@ -248,10 +257,10 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     const { rowLimit, abortSignal, queryMetadata } = options;
     await this.setup();
     const statements = sql.split(MALLOY_SPLIT);
-    const last = await checkDuckDBSql(this.sqlWithQueryMetadata(statements.pop() ?? "", queryMetadata), { packageDir: this.packageDir });
+    const last = await checkDuckDBSql(this.sqlWithQueryMetadata(statements.pop() ?? "", queryMetadata), { packageDir: this.packageDir, readDirectories: this.readDirectories });
     const preludes: string[] = [];
     for (const statement of statements) {
-      const prelude = await checkPrelude(statement, this.packageDir);
+      const prelude = await checkPrelude(statement, this);
       if (prelude) preludes.push(prelude);
     }
     if (abortSignal?.aborted) return;
@@ -281,11 +290,11 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   async #takeSession(): Promise<Session> {
     if (this.#isClosed) throw new Error(`DuckDB connection "${this.name}" is closed`);
     const ready = this.#spare;
-    this.#spare = openSession(this.packageDir, this.limits);
+    this.#spare = openSession(this.packageDir, this.limits, this.readDirectories.slice(1));
     this.#spare.catch(() => {
       this.#spare = undefined;
     });
-    return await (ready ?? openSession(this.packageDir, this.limits));
+    return await (ready ?? openSession(this.packageDir, this.limits, this.readDirectories.slice(1)));
   }
 
   /** Closes the shared schema instance, the spare and every running session. */
@@ -309,11 +318,11 @@ export class PackageDuckDBConnection extends DuckDBConnection {
  * an expression of one SELECT, and the macro is created as a temporary one.
  * Anything else is refused.
  */
-async function checkPrelude(statement: string, packageDir: string): Promise<string | undefined> {
+async function checkPrelude(statement: string, folders: { packageDir: string; readDirectories: string[] }): Promise<string | undefined> {
   if (statement.trim() === "" || DROP_MACRO.test(statement)) return undefined;
   const macro = CREATE_MACRO.exec(statement);
   if (!macro) throw notAllowed("a query is exactly one SELECT statement");
-  const body = await checkDuckDBSql(`SELECT (${macro[2]}) AS v`, { packageDir });
+  const body = await checkDuckDBSql(`SELECT (${macro[2]}) AS v`, folders);
   const inner = body.sql.slice("SELECT (".length, -") AS v".length);
   const create = `CREATE TEMPORARY MACRO ${macro[1]}(_param) AS (${inner})`;
   if (await countStatements(create) !== 1) throw notAllowed("a query is exactly one SELECT statement");
@@ -325,6 +334,17 @@ async function checkPrelude(statement: string, packageDir: string): Promise<stri
 Object.defineProperty(PackageDuckDBConnection.prototype, "init", { value: async function init() {} });
 
 const open = new Map<string, PackageDuckDBConnection>();
+
+let readDirectoriesOf: (packageDir: string) => string[] = () => [];
+
+/**
+ * Sets which more folders the DuckDB of a package folder may read when its
+ * opener does not say (`readDirectories`): the platform registers the folder
+ * of the package's materializations (src/materializations/files.ts).
+ */
+export function setPackageReadDirectories(resolver: (packageDir: string) => string[]): void {
+  readDirectoriesOf = resolver;
+}
 
 /**
  * The `duckdb` connection of the package extracted at `packageDir`, shared by

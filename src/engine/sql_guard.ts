@@ -80,8 +80,10 @@ export interface CheckedSql {
 
 /** Options of {@link checkDuckDBSql}. */
 export interface DuckDBGuardOptions {
-  /** The package folder: the only place files may be read from. */
+  /** The package folder: relative paths resolve against it. */
   packageDir: string;
+  /** Every folder files may be read from (default: the package folder only). */
+  readDirectories?: readonly string[];
 }
 
 let parser: Promise<DuckDBConnection> | undefined;
@@ -157,7 +159,9 @@ export async function checkDuckDBSql(sql: string, options: DuckDBGuardOptions): 
     throw notAllowed("a query is exactly one SELECT statement");
   }
   const edits: Edit[] = [];
-  walk(statements[0], { packageDir: resolve(options.packageDir), edits });
+  const packageDir = resolve(options.packageDir);
+  const readDirectories = (options.readDirectories ?? [packageDir]).map((d) => resolve(d));
+  walk(statements[0], { packageDir, readDirectories, edits });
   return { sql: applyEdits(sql, edits) };
 }
 
@@ -172,6 +176,7 @@ interface Edit {
 
 interface WalkState {
   packageDir: string;
+  readDirectories: string[];
   edits: Edit[];
 }
 
@@ -242,7 +247,7 @@ function addPathEdit(path: string, location: unknown, state: WalkState): void {
     throw notAllowed(`'${path}' contains '..'; name files by their path inside the package`);
   }
   const absolute = isAbsolute(path) ? resolve(path) : resolve(state.packageDir, path);
-  if (absolute !== state.packageDir && !absolute.startsWith(`${state.packageDir}/`)) {
+  if (!state.readDirectories.some((dir) => absolute === dir || absolute.startsWith(`${dir}/`))) {
     throw notAllowed(`'${path}' is outside the package; only the package's own files can be read`);
   }
   if (absolute === path) return;

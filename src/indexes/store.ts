@@ -25,6 +25,8 @@ export interface IndexView {
   dimension: string;
   status: "building" | "built" | "failed" | "cancelled";
   valueCount: number | null;
+  /** Distinct values the dimension had at the build (`valueCount` of them kept). */
+  distinctCount: number | null;
   runId: string | null;
   builtAt: string | null;
   createdAt: string;
@@ -41,6 +43,7 @@ function toView(r: Record<string, unknown>, withValues: boolean): IndexView {
     dimension: r.dimension as string,
     status: r.status as IndexView["status"],
     valueCount: r.value_count === null ? null : Number(r.value_count),
+    distinctCount: r.distinct_count === null || r.distinct_count === undefined ? null : Number(r.distinct_count),
     runId: (r.run as string | null) ?? null,
     builtAt: r.built_at instanceof Date ? r.built_at.toISOString() : null,
     createdAt: (r.created_at as Date).toISOString(),
@@ -61,9 +64,14 @@ export async function startIndexBuild(db: Db, key: IndexKey): Promise<void> {
  * Completes a build in one transaction: the index row `built` with its
  * values, and the dimension's `entity_embeddings.indexed_values`.
  */
-export async function completeIndexBuild(sql: Sql, key: IndexKey, build: { runId: string; values: IndexedValue[] }): Promise<void> {
+export async function completeIndexBuild(
+  sql: Sql,
+  key: IndexKey,
+  build: { runId: string; values: IndexedValue[]; distinctCount?: number },
+): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`UPDATE indexes SET status = 'built', value_count = ${build.values.length}, indexed_values = ${tx.json(build.values as never)},
+               distinct_count = ${build.distinctCount ?? null},
                run = ${build.runId}, built_at = clock_timestamp(), updated_at = clock_timestamp()
              WHERE version = ${key.versionUuid} AND model_path = ${key.modelPath} AND source_name = ${key.sourceName}
                AND dimension = ${key.dimension}`;

@@ -1,11 +1,14 @@
 /**
- * SQL of materializations (sql/060_runs.sql): one row per version and
- * `#@ persist` source, holding its last build. The Parquet file lives at
- * `DATA_DIR/<location>` (`materializations/<version uuid>/<model>/<source>.parquet`),
- * outside the read-only extracted package folder.
+ * SQL of materializations (sql/060_runs.sql, sql/120_materialization_files.sql):
+ * one row per version and `#@ persist` source, pointing at the Parquet file
+ * of its last successful build (content-addressed, see ./files.ts). A new
+ * build replaces that pointer in one transaction, which is the atomic switch
+ * queries observe; `location` is where every node caches the file under its
+ * DATA_DIR (`materializations/<package sha256>/<file sha256>.parquet`).
  * @module
  */
-import type { Db } from "../db/database.ts";
+import type { Db, Sql } from "../db/database.ts";
+import { deleteOrphanFiles, putFile } from "./files.ts";
 
 /** Which materialization: a source of a model of a version. */
 export interface MaterializationKey {
@@ -25,6 +28,8 @@ export interface MaterializationView {
   location: string;
   status: "building" | "built" | "failed" | "cancelled";
   rowCount: number | null;
+  /** sha256 of the Parquet file served (null before the first build). */
+  sha256: string | null;
   runId: string | null;
   builtAt: string | null;
   createdAt: string;
@@ -47,6 +52,7 @@ function toView(r: Record<string, unknown>): MaterializationView {
     location: r.location as string,
     status: r.status as MaterializationView["status"],
     rowCount: r.row_count === null ? null : Number(r.row_count),
+    sha256: (r.sha256 as string | null) ?? null,
     runId: (r.run as string | null) ?? null,
     builtAt: r.built_at instanceof Date ? r.built_at.toISOString() : null,
     createdAt: (r.created_at as Date).toISOString(),
@@ -58,23 +64,67 @@ function toView(r: Record<string, unknown>): MaterializationView {
 export async function startMaterialization(db: Db, key: MaterializationKey, options: { connection: string }): Promise<void> {
   await db`INSERT INTO materializations (version, model_path, source_name, connection, location, status)
     VALUES (${key.versionUuid}, ${key.modelPath}, ${key.sourceName}, ${options.connection}, ${materializationLocation(key)}, 'building')
-    ON CONFLICT (version, model_path, source_name) DO UPDATE SET status = 'building', updated_at = clock_timestamp()`;
+    ON CONFLICT (version, model_path, source_name) DO UPDATE SET status = 'building', connection = excluded.connection, updated_at = clock_timestamp()`;
 }
 
-/** Ends a build: `built` with its row count, or `failed`. */
-export async function endMaterialization(
-  db: Db,
-  key: MaterializationKey,
-  outcome: { status: "built" | "failed"; runId: string; rowCount?: number },
-): Promise<void> {
-  if (outcome.status === "built") {
-    await db`UPDATE materializations SET status = 'built', row_count = ${outcome.rowCount ?? 0}, run = ${outcome.runId},
+/** A finished build: the written file and what it holds. */
+export interface BuiltFile {
+  runId: string;
+  /** Absolute path of the written Parquet file (stored, then left to the caller). */
+  path: string;
+  sha256: string;
+  size: number;
+  /** Where nodes cache it, relative to DATA_DIR. */
+  location: string;
+  rowCount: number;
+  columns: string[];
+}
+
+/**
+ * Ends a build as `built`: stores the file (content-addressed) and points
+ * the row at it, in one transaction; files no row points at any more are
+ * deleted with it. Answers the hashes deleted (for the local caches).
+ */
+export async function completeMaterialization(sql: Sql, key: MaterializationKey, built: BuiltFile): Promise<string[]> {
+  return await sql.begin(async (tx) => {
+    await putFile(tx, built.path, built);
+    await tx`UPDATE materializations SET status = 'built', row_count = ${built.rowCount}, run = ${built.runId},
+               sha256 = ${built.sha256}, location = ${built.location}, columns = ${tx.json(built.columns)},
                built_at = clock_timestamp(), updated_at = clock_timestamp()
              WHERE version = ${key.versionUuid} AND model_path = ${key.modelPath} AND source_name = ${key.sourceName}`;
-  } else {
-    await db`UPDATE materializations SET status = 'failed', updated_at = clock_timestamp()
-             WHERE version = ${key.versionUuid} AND model_path = ${key.modelPath} AND source_name = ${key.sourceName}`;
-  }
+    return await deleteOrphanFiles(tx);
+  });
+}
+
+/** Ends a build as `failed` (the last built file, if any, keeps serving). */
+export async function failMaterialization(db: Db, key: MaterializationKey): Promise<void> {
+  await db`UPDATE materializations SET status = CASE WHEN sha256 IS NULL THEN 'failed' ELSE 'built' END, updated_at = clock_timestamp()
+           WHERE version = ${key.versionUuid} AND model_path = ${key.modelPath} AND source_name = ${key.sourceName}`;
+}
+
+/** What a query of a model may read: the served file of each built source. */
+export interface ServedMaterialization {
+  id: string;
+  sourceName: string;
+  sha256: string;
+  columns: string[];
+  connection: string;
+  builtAt: string;
+}
+
+/** The built materializations of a version's model (one round trip per query). */
+export async function servedMaterializations(db: Db, versionUuid: string, modelPath: string): Promise<ServedMaterialization[]> {
+  const rows = await db`SELECT id, source_name, sha256, columns, connection, built_at FROM materializations
+    WHERE version = ${versionUuid} AND model_path = ${modelPath} AND sha256 IS NOT NULL AND built_at IS NOT NULL
+    ORDER BY source_name`;
+  return rows.map((r) => ({
+    id: r.id as string,
+    sourceName: r.source_name as string,
+    sha256: r.sha256 as string,
+    columns: (r.columns as string[] | null) ?? [],
+    connection: r.connection as string,
+    builtAt: (r.built_at as Date).toISOString(),
+  }));
 }
 
 /** Materializations of a version, most recently changed first, keyset-paged on (updated_at, id). */

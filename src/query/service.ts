@@ -19,6 +19,7 @@ import { authorizeQuery, queryModelDef } from "../rls/enforce.ts";
 import type { QueryLogEntry, QueryStatus, QueryVia } from "../query_log/store.ts";
 import { queryLogWriter } from "../query_log/writer.ts";
 import { type ArgumentStyle, argName, type CheckedQueryArgs, checkQueryArgs, type QueryArgs } from "./args.ts";
+import { serveMaterializations } from "../materializations/serve.ts";
 import { compiledModelFor } from "./models.ts";
 import { findQueryTarget, type QueryTarget, type TargetVersion, workspaceAccess } from "./store.ts";
 
@@ -51,6 +52,8 @@ export interface QueryMetadata {
   /** True when more rows existed than `rowLimit`; `data` holds the first `rowLimit`. */
   truncated: boolean;
   rowLimit: number;
+  /** The materialization the query read (`#@ persist` sources), absent when it read the definitions. */
+  materialization?: { id: string; builtAt: string };
 }
 
 /** The answer of a dry run: the query compiled and authorized, not run. */
@@ -187,9 +190,11 @@ async function authorizedRun(
   // viewers, API keys and OAuth clients may use only the model's sources and queries
   const restricted = call.principal.kind === "group" || call.principal.oauth === true || pkg.rank < MODEL;
   let sources: string[] = [];
+  // Materializations: `#@ persist` sources read their latest built file (src/materializations/serve.ts).
+  const served = await serveMaterializations(ctx, compiled, { versionUuid: version.uuid, blobSha256: version.blobSha256 });
   let result;
   try {
-    result = await runQuery(compiled, {
+    result = await runQuery(served.compiled, {
       query: args.query,
       queryName: args.query_name,
       sourceName: args.source_name,
@@ -212,6 +217,7 @@ async function authorizedRun(
       },
     });
   } catch (error) {
+    served.release();
     if (restricted && error instanceof QueryError && error.kind === "compile") {
       const refused = error.problems.find((p) => p.code !== undefined && RESTRICTED_CODES.has(p.code));
       if (refused) {
@@ -220,7 +226,9 @@ async function authorizedRun(
     }
     throw error;
   }
-  if (args.dry_run) return { sql: result.metadata.sql, schema: result.metadata.schema, sources };
+  served.release();
+  const materialization = served.materializationFor(result.metadata.sql);
+  if (args.dry_run) return { sql: hideServerPaths(served.redact(result.metadata.sql)), schema: result.metadata.schema, sources };
   return {
     data: result.data,
     totalRows: result.totalRows,
@@ -232,9 +240,10 @@ async function authorizedRun(
       versionId: version.id,
       modelPath: args.modelPath,
       connection: result.metadata.connection,
-      sql: hideServerPaths(result.metadata.sql),
+      sql: hideServerPaths(served.redact(result.metadata.sql)),
       truncated: result.truncated,
       rowLimit,
+      ...(materialization ? { materialization } : {}),
     },
   };
 }

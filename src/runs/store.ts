@@ -22,6 +22,8 @@ export interface UnitView {
   state: UnitState;
   rowCount: number | null;
   valueCount: number | null;
+  /** Index units: distinct values seen (`valueCount` of them are kept). */
+  distinctCount: number | null;
   startedAt: string | null;
   finishedAt: string | null;
   error: string | null;
@@ -156,6 +158,7 @@ export async function runUnits(db: Db, runId: string): Promise<Array<UnitView & 
     state: r.state as UnitState,
     rowCount: r.row_count === null ? null : Number(r.row_count),
     valueCount: r.value_count === null ? null : Number(r.value_count),
+    distinctCount: r.distinct_count === null || r.distinct_count === undefined ? null : Number(r.distinct_count),
     startedAt: iso(r.started_at),
     finishedAt: iso(r.finished_at),
     error: (r.error as string | null) ?? null,
@@ -245,10 +248,11 @@ export async function startUnit(db: Db, runId: string, position: number): Promis
 export async function endUnit(
   db: Db,
   unit: { runId: string; position: number },
-  outcome: { state: UnitState; rowCount?: number; valueCount?: number; error?: string },
+  outcome: { state: UnitState; rowCount?: number; valueCount?: number; distinctCount?: number; error?: string },
 ): Promise<void> {
   await db`UPDATE run_units SET state = ${outcome.state}, finished_at = clock_timestamp(),
-             row_count = ${outcome.rowCount ?? null}, value_count = ${outcome.valueCount ?? null}, error = ${outcome.error ?? null}
+             row_count = ${outcome.rowCount ?? null}, value_count = ${outcome.valueCount ?? null},
+             distinct_count = ${outcome.distinctCount ?? null}, error = ${outcome.error ?? null}
            WHERE run = ${unit.runId} AND position = ${unit.position}`;
 }
 
@@ -263,8 +267,8 @@ export interface RunOutcome {
 /**
  * Ends a run in one transaction: its state, its unfinished units, index and
  * materialization rows it left `building`, and the version: a failed run
- * puts the version in `error_state` and, when it built indexes, its index
- * status `failed`; otherwise the index status is `indexed` when every
+ * sets, when it built indexes, its index status `failed` (the version stays
+ * queryable and serves what did build); otherwise the index status is `indexed` when every
  * indexed dimension is built, else what it was before the run. A full run
  * that succeeds takes a version out of `error_state`.
  */
@@ -285,8 +289,8 @@ export async function finishRun(sql: Sql, runId: string, outcome: RunOutcome): P
     }
     const prior = r.prior_index_status as string | null;
     if (outcome.state === "failed") {
-      await tx`UPDATE package_versions SET archive_status = 'error_state',
-                 index_status = CASE WHEN ${prior}::text IS NULL THEN index_status ELSE 'failed' END,
+      // A failed unit does not take the version offline: what did build serves.
+      await tx`UPDATE package_versions SET index_status = CASE WHEN ${prior}::text IS NULL THEN index_status ELSE 'failed' END,
                  updated_at = clock_timestamp() WHERE id = ${version}`;
       return;
     }

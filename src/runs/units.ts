@@ -1,31 +1,33 @@
 /**
  * What the units of a run do: a table unit writes its `#@ persist` source as
- * Parquet under `DATA_DIR/materializations/`; an index unit computes the
+ * a Parquet file, stores it content-addressed in the platform database and
+ * switches the source's materialization to it (src/materializations/); an index unit computes the
  * distinct values of its `#(index)` dimension and commits them with its index
  * row; the retrieval step of a full run re-embeds the version's entities with
  * the built values (src/retrieval/indexer.ts) and the values of
  * low-cardinality string dimensions without `#(index)` (auto_values.ts).
  * @module
  */
-import { join } from "node:path";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { writeSourceParquet } from "../engine/parquet_writer.ts";
 import type { ModelMetadata } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { builtIndexValues, completeIndexBuild, failIndexBuild, type IndexKey, startIndexBuild } from "../indexes/store.ts";
+import { cachedLocation, hashFile, isFile } from "../materializations/files.ts";
+import { retireFiles } from "../materializations/serve.ts";
 import {
-  endMaterialization,
+  completeMaterialization,
+  failMaterialization,
   type MaterializationKey,
-  materializationLocation,
   startMaterialization,
 } from "../materializations/store.ts";
 import { compiledModelFor, type ModelTarget } from "../query/models.ts";
 import { autoIndexValues } from "../retrieval/auto_values.ts";
+import { distinctValueCount, indexValuesLimit } from "../indexes/values.ts";
 import { dimensionValues, type IndexedValue } from "../retrieval/indexed_values.ts";
 import { indexVersion } from "../retrieval/indexer.ts";
 import type { PlannedUnit } from "./plan.ts";
-
-/** Values kept per `#(index)` dimension (the retrieval indexer's default). */
-const MAX_VALUES = 100;
 
 /** What every unit of one run works on. */
 export interface UnitScope {
@@ -41,43 +43,66 @@ function unitSignal(ctx: AppContext, scope: UnitScope): AbortSignal {
   return AbortSignal.any([scope.signal, AbortSignal.timeout(ctx.config.runUnitTimeoutMs)]);
 }
 
-/** Materializes one `#@ persist` source; returns its row count. */
+/**
+ * Materializes one `#@ persist` source of any connection; returns its row
+ * count. The file is written under a temporary name, stored, and only then
+ * does the source's materialization point at it (queries switch atomically).
+ */
 export async function runTableUnit(ctx: AppContext, job: { scope: UnitScope; unit: PlannedUnit }): Promise<{ rowCount: number }> {
   const { scope, unit } = job;
   const key: MaterializationKey = { versionUuid: scope.version.versionUuid, modelPath: unit.modelPath, sourceName: unit.sourceName };
   const source = scope.models.find((m) => m.modelPath === unit.modelPath)?.sources.find((s) => s.name === unit.sourceName);
   await startMaterialization(ctx.sql, key, { connection: source?.connection ?? "duckdb" });
+  const written = join(ctx.config.dataDir, "materializations", "building", `${crypto.randomUUID()}.parquet`);
   try {
     const compiled = await compiledModelFor(ctx, { ...scope.version, modelPath: unit.modelPath });
-    const written = await writeSourceParquet(compiled, {
-      sourceName: unit.sourceName,
-      outFile: join(ctx.config.dataDir, materializationLocation(key)),
-      signal: unitSignal(ctx, scope),
+    const result = await writeSourceParquet(compiled, { sourceName: unit.sourceName, outFile: written, signal: unitSignal(ctx, scope) });
+    if (scope.signal.aborted) throw scope.signal.reason;
+    const file = await hashFile(written);
+    const location = cachedLocation(scope.version.blobSha256, file.sha256);
+    const target = join(ctx.config.dataDir, location);
+    if (!(await isFile(target))) {
+      await mkdir(dirname(target), { recursive: true });
+      await rename(written, target);
+    }
+    const deleted = await completeMaterialization(ctx.sql, key, {
+      runId: scope.runId,
+      path: target,
+      ...file,
+      location,
+      rowCount: result.rowCount,
+      columns: result.columns,
     });
-    await endMaterialization(ctx.sql, key, { status: "built", runId: scope.runId, rowCount: written.rowCount });
-    return { rowCount: written.rowCount };
+    retireFiles(ctx, deleted);
+    return { rowCount: result.rowCount };
   } catch (error) {
     // On cancel the run's end puts the row back (built if an older file stands).
-    if (!scope.signal.aborted) await endMaterialization(ctx.sql, key, { status: "failed", runId: scope.runId });
+    if (!scope.signal.aborted) await failMaterialization(ctx.sql, key);
     throw error;
+  } finally {
+    await rm(written, { force: true });
   }
 }
 
-/** Builds one `#(index)` dimension's values; returns how many it kept. */
-export async function runIndexUnit(ctx: AppContext, job: { scope: UnitScope; unit: PlannedUnit }): Promise<{ valueCount: number }> {
+/**
+ * Builds one `#(index)` dimension's values: the `#(index_values) N` most
+ * frequent (default 1,000); returns how many it kept and how many distinct
+ * values it saw.
+ */
+export async function runIndexUnit(ctx: AppContext, job: { scope: UnitScope; unit: PlannedUnit }): Promise<{ valueCount: number; distinctCount: number }> {
   const { scope, unit } = job;
   const key: IndexKey = { versionUuid: scope.version.versionUuid, modelPath: unit.modelPath, sourceName: unit.sourceName, dimension: unit.path! };
   await startIndexBuild(ctx.sql, key);
   try {
     const compiled = await compiledModelFor(ctx, { ...scope.version, modelPath: unit.modelPath });
-    const values = await dimensionValues(compiled, { sourceName: unit.sourceName, path: unit.path! }, {
-      maxValues: MAX_VALUES,
-      timeoutMs: ctx.config.runUnitTimeoutMs,
-      signal: scope.signal,
-    });
+    const dimension = { sourceName: unit.sourceName, path: unit.path! };
+    const maxValues = indexValuesLimit(compiled, dimension);
+    const timing = { timeoutMs: ctx.config.runUnitTimeoutMs, signal: scope.signal };
+    const values = await dimensionValues(compiled, dimension, { maxValues, ...timing });
+    const distinctCount = values.length < maxValues ? values.length : await distinctValueCount(compiled, dimension, timing);
     if (scope.signal.aborted) throw scope.signal.reason;
-    await completeIndexBuild(ctx.sql, key, { runId: scope.runId, values });
-    return { valueCount: values.length };
+    await completeIndexBuild(ctx.sql, key, { runId: scope.runId, values, distinctCount });
+    return { valueCount: values.length, distinctCount };
   } catch (error) {
     if (!scope.signal.aborted) await failIndexBuild(ctx.sql, key);
     throw error;

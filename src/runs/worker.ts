@@ -8,6 +8,7 @@
  * @module
  */
 import type { AppContext } from "../http/context.ts";
+import { sweepMaterializationFiles } from "../materializations/serve.ts";
 import { evictVersions } from "../query/models.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { allUnits, planUnits, type RunScope, versionModels } from "./plan.ts";
@@ -33,6 +34,8 @@ interface WorkerState {
   local: Map<string, AbortController>;
   /** The last drain failed because the platform database was unreachable (logged once per outage). */
   databaseDown?: boolean;
+  /** When this node last swept materialization files (ms since epoch). */
+  sweptAt?: number;
 }
 
 const workers = new WeakMap<AppContext, WorkerState>();
@@ -134,7 +137,16 @@ export async function enqueueRun(ctx: AppContext, run: EnqueueRun): Promise<stri
   return id;
 }
 
+/** How often a node sweeps materialization files of deleted versions. */
+const SWEEP_EVERY_MS = 60_000;
+
 async function drain(ctx: AppContext, state: WorkerState): Promise<void> {
+  if (Date.now() - (state.sweptAt ?? 0) >= SWEEP_EVERY_MS) {
+    state.sweptAt = Date.now();
+    await sweepMaterializationFiles(ctx).catch((error) =>
+      ctx.log({ level: "warn", event: "materialization_sweep_failed", error: message(error) })
+    );
+  }
   while (!state.stopped) {
     for (const id of await staleRuns(ctx.sql, ctx.config.runStaleAfterMs)) {
       const run = await findRun(ctx.sql, id);
@@ -193,7 +205,6 @@ async function executeRun(ctx: AppContext, state: WorkerState, runId: string): P
     await finishRun(ctx.sql, runId, outcome).catch((error) =>
       ctx.log({ level: "error", event: "run_finish_failed", runId, error: message(error) })
     );
-    if (outcome.state === "failed") evictVersions(ctx, [run.versionUuid]);
     ctx.log({ level: "info", event: "run_finished", runId, state: outcome.state, ms: Math.round(performance.now() - started) });
   }
 }
@@ -216,6 +227,7 @@ async function runUnitsOf(
   const units = await runUnits(ctx.sql, runId);
   const planned = allUnits(scope.models);
   let indexUnits = 0;
+  const failures: string[] = [];
   for (const unit of units) {
     if (await cancelRequested(ctx, runId, controller)) return cancelled;
     const plan = planned.find((p) => p.kind === unit.kind && p.target === unit.target && p.modelPath === unit.modelPath);
@@ -227,8 +239,8 @@ async function runUnitsOf(
         await endUnit(ctx.sql, { runId, position: unit.position }, { state: "succeeded", rowCount });
       } else {
         indexUnits++;
-        const { valueCount } = await runIndexUnit(ctx, { scope, unit: plan });
-        await endUnit(ctx.sql, { runId, position: unit.position }, { state: "succeeded", valueCount });
+        const { valueCount, distinctCount } = await runIndexUnit(ctx, { scope, unit: plan });
+        await endUnit(ctx.sql, { runId, position: unit.position }, { state: "succeeded", valueCount, distinctCount });
       }
     } catch (error) {
       if (controller.signal.aborted) {
@@ -237,7 +249,8 @@ async function runUnitsOf(
       }
       const text = `${unit.kind} unit '${unit.target}' (${unit.modelPath}) failed: ${message(error)}`;
       await endUnit(ctx.sql, { runId, position: unit.position }, { state: "failed", error: text });
-      return { state: "failed", error: text, indexedDimensions };
+      // The other units still build: what did build serves, the run ends failed.
+      failures.push(text);
     }
   }
   const [embedded] = await ctx.sql`SELECT 1 FROM entity_embeddings WHERE version = ${scope.version.versionUuid} LIMIT 1`;
@@ -246,8 +259,12 @@ async function runUnitsOf(
     try {
       await runRetrievalStep(ctx, scope);
     } catch (error) {
-      return { state: "failed", error: `building the retrieval index failed: ${message(error)}`, indexedDimensions };
+      failures.push(`building the retrieval index failed: ${message(error)}`);
     }
+  }
+  if (failures.length > 0) {
+    const more = failures.length > 1 ? ` (and ${failures.length - 1} more failed unit${failures.length > 2 ? "s" : ""}, see units)` : "";
+    return { state: "failed", error: `${failures[0]}${more}`, indexedDimensions };
   }
   return { state: "succeeded", indexedDimensions };
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { DuckDBInstance } from "@duckdb/node-api";
+import { appendFile, chmod } from "node:fs/promises";
 import { join } from "node:path";
 import { bytes, FLIGHTS_CSV } from "../fixtures/engine_package.ts";
 import { API, type World } from "../packages/helpers.ts";
@@ -85,4 +86,61 @@ export async function parquetRows(w: World, location: string): Promise<number> {
     connection.closeSync();
     instance.closeSync();
   }
+}
+
+/**
+ * A model whose `#@ persist` sources are read directly, through `extend`,
+ * joined and in a named query (the serving tests).
+ */
+export const SERVE_MODEL = `source: flights is duckdb.table('data/flights.csv') extend {
+  #(index)
+  #(index_values) 2
+  dimension: carrier_code is carrier
+
+  #(index)
+  dimension: origin_code is origin
+
+  measure: flight_count is count()
+}
+
+#@ persist
+source: carrier_stats is flights -> { group_by: carrier; aggregate: flight_count }
+
+#@ persist
+source: long_flights is flights extend { where: distance > 2000 }
+
+source: long_more is long_flights extend {
+  dimension: twice is distance * 2
+  measure: total_distance is distance.sum()
+}
+
+source: joined is duckdb.table('data/flights.csv') extend {
+  join_one: cs is carrier_stats on carrier = cs.carrier
+}
+
+query: long_count is long_flights -> { aggregate: n is count() }
+`;
+
+/** Rows appended to the package's CSV after a build (a new carrier, one long flight). */
+export const EXTRA_ROWS = "ZZ,BOS,SEA,2496,2024-02-01\nZZ,SEA,BOS,2496,2024-02-02\n";
+
+/**
+ * Appends rows to the CSV of a version's extracted package on this node: the
+ * data a definition reads changes, a materialization does not.
+ */
+export async function appendToExtractedCsv(w: World, pkg: string, rows: string): Promise<void> {
+  const [v] = await w.s.service.db.sql`SELECT v.blob_sha256 FROM package_versions v JOIN packages p ON p.id = v.package_id WHERE p.name = ${pkg}`;
+  const dir = join(w.dataDir, "packages", v!.blob_sha256 as string, "data");
+  const file = join(dir, "flights.csv");
+  await chmod(dir, 0o755);
+  await chmod(file, 0o644);
+  await appendFile(file, rows);
+}
+
+/** Settings of tests that use the local PostgreSQL server as a warehouse connection. */
+export const WAREHOUSE_ENV: Record<string, string> = { ALLOWED_CONNECTION_HOSTS: "127.0.0.1" };
+
+/** Where the warehouse is: WAREHOUSE_URL, else TEST_DATABASE_URL's server, else the local one on 127.0.0.1:5432. */
+export function warehouseUrl(): URL {
+  return new URL(process.env.WAREHOUSE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres");
 }

@@ -1,9 +1,13 @@
 /**
  * How runs end: cancelled while running (nothing half-built marked built),
- * failed by a unit (version failed and in error_state), abandoned by a dead
+ * failed by a unit (index status failed, the version still queryable and
+ * serving what did build), abandoned by a dead
  * node (failed at the next claim), and the archive rule while a run is in flight.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+
+// Runs take seconds on a loaded machine; bun's default of 5 s per test is too short.
+setDefaultTimeout(120_000);
 import { waitForRuns } from "../../src/runs/worker.ts";
 import { publish, startWorld, type World } from "../packages/helpers.ts";
 import { BROKEN_INDEX_MODEL, pkgPath, runsPackage, SLOW_MODEL, waitRun } from "./fixtures.ts";
@@ -17,7 +21,7 @@ beforeAll(async () => {
     expect(r.status).toBe(201);
     expect(r.body.runId).toBeUndefined();
   }
-});
+}, 120_000); // publishing on a loaded machine takes longer than bun's 5 s default for hooks
 
 afterAll(async () => {
   await w.s.close();
@@ -82,7 +86,7 @@ test("a queued run is cancelled at once", async () => {
   expect((await waitRun(w, `${P}/runs/${first.body.id}`, { token: w.admin })).state).toBe("cancelled");
 });
 
-test("a failing index unit fails the run: version indexStatus failed and archiveStatus error_state, no longer latest", async () => {
+test("a failing index unit fails the run and sets indexStatus failed; the version stays queryable and the other index serves", async () => {
   const P = pkgPath("broken");
   const created = await w.s.call("POST", `${P}/versions/1.0.0/runs`, { token: w.admin, body: {} });
   const run = await waitRun(w, `${P}/runs/${created.body.id}`, { token: w.admin });
@@ -92,14 +96,21 @@ test("a failing index unit fails the run: version indexStatus failed and archive
   expect(broken.state).toBe("failed");
   expect(broken.error).toContain("failed");
   expect(broken.error).not.toContain(w.dataDir);
-  expect(run.units.find((u: { target: string }) => u.target === "flights.carrier_code").state).toBe("succeeded");
+  // the unit after the failed one still ran
+  expect(run.units.map((u: { target: string; state: string }) => `${u.target}:${u.state}`)).toEqual(["flights.carrier_code:succeeded", "flights.broken:failed"]);
   const indexes = await w.s.call("GET", `${P}/versions/1.0.0/indexes`, { token: w.admin });
   expect(indexes.body.find((i: { dimension: string }) => i.dimension === "broken").status).toBe("failed");
-  expect(await version("broken")).toMatchObject({ indexStatus: "failed", archiveStatus: "error_state", isLatest: false });
-  const pkg = await w.s.call("GET", P, { token: w.admin });
-  expect(pkg.body.latestVersion ?? null).toBeNull();
-  // a client cannot leave error_state by unarchiving
-  expect((await w.s.call("PATCH", `${P}/versions/1.0.0`, { token: w.admin, body: { archiveStatus: "unarchive" } })).status).toBe(400);
+  const carrier = indexes.body.find((i: { dimension: string }) => i.dimension === "carrier_code");
+  expect(carrier).toMatchObject({ status: "built", valueCount: 3, distinctCount: 3 });
+  const values = await w.s.call("GET", `${P}/versions/1.0.0/indexes/${carrier.id}`, { token: w.admin });
+  expect(values.body.values.map((v: { value: string }) => v.value)).toEqual(["AA", "UA", "WN"]);
+  expect(await version("broken")).toMatchObject({ indexStatus: "failed", archiveStatus: "unarchive", isLatest: true });
+  const q = await w.s.call("POST", `${P}/models/models/flights.malloy/query`, {
+    token: w.admin,
+    body: { query: "run: flights -> { aggregate: n is count() }", versionId: "1.0.0" },
+  });
+  expect(q.status).toBe(200);
+  expect(q.body.data).toEqual([{ n: 8 }]);
 });
 
 test("a run left running by a dead node is marked failed by the next claim", async () => {
@@ -117,7 +128,7 @@ test("a run left running by a dead node is marked failed by the next claim", asy
   expect(run.state).toBe("failed");
   expect(run.error).toContain("heartbeat");
   expect(run.units[0]).toMatchObject({ state: "failed" });
-  expect(await version("crashy")).toMatchObject({ indexStatus: "failed", archiveStatus: "error_state" });
+  expect(await version("crashy")).toMatchObject({ indexStatus: "failed", archiveStatus: "unarchive" });
 
   // a later full run that succeeds brings the version back
   const retry = await w.s.call("POST", `${P}/versions/1.0.0/runs`, { token: w.admin, body: {} });

@@ -2,7 +2,10 @@
  * Runs through the API: the run a publish queues, full and scoped runs,
  * their units, indexes and materializations, and who may do what.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+
+// Runs take seconds on a loaded machine; bun's default of 5 s per test is too short.
+setDefaultTimeout(120_000);
 import { waitForRuns } from "../../src/runs/worker.ts";
 import { publish, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { API } from "../packages/helpers.ts";
@@ -20,7 +23,7 @@ beforeAll(async () => {
   expect(r.body.version.indexStatus).toBe("indexing");
   firstRun = r.body.runId;
   expect(firstRun).toMatch(/^[0-9a-f-]{36}$/);
-});
+}, 120_000); // publishing on a loaded machine takes longer than bun's 5 s default for hooks
 
 afterAll(async () => {
   await w.s.close();
