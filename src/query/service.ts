@@ -203,7 +203,7 @@ async function authorizedRun(
       semaphore,
       signal: call.options.signal,
       restricted,
-      modelDef: queryModelDef(compiled),
+      modelDef: queryModelDef(served.compiled),
       dryRun: args.dry_run,
       authorize: async (query) => {
         try {
