@@ -9,6 +9,7 @@ import { type Connection, type Model, Runtime, type URLReader } from "@malloydat
 import { badRequest } from "../http/errors.ts";
 import type { PackageFiles } from "./archive.ts";
 import { engineLimits, openPackageDuckDB, type PackageDuckDBOptions } from "./duckdb_sandbox.ts";
+import { guardDuckDB } from "./duckdb_guard.ts";
 import { guardPostgres } from "./postgres_guard.ts";
 import { formatProblems, type Problem, problemsOf, redactPath } from "./problems.ts";
 
@@ -117,10 +118,12 @@ export function createPackageRuntime(
  * Every environment connection a package uses passes through here: a
  * PostgreSQL connection runs each statement read-only, alone and checked by
  * the server's planner ({@link guardPostgres}), with the query timeout as its
- * statement timeout.
+ * statement timeout; an environment DuckDB or MotherDuck connection has every
+ * statement checked by DuckDB's parser ({@link guardDuckDB}).
  */
 function guardConnection(connection: Connection | undefined): Connection | undefined {
   if (!connection) return connection;
+  guardDuckDB(connection);
   return guardPostgres(connection, { statementTimeoutMs: () => engineLimits().statementTimeoutMs });
 }
 

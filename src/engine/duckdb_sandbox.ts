@@ -11,13 +11,14 @@
  * `SET allowed_directories=[packageDir]`, `SET enable_external_access=false`,
  * the bundled `json` and `icu` LOADed, and `SET lock_configuration=true`.
  *
- * - Each query (`runSQLStream`, what `runQuery` uses) gets a fresh instance:
- *   its own catalog, memory limit, threads and spill folder, closed (spill
- *   removed) when the query ends; an abort interrupts only that instance
- *   (repeatedly, until the statement stops). A spare instance is opened in
- *   the background after each one is taken, so a query does not wait for the
- *   setup. Queries of one package run concurrently; the node-wide bound is
- *   the caller's (`QUERY_CONCURRENCY`).
+ * - Each query (`runSQLStream`, what `runQuery` uses) has an instance to
+ *   itself while it runs (its own memory limit, threads and spill folder) and
+ *   a new connection on it (its own temporary schema); an abort interrupts
+ *   only that connection (repeatedly, until the statement stops). Instances
+ *   are opened on demand and up to two idle ones per package are kept for
+ *   the next queries: only checked SELECTs ever ran in them, so they hold no
+ *   object of an earlier query. Queries of one package run concurrently;
+ *   the node-wide bound is the caller's (`QUERY_CONCURRENCY`).
  * - Schema lookups Malloy runs while compiling (`DESCRIBE SELECT ...` of
  *   tables and `sql()` sources) share one instance per package folder, a new
  *   connection each; only checked SELECT/DESCRIBE statements reach it, so no
@@ -172,6 +173,8 @@ export async function openSession(packageDir: string, sessionLimits: EngineLimit
 }
 
 const MALLOY_SPLIT = "-- hack: split on this";
+/** Idle instances kept per package for the next queries. */
+const MAX_IDLE = 2;
 const DROP_MACRO = /^\s*DROP MACRO IF EXISTS ([A-Za-z_][A-Za-z0-9_]*);\s*$/;
 const CREATE_MACRO = /^\s*CREATE MACRO ([A-Za-z_][A-Za-z0-9_]*)\(_param\) AS \(([\s\S]*)\);\s*$/;
 
@@ -183,8 +186,8 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   readonly readDirectories!: string[];
   #overrides!: Partial<EngineLimits>;
   #schemaInstance?: Promise<Session>;
-  #spare?: Promise<Session>;
-  readonly #active = new Set<Session>();
+  readonly #idle: Session[] = [];
+  readonly #active = new Map<Session, () => void>();
   #isClosed = false;
 
   constructor(packageDir: string, options: PackageDuckDBOptions = {}) {
@@ -229,7 +232,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
 
   /** Interrupts every statement running on this connection. */
   interrupt(): void {
-    for (const session of this.#active) session.interrupt();
+    for (const interrupt of this.#active.values()) interrupt();
   }
 
   /** Schema lookups and `runSQL`: one checked statement on the package's shared instance. */
@@ -265,11 +268,16 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     }
     if (abortSignal?.aborted) return;
     const session = await this.#takeSession();
-    this.#active.add(session);
-    const onAbort = () => session.interrupt();
-    abortSignal?.addEventListener("abort", onAbort);
+    // a new connection per query: its own temporary schema (the macros above die with it)
+    const connection = await session.instance.connect();
+    let repeat: ReturnType<typeof setInterval> | undefined;
+    const interrupt = () => {
+      connection.interrupt();
+      repeat ??= setInterval(() => connection.interrupt(), 50);
+    };
+    this.#active.set(session, interrupt);
+    abortSignal?.addEventListener("abort", interrupt);
     try {
-      const connection = session.connection;
       for (const prelude of preludes) await (await connection.prepare(prelude)).run();
       const result = await (await connection.prepare(last.sql)).stream();
       let index = 0;
@@ -281,33 +289,37 @@ export class PackageDuckDBConnection extends DuckDBConnection {
         }
       }
     } finally {
-      abortSignal?.removeEventListener("abort", onAbort);
+      abortSignal?.removeEventListener("abort", interrupt);
+      clearInterval(repeat);
       this.#active.delete(session);
-      await session.close();
+      connection.closeSync();
+      await this.#returnSession(session);
     }
   }
 
+  /** An idle instance of this package, or a new one: one query at a time per instance. */
   async #takeSession(): Promise<Session> {
     if (this.#isClosed) throw new Error(`DuckDB connection "${this.name}" is closed`);
-    const ready = this.#spare;
-    this.#spare = openSession(this.packageDir, this.limits, this.readDirectories.slice(1));
-    this.#spare.catch(() => {
-      this.#spare = undefined;
-    });
-    return await (ready ?? openSession(this.packageDir, this.limits, this.readDirectories.slice(1)));
+    return this.#idle.pop() ?? await openSession(this.packageDir, this.limits, this.readDirectories.slice(1));
   }
 
-  /** Closes the shared schema instance, the spare and every running session. */
+  /** Keeps up to {@link MAX_IDLE} instances for the next queries; closes the rest. */
+  async #returnSession(session: Session): Promise<void> {
+    if (this.#isClosed || this.#idle.length >= MAX_IDLE) await session.close();
+    else this.#idle.push(session);
+  }
+
+  /** Closes the shared schema instance, the idle instances and interrupts every running query. */
   override async close(): Promise<void> {
     this.#isClosed = true;
-    const pending = [this.#schemaInstance, this.#spare];
+    const schema = this.#schemaInstance;
     this.#schemaInstance = undefined;
-    this.#spare = undefined;
-    for (const session of this.#active) session.interrupt();
-    await Promise.all(pending.map(async (session) => {
-      const open = await session?.catch(() => undefined);
-      await open?.close();
-    }));
+    const idle = this.#idle.splice(0);
+    for (const interrupt of this.#active.values()) interrupt();
+    await Promise.all([
+      schema?.then((session) => session.close(), () => undefined),
+      ...idle.map((session) => session.close()),
+    ]);
   }
 }
 

@@ -25,7 +25,7 @@
  */
 
 import { isAbsolute, resolve } from "node:path";
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from "@duckdb/node-api";
 import { QueryError } from "./problems.ts";
 
 /** Functions that read the environment, settings or the catalog of the engine. */
@@ -86,10 +86,10 @@ export interface DuckDBGuardOptions {
   readDirectories?: readonly string[];
 }
 
-let parser: Promise<DuckDBConnection> | undefined;
+let parser: Promise<{ connection: DuckDBConnection; serializer: DuckDBPreparedStatement }> | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 
-async function openParser(): Promise<DuckDBConnection> {
+async function openParser(): Promise<{ connection: DuckDBConnection; serializer: DuckDBPreparedStatement }> {
   const instance = await DuckDBInstance.create(":memory:", {
     autoload_known_extensions: "false",
     autoinstall_known_extensions: "false",
@@ -101,18 +101,17 @@ async function openParser(): Promise<DuckDBConnection> {
   const connection = await instance.connect();
   await connection.run("LOAD json");
   await connection.run("SET lock_configuration=true");
-  return connection;
+  return { connection, serializer: await connection.prepare("SELECT json_serialize_sql($1::VARCHAR) AS tree") };
 }
 
 /** DuckDB's serialized parse tree of `sql` (one parse at a time on the shared parse-only connection). */
 async function serialize(sql: string): Promise<{ count: number; tree: Record<string, unknown> }> {
   parser ??= openParser();
-  const connection = await parser;
+  const { connection, serializer } = await parser;
   const task = queue.then(async () => {
     const extracted = await connection.extractStatements(sql);
-    const prepared = await connection.prepare("SELECT json_serialize_sql($1::VARCHAR) AS tree");
-    prepared.bindVarchar(1, sql);
-    const reader = await prepared.runAndReadAll();
+    serializer.bindVarchar(1, sql);
+    const reader = await serializer.runAndReadAll();
     const text = String(reader.getRowObjectsJson()[0]?.tree ?? "{}");
     return { count: extracted.count, tree: JSON.parse(text) as Record<string, unknown> };
   });

@@ -181,3 +181,25 @@ describe("through Malloy: sql() blocks, tables and the schema lookups", () => {
     }
   });
 });
+
+describe("environment DuckDB connections (guardDuckDB)", () => {
+  test("one checked SELECT per statement, no files, for runSQL and runSQLStream", async () => {
+    const { DuckDBConnection } = await import("@malloydata/db-duckdb");
+    const { guardDuckDB } = await import("../../src/engine/duckdb_guard.ts");
+    const dir = await tempDir("engine-envdb-");
+    const env = guardDuckDB(new DuckDBConnection({ name: "envdb", databasePath: ":memory:", securityPolicy: "sandboxed", allowedDirectories: [dir], workingDirectory: dir })) as InstanceType<typeof DuckDBConnection>;
+    try {
+      expect((await env.runSQL("select 1 as x")).rows).toEqual([{ x: 1 }]);
+      for (const sql of ["select 1; create table t as select 1", "SELECT GETENV('HOME')", "select * from glob('/*')"]) {
+        await expect(env.runSQL(sql)).rejects.toThrow(/query not allowed/);
+        const stream = async () => {
+          for await (const _ of env.runSQLStream(sql, {})) { /* drain */ }
+        };
+        await expect(stream()).rejects.toThrow(/query not allowed/);
+      }
+    } finally {
+      await env.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
