@@ -169,6 +169,20 @@ describe("the API refuses non-public destinations unless allowed", () => {
       expect(r.body.message).toContain("may not set");
     }
   });
+  test("the platform's own database: its socket folder is no host, by field or connection string", async () => {
+    const url = new URL(closed.s.service.db.url);
+    // embedded: postgres://...?host=<socket folder>; server: its own host (loopback here, refused without the list)
+    const target = url.searchParams.get("host") ?? url.hostname;
+    for (const postgresConnection of [
+      { host: target, databaseName: "postgres", userName: "postgres" },
+      { connectionString: `postgres:///postgres?host=${encodeURIComponent(target)}` },
+      { connectionString: closed.s.service.db.url },
+    ]) {
+      const r = await closed.s.call("POST", C, { token: closed.admin, body: { name: "platform", type: "postgres", postgresConnection } });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(/not a host name|ALLOWED_CONNECTION_HOSTS|does not resolve/);
+    }
+  });
   test("nothing was stored by the refused creates", async () => {
     const [n] = await closed.s.service.db.sql`SELECT count(*)::int AS n FROM connections`;
     expect(n!.n).toBe(0);
