@@ -142,7 +142,7 @@ describe("the embedded database is private", () => {
       process.umask(umask);
       await rm(root, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 
   test("an in-memory embedded database also has only a socket in a fresh 0700 folder", async () => {
     const before = await listeningInodes();
@@ -155,5 +155,5 @@ describe("the embedded database is private", () => {
     } finally {
       await mem.close();
     }
-  });
+  }, 180_000);
 });
