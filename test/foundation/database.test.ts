@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmod, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, secureDataDir, type Database } from "../../src/db/database.ts";
 import { secretKey } from "../../src/connections/secrets.ts";
 import { freshDatabase } from "../helpers/service.ts";
+
+// services start slowly on a loaded machine (the preload's 60 s does not reach every file of a multi-file run)
+setDefaultTimeout(120_000);
 
 let db: Database;
 beforeAll(async () => {
