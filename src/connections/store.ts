@@ -11,7 +11,8 @@ import {
   type ConnectionType,
   settingsField,
 } from "./drivers.ts";
-import type { HostPolicy } from "./host_policy.ts";
+import { badRequest } from "../http/errors.ts";
+import { type HostPolicy, HostRefusedError } from "./host_policy.ts";
 import { hostPolicyOf } from "./policy.ts";
 import { decryptSecret, encryptSecret, secretKey, type SecretKeyOptions } from "./secrets.ts";
 
@@ -130,10 +131,20 @@ export async function environmentConnection(
   const row = await findConnection(db, where.envId, where.name);
   if (!row) return undefined;
   const spec = await connectionSpec(row, options);
-  return await cachedMalloyConnection({ ...spec, version: row.updatedAt.toISOString() }, {
-    dataDir: options.driverDataDir ?? options.dataDir,
-    hostPolicy: options.hostPolicy ?? hostPolicyOf(db),
-  });
+  try {
+    return await cachedMalloyConnection({ ...spec, version: row.updatedAt.toISOString() }, {
+      dataDir: options.driverDataDir ?? options.dataDir,
+      hostPolicy: options.hostPolicy ?? hostPolicyOf(db),
+    });
+  } catch (error) {
+    if (!(error instanceof HostRefusedError)) throw error;
+    // what the name resolved to stays out of the answer
+    throw badRequest(
+      `connection '${row.name}' goes to an address that is not allowed (loopback, private or reserved); ` +
+        "an administrator can list it in ALLOWED_CONNECTION_HOSTS",
+      { reason: "HOST_NOT_ALLOWED" },
+    );
+  }
 }
 
 /**

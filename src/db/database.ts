@@ -6,7 +6,7 @@
  * @module
  */
 import postgres from "postgres";
-import { chmod, mkdir, mkdtemp, rm, unlink } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readdir, rm, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -89,6 +89,9 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
   const dir = options.dataDir && options.dataDir !== "memory://" ? options.dataDir : undefined;
   if (dir) await privateDir(dir);
   const db = await PGlite.create({ dataDir: dir, extensions: { vector }, loadDataDir: options.loadDataDir });
+  // PGlite's file system sets modes itself (0644/0755), whatever the umask: take group and other bits away
+  // now and on close; in between, the 0700 folder keeps every file out of other users' reach.
+  if (dir) await restrictTree(dir);
   const max = options.max ?? POOL_EMBEDDED;
   const socket = await socketPath(dir);
   const server = new PGLiteSocketServer(
@@ -110,6 +113,7 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
       await server.stop();
       await db.close();
       await socket.remove();
+      if (dir) await restrictTree(dir);
     },
   };
 }
@@ -118,6 +122,18 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
 export async function privateDir(path: string): Promise<void> {
   await mkdir(path, { recursive: true, mode: 0o700 });
   await chmod(path, 0o700);
+}
+
+/** Removes the group and other permission bits of a folder and everything below it. */
+export async function restrictTree(path: string): Promise<void> {
+  const entries = await readdir(path, { withFileTypes: true, recursive: true }).catch(() => []);
+  await chmod(path, 0o700).catch(() => {});
+  for (const e of entries) {
+    const full = join(e.parentPath, e.name);
+    const s = await lstat(full).catch(() => undefined);
+    if (!s || s.isSymbolicLink() || (s.mode & 0o077) === 0) continue;
+    await chmod(full, s.mode & 0o700).catch(() => {});
+  }
 }
 
 /** Longest unix socket path Linux accepts (108 bytes with the NUL). */

@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FLIGHTS_CSV, FLIGHTS_MODEL } from "../fixtures/engine_package.ts";
 import { API, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { openEvents, serve } from "./helpers.ts";
+
+// services start slowly on a loaded machine (the preload's 60 s does not reach every file of a multi-file run)
+setDefaultTimeout(120_000);
 
 let w: World;
 let origin: string;
@@ -28,7 +31,7 @@ beforeAll(async () => {
   await writePackage(join(root, "acme", "prod", "flights"));
   const other = await w.s.call("POST", `${API}/organizations/acme/environments`, { token: w.admin, body: { name: "staging" } });
   expect(other.status).toBe(201);
-});
+}, 240_000);
 
 afterAll(async () => {
   await w.s.call("POST", `${API}/watch-mode/stop`, { token: w.admin });

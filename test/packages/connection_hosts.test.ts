@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { API, startWorld, userWith, type World } from "./helpers.ts";
+import { API, publish, smallPackage, startWorld, userWith, type World } from "./helpers.ts";
 import { addressLiteral, checkedAddress, hostPolicy, isPublicAddress } from "../../src/connections/host_policy.ts";
 import { createMalloyConnection } from "../../src/connections/drivers.ts";
 import { environmentConnection, saveConnection } from "../../src/connections/store.ts";
@@ -169,6 +169,20 @@ describe("the API refuses non-public destinations unless allowed", () => {
       expect(r.body.message).toContain("may not set");
     }
   });
+  test("the platform's own database: its socket folder is no host, by field or connection string", async () => {
+    const url = new URL(closed.s.service.db.url);
+    // embedded: postgres://...?host=<socket folder>; server: its own host (loopback here, refused without the list)
+    const target = url.searchParams.get("host") ?? url.hostname;
+    for (const postgresConnection of [
+      { host: target, databaseName: "postgres", userName: "postgres" },
+      { connectionString: `postgres:///postgres?host=${encodeURIComponent(target)}` },
+      { connectionString: closed.s.service.db.url },
+    ]) {
+      const r = await closed.s.call("POST", C, { token: closed.admin, body: { name: "platform", type: "postgres", postgresConnection } });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(/not a host name|ALLOWED_CONNECTION_HOSTS|does not resolve/);
+    }
+  });
   test("nothing was stored by the refused creates", async () => {
     const [n] = await closed.s.service.db.sql`SELECT count(*)::int AS n FROM connections`;
     expect(n!.n).toBe(0);
@@ -187,7 +201,13 @@ describe("the API refuses non-public destinations unless allowed", () => {
     // stored directly (as if ALLOWED_CONNECTION_HOSTS was wider before): opening it now is refused
     const id = crypto.randomUUID();
     await saveConnection(closed.s.service.db.sql, { id, envId: closed.envId, name: "legacy", type: "postgres", config: pg, secret: { password: PASSWORD } }, { dataDir: closed.dataDir });
-    await expect(environmentConnection(closed.s.service.db.sql, { envId: closed.envId, name: "legacy" }, { dataDir: closed.dataDir })).rejects.toThrow("ALLOWED_CONNECTION_HOSTS");
+    await expect(environmentConnection(closed.s.service.db.sql, { envId: closed.envId, name: "legacy" }, { dataDir: closed.dataDir })).rejects.toThrow("not allowed");
+    // a publish whose model uses it: refused with a 4xx that does not say where the name led
+    const files = smallPackage({ "models/legacy.malloy": 'source: one is legacy.sql("""SELECT 1 AS one""")\n' });
+    const r = await publish(closed, "legacy", "1.0.0", { token: modeler, files });
+    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect(r.status).toBeLessThan(500);
+    expect(JSON.stringify(r.body)).not.toMatch(/127\.0\.0\.1|PASSWORD|pg-Secret/);
     const conn = await environmentConnection(open.s.service.db.sql, { envId: open.envId, name: "pg" }, { dataDir: open.dataDir });
     expect((await conn!.runSQL("SELECT 1 AS one")).totalRows).toBe(1);
   });

@@ -29,7 +29,7 @@ beforeAll(async () => {
   w = await startWorld({ CONNECTION_TEST_TIMEOUT_MS: "3000", ALLOWED_CONNECTION_HOSTS: pg.host });
   viewer = await userWith(w, "viewer", { kind: "environment", id: w.envId, role: "viewer" });
   modeler = await userWith(w, "modeler", { kind: "environment", id: w.envId, role: "modeler" });
-});
+}, 240_000);
 afterAll(async () => {
   await w.s.close();
   await warehouse?.close();
