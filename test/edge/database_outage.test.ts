@@ -140,7 +140,8 @@ if (SERVER_URL && existsSync(`${BIN}/initdb`)) {
       expect(back).toBe(200);
       expect((await call("GET", "/api/v0/organizations/acme")).status).toBe(200);
       let state = "";
-      while (Date.now() < deadline && !["succeeded", "failed", "cancelled"].includes(state)) {
+      const runDeadline = Date.now() + 90_000; // the run builds tables and indexes: slow on a loaded machine
+      while (Date.now() < runDeadline && !["succeeded", "failed", "cancelled"].includes(state)) {
         state = (await call("GET", `${P}/runs/${queued.body.id}`)).body.state;
         await Bun.sleep(100);
       }
@@ -149,7 +150,7 @@ if (SERVER_URL && existsSync(`${BIN}/initdb`)) {
       // Nothing was half-written while it was down.
       const orgs = await call("GET", "/api/v0/organizations");
       expect(orgs.body.map((o: { name: string }) => o.name)).toEqual(["acme"]);
-    }, 120_000);
+    }, 180_000);
 
     test("a restart under load: every answer is 200 or 503, none is 500, none takes over 2 s", async () => {
       const statuses: number[] = [];
@@ -165,7 +166,8 @@ if (SERVER_URL && existsSync(`${BIN}/initdb`)) {
         }
       })();
       await Bun.sleep(200);
-      await pg([`${BIN}/pg_ctl`, "-D", join(dir, "data"), "-m", "fast", "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "restart"]);
+      await stop();
+      await start();
       // Keep the load on until the service answers 200 again (recovery without a restart of the service).
       const restartedAt = statuses.length;
       const deadline = Date.now() + 20_000;
