@@ -186,12 +186,14 @@ const OPENAPI_PATH = "/api/v0/openapi.json";
 const SCRUB_LIMIT = 8 * 1024 * 1024;
 
 /**
- * Rewrites server file paths in a JSON response (see `http/server_paths.ts`);
- * streams (event streams, files, zips) pass untouched.
+ * Rewrites server file paths in a JSON error response (see `http/server_paths.ts`);
+ * successful answers and streams (event streams, files, zips) pass untouched.
  */
 async function withoutServerPaths(response: Response): Promise<Response> {
   const type = response.headers.get("content-type") ?? "";
-  if (!/^application\/(json|problem\+json)/i.test(type) || !response.body) return response;
+  // Errors only: a successful answer carries the caller's data (query rows may hold any text); the query
+  // engine rewrites its own generated SQL and errors at the source (engine/problems.ts, query/service.ts).
+  if (response.status < 400 || !/^application\/(json|problem\+json)/i.test(type) || !response.body) return response;
   const length = Number(response.headers.get("content-length") ?? 0);
   if (length > SCRUB_LIMIT) return response;
   const text = await response.text();

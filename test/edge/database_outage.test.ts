@@ -88,14 +88,14 @@ if (SERVER_URL && existsSync(`${BIN}/initdb`)) {
       form.set("md5Hash", md5(zip));
       const published = await call("POST", "/api/v0/organizations/acme/environments/prod/packages/flights", form);
       expect(published.status).toBe(201);
-    });
+    }, 180_000);
 
     afterAll(async () => {
       await start().catch(() => {});
       await service?.close().catch(() => {});
       await stop().catch(() => {});
       await rm(dir, { recursive: true, force: true });
-    });
+    }, 60_000);
 
     test("stopped: 503 with Retry-After within 2 s, /health 200, /health/ready 503; back: 200 and the queued run completes", async () => {
       const P = "/api/v0/organizations/acme/environments/prod/packages/flights";
@@ -140,7 +140,8 @@ if (SERVER_URL && existsSync(`${BIN}/initdb`)) {
       expect(back).toBe(200);
       expect((await call("GET", "/api/v0/organizations/acme")).status).toBe(200);
       let state = "";
-      while (Date.now() < deadline && !["succeeded", "failed", "cancelled"].includes(state)) {
+      const runDeadline = Date.now() + 90_000; // the run builds tables and indexes: slow on a loaded machine
+      while (Date.now() < runDeadline && !["succeeded", "failed", "cancelled"].includes(state)) {
         state = (await call("GET", `${P}/runs/${queued.body.id}`)).body.state;
         await Bun.sleep(100);
       }
@@ -149,7 +150,7 @@ if (SERVER_URL && existsSync(`${BIN}/initdb`)) {
       // Nothing was half-written while it was down.
       const orgs = await call("GET", "/api/v0/organizations");
       expect(orgs.body.map((o: { name: string }) => o.name)).toEqual(["acme"]);
-    });
+    }, 180_000);
 
     test("a restart under load: every answer is 200 or 503, none is 500, none takes over 2 s", async () => {
       const statuses: number[] = [];
@@ -165,13 +166,17 @@ if (SERVER_URL && existsSync(`${BIN}/initdb`)) {
         }
       })();
       await Bun.sleep(200);
-      await pg([`${BIN}/pg_ctl`, "-D", join(dir, "data"), "-m", "fast", "-w", "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "restart"]);
-      await Bun.sleep(1000);
+      await stop();
+      await start();
+      // Keep the load on until the service answers 200 again (recovery without a restart of the service).
+      const restartedAt = statuses.length;
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && !statuses.slice(restartedAt).includes(200)) await Bun.sleep(50);
       running = false;
       await load;
       expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
-      expect(statuses.at(-1)).toBe(200);
+      expect(statuses.slice(restartedAt)).toContain(200);
       expect(slowest).toBeLessThan(2000);
-    });
+    }, 120_000);
   });
 }

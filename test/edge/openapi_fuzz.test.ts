@@ -129,6 +129,8 @@ async function send(method: string, path: string, init: { token?: string; body?:
   });
   const result = await Promise.race([answer, timeout]);
   clearTimeout(timer);
+  // A request over the limit is recorded as a hang, then awaited, so that it cannot change rows under the next operation's checksum.
+  if (result.status === -1) await answer.catch(() => undefined);
   abort.abort();
   return result;
 }
@@ -161,9 +163,9 @@ describe("every operation of the OpenAPI document refuses malformed requests cle
         }
       }
       const target = fill(path, VALID);
-      // Malformed query strings.
+      // Malformed query strings (a forged cursor on reads: a write with a valid path and no body may succeed).
       answers.push(await send(method, `${target}?limit=%00&cursor=%ff`, { token: admin }, "query NUL/invalid UTF-8"));
-      answers.push(await send(method, `${target}?cursor=bm9wZQ.AAAAAAAAAAAAAAAAAAAAAA&limit=1`, { token: admin }, "forged cursor"));
+      if (method === "GET") answers.push(await send(method, `${target}?cursor=bm9wZQ.AAAAAAAAAAAAAAAAAAAAAA&limit=1`, { token: admin }, "forged cursor"));
       // Malformed bodies, on operations that take one.
       const json = op.requestBody?.content?.["application/json"]?.schema;
       if (method !== "GET" && method !== "DELETE") {
@@ -188,6 +190,6 @@ describe("every operation of the OpenAPI document refuses malformed requests cle
         expect(foreign.status).toBeGreaterThanOrEqual(300);
       }
       if (answers.every((a) => a.status >= 400)) expect(await checksum()).toBe(before);
-    });
+    }, 60_000);
   }
 });
