@@ -17,7 +17,6 @@
  * @module
  */
 import type { AppContext } from "../http/context.ts";
-import { requestMeta } from "../http/context.ts";
 import { ApiError } from "../http/errors.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { serviceOrigin } from "../mcp/protected_resource.ts";

@@ -141,5 +141,5 @@ describe("external identity provider (JWKS on loopback)", () => {
       await idp.close();
       jwksServer.stop(true);
     }
-  });
+  }, 60_000);
 });

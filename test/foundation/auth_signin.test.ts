@@ -84,6 +84,32 @@ describe("failed authentications per client address", () => {
   });
 });
 
+describe("failed OAuth token requests per client address", () => {
+  test("unknown refresh tokens count; then the token endpoint answers 429 with Retry-After", async () => {
+    const form = (token: string) =>
+      s.service.handle(new Request("http://localhost/oauth/token", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": "192.0.2.33" },
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token, client_id: "nobody" }),
+      }));
+    const [client] = await s.service.db.sql`INSERT INTO oauth_clients (client_id, redirect_uris) VALUES ('mcp-counted', '["http://127.0.0.1:9/cb"]'::jsonb) RETURNING client_id`;
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await s.service.handle(new Request("http://localhost/oauth/token", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": "192.0.2.33" },
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: `guess-${i}`, client_id: client!.client_id as string }),
+      }));
+      statuses.push(r.status);
+    }
+    expect(statuses).toEqual([400, 400, 400, 400]);
+    const limited = await form("another-guess");
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).error).toBe("too_many_requests");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
 describe("client address behind proxies", () => {
   test("the rightmost entry that is not a trusted proxy; no TRUST_PROXY: the peer", () => {
     const req = (xff: string) => new Request("http://x/", { headers: { "x-forwarded-for": xff } });
