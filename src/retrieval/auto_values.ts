@@ -108,12 +108,12 @@ export async function autoIndexValues(
     }
     // Value lists of the source already indexed, to leave out a second name of the same column.
     const seen = new Set<string>();
-    for (const [key, list] of options.built ?? []) if (key.startsWith(`${sourceKey}.`)) seen.add(JSON.stringify(list));
+    for (const [key, list] of options.built ?? []) if (key.startsWith(`${sourceKey}.`)) seen.add(signatureOf(list));
     for (const c of keep) {
       const key = `${c.modelPath}#${c.sourceName}.${c.path}`;
       try {
         const values = await dimensionValues(compiled, c, { maxValues: maxDistinct, timeoutMs: options.timeoutMs, signal: options.signal });
-        const signature = JSON.stringify(values);
+        const signature = signatureOf(values);
         if (seen.has(signature)) continue;
         seen.add(signature);
         out.set(key, values);
@@ -124,4 +124,9 @@ export async function autoIndexValues(
     }
   }
   return out;
+}
+
+/** Values and counts as one string (key order of stored JSON does not matter). */
+function signatureOf(values: readonly IndexedValue[]): string {
+  return values.map((v) => `${v.value}\u0000${v.count}`).join("\u0001");
 }

@@ -72,7 +72,9 @@ describe("automatic value indexes", () => {
     const skipped = await autoIndexValues(async () => model, [meta], { built: new Map([["sports.malloy#games.venue", venue]]) });
     expect(skipped.has("sports.malloy#games.venue")).toBe(false);
     // A second name of an indexed column (same values and counts) is left out.
-    const other = await autoIndexValues(async () => model, [meta], { built: new Map([["sports.malloy#games.some_alias", venue]]) });
+    // (as stored: jsonb puts the keys in another order)
+    const stored = venue.map((v) => ({ count: v.count, value: v.value }));
+    const other = await autoIndexValues(async () => model, [meta], { built: new Map([["sports.malloy#games.some_alias", stored]]) });
     expect(other.has("sports.malloy#games.venue")).toBe(false);
   });
 });
