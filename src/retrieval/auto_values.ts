@@ -51,8 +51,12 @@ export function autoIndexCandidates(models: readonly ModelMetadata[]): AutoIndex
 
 /** Options of {@link autoIndexValues}. */
 export interface AutoIndexOptions {
-  /** Keys (`modelPath#source.path`) already built (explicit `#(index)`); skipped. */
-  skip?: ReadonlySet<string>;
+  /**
+   * Values already built (explicit `#(index)`), by `modelPath#source.path`:
+   * those dimensions are skipped, and so is a dimension whose values and
+   * counts equal another indexed one of its source (`carrier is carrier_name`).
+   */
+  built?: ReadonlyMap<string, readonly IndexedValue[]>;
   maxDistinct?: number;
   rowBudget?: number;
   /** Timeout of each query, ms; default 30,000. */
@@ -78,7 +82,7 @@ export async function autoIndexValues(
   const budget = options.rowBudget ?? AUTO_INDEX_ROW_BUDGET;
   const bySource = new Map<string, AutoIndexCandidate[]>();
   for (const c of autoIndexCandidates(models)) {
-    if (options.skip?.has(`${c.modelPath}#${c.sourceName}.${c.path}`)) continue;
+    if (options.built?.has(`${c.modelPath}#${c.sourceName}.${c.path}`)) continue;
     const key = `${c.modelPath}#${c.sourceName}`;
     bySource.set(key, [...(bySource.get(key) ?? []), c]);
   }
@@ -102,10 +106,17 @@ export async function autoIndexValues(
       options.onError?.(sourceKey, error);
       continue;
     }
+    // Value lists of the source already indexed, to leave out a second name of the same column.
+    const seen = new Set<string>();
+    for (const [key, list] of options.built ?? []) if (key.startsWith(`${sourceKey}.`)) seen.add(signatureOf(list));
     for (const c of keep) {
       const key = `${c.modelPath}#${c.sourceName}.${c.path}`;
       try {
-        out.set(key, await dimensionValues(compiled, c, { maxValues: maxDistinct, timeoutMs: options.timeoutMs, signal: options.signal }));
+        const values = await dimensionValues(compiled, c, { maxValues: maxDistinct, timeoutMs: options.timeoutMs, signal: options.signal });
+        const signature = signatureOf(values);
+        if (seen.has(signature)) continue;
+        seen.add(signature);
+        out.set(key, values);
       } catch (error) {
         if (options.signal?.aborted) throw error;
         options.onError?.(key, error);
@@ -113,4 +124,9 @@ export async function autoIndexValues(
     }
   }
   return out;
+}
+
+/** Values and counts as one string (key order of stored JSON does not matter). */
+function signatureOf(values: readonly IndexedValue[]): string {
+  return values.map((v) => `${v.value}\u0000${v.count}`).join("\u0001");
 }

@@ -61,6 +61,9 @@ interface EntityWords {
   plain: string[];
   /** Name word stems, for name coverage. */
   nameList: string[];
+  /** The name, lowercase, and whether it is an identifier one could write (`a_b`, `a.b`, `aB`). */
+  written: string;
+  identifier: boolean;
   values: Array<[value: string, normalized: string]>;
 }
 
@@ -74,6 +77,10 @@ export interface ScopeIndex {
   df: Map<string, number>;
   /** Scope words with a vector, and their stems. */
   vocab: Array<{ word: string; stem: string; vector: Float32Array }>;
+  /** Entities (positions) by stem of their name, doc, synonyms and context: only these are matched word by word. */
+  postings: Map<string, number[]>;
+  /** Entities by the first stemmed word of an indexed value, or by a short code as written. */
+  valuePostings: Map<string, number[]>;
   /** Collapse key of each entity: the field it shows (`model#source.field`), shared by join and extend copies. */
   canonical: string[];
 }
@@ -92,6 +99,8 @@ function entityWords(e: EntityRecord): EntityWords {
     context: new Set(e.lexicalTerms.context),
     plain,
     nameList: e.lexicalTerms.name,
+    written: e.name.toLowerCase(),
+    identifier: /[_.]|[a-z][A-Z]/.test(e.name),
     values: (e.values ?? []).map((v) => v.trim()).filter((v) => v.length >= 2)
       .map((v) => [v, v.length <= 3 ? "" : stemmed(v)] as [string, string]),
   };
@@ -140,7 +149,20 @@ export function prepareScope(
       for (const p of w.plain) plain.add(p);
     }
     const vectors = embedder ? await wordVectors(embedder, [...plain]) : new Map<string, Float32Array>();
+    const postings = new Map<string, number[]>();
+    const valuePostings = new Map<string, number[]>();
+    const post = (map: Map<string, number[]>, key: string, i: number) => {
+      const entries = map.get(key);
+      if (!entries) map.set(key, [i]);
+      else if (entries.at(-1) !== i) entries.push(i);
+    };
+    list.forEach((w, i) => {
+      for (const set of [w.name, w.doc, w.related, w.context]) for (const t of set) post(postings, t, i);
+      for (const [v, normalized] of w.values) post(valuePostings, normalized === "" ? v : normalized.split(" ")[0]!, i);
+    });
     return {
+      postings,
+      valuePostings,
       entities,
       vectors: entities.map((e) => vectorOf(e) ?? null),
       words: list,
@@ -303,8 +325,19 @@ export async function rankQuestionEntities(
   const totalWeight = terms.stems.reduce((s, t) => s + t.weight, 0);
   const cues = off.has("kinds") ? { measure: false, grouping: false, listing: false } : kindCues(question);
 
-  const scored: QuestionMatch[] = [];
-  for (let i = 0; i < n; i++) {
+  const padded = ` ${terms.normalized} `;
+  // Entities that can match a word or a value of the question (the others score on meaning alone).
+  const wordable = new Uint8Array(n);
+  const valuable = new Uint8Array(n);
+  for (const t of terms.stems) {
+    for (const i of scope.postings.get(t.stem) ?? []) wordable[i] = 1;
+    for (const u of t.neighbours.keys()) for (const i of scope.postings.get(u) ?? []) wordable[i] = 1;
+  }
+  for (const token of new Set([...terms.normalized.split(" "), ...question.split(/[^\p{L}\p{N}]+/u)])) {
+    for (const i of scope.valuePostings.get(token) ?? []) valuable[i] = 1;
+  }
+  /** Scores entity `i`; with `detail`, also fills what the answer shows (no allocation otherwise). */
+  const scoreAt = (i: number, detail?: Detail): number => {
     const e = scope.entities[i]!;
     const ew = scope.words[i]!;
     // Semantic: cosine of the (IDF-weighted) question vector to the entity vector.
@@ -316,76 +349,79 @@ export async function rankQuestionEntities(
     const semantic = off.has("calibration") ? cosine : Math.max(0, (cosine - W.floor) / (1 - W.floor));
     // Lexical: IDF-weighted share of question words met in the name, doc, synonyms or neighbours.
     let got = 0;
-    const hits: string[] = [];
-    const touched = new Set<string>();
-    if (!off.has("lexical") && totalWeight > 0) {
+    let touchedName = 0;
+    if (!off.has("lexical") && totalWeight > 0 && wordable[i]) {
       for (const t of terms.stems) {
         let credit = 0;
         let via = "";
-        if (ew.name.has(t.stem)) [credit, via] = [1, t.stem];
-        else if (ew.doc.has(t.stem)) [credit, via] = [W.doc, t.stem];
-        else if (ew.related.has(t.stem)) [credit, via] = [W.related, t.stem];
-        if (credit < 1) {
+        let nameWord = "";
+        if (ew.name.has(t.stem)) credit = 1, via = nameWord = t.stem;
+        else if (ew.doc.has(t.stem)) credit = W.doc, via = t.stem;
+        else if (ew.related.has(t.stem)) credit = W.related, via = t.stem;
+        if (credit < 1 && t.neighbours.size > 0) {
           for (const [u, d] of t.neighbours) {
             const c = W.neighbour * (ew.name.has(u) ? d : ew.doc.has(u) ? d * W.doc : 0);
-            if (c > credit) [credit, via] = [c, `${t.stem}~${u}`];
+            if (c > credit) credit = c, via = detail ? `${t.stem}~${u}` : u, nameWord = ew.name.has(u) ? u : "";
           }
         }
-        if (credit < W.context && ew.context.has(t.stem)) [credit, via] = [W.context, `${t.stem} (source)`];
+        if (credit < W.context && ew.context.has(t.stem)) credit = W.context, via = detail ? `${t.stem} (source)` : t.stem, nameWord = "";
         if (credit > 0) {
           got += t.weight * credit;
-          hits.push(via);
-          touched.add(via.includes("~") ? via.split("~")[1]! : via);
+          if (nameWord !== "") touchedName++;
+          if (detail) detail.hits.push(via);
         }
       }
     }
     let lexical = totalWeight > 0 ? got / totalWeight : 0;
     if (lexical > 0 && ew.nameList.length > 0 && !off.has("calibration")) {
-      const covered = ew.nameList.filter((s) => touched.has(s)).length / ew.nameList.length;
+      const covered = Math.min(1, touchedName / ew.nameList.length);
       lexical *= 1 - W.nameCoverage + W.nameCoverage * covered;
     }
     // Values written in the question.
     let value = 0;
     let matchedValue: string | undefined;
-    if (!off.has("values")) {
+    if (!off.has("values") && valuable[i]) {
       for (const [v, normalized] of ew.values) {
-        const s = valueMatch(terms, v, normalized);
-        if (s > value) [value, matchedValue] = [s, v];
+        const s = valueMatch(terms.text, padded, v, normalized);
+        if (s > value) value = s, matchedValue = v;
       }
     }
     // A name written in the question (`fresh_delay`, `carriers.code`, or the whole question) wins.
-    const written = e.name.toLowerCase();
-    const exact = lowerQuestion === written || (/[_.]|[a-z][A-Z]/.test(e.name) && containsIdentifier(lowerQuestion, written)) ? 1 : 0;
+    const exact = lowerQuestion === ew.written || (ew.identifier && containsIdentifier(lowerQuestion, ew.written)) ? 1 : 0;
     let score = W.semantic * semantic + W.lexical * lexical + W.value * value + exact;
     if (cues.measure && e.kind === "measure") score += W.kind;
     if (cues.measure && e.kind === "source") score -= W.sourcePenalty;
     if (cues.grouping && (e.kind === "dimension" || e.kind === "view")) score += W.kind / 2;
     if (cues.listing && (e.kind === "dimension" || e.kind === "source")) score += W.kind / 2;
     if (e.modelPath.endsWith(".malloynb")) score *= W.notebook;
-    if (score <= 0) continue;
-    scored.push({
-      entity: e,
-      score,
-      matchReason: "",
-      lexical,
-      semantic: cosine,
-      value,
-      ...(exact ? { exact: true } : {}),
-      ...(matchedValue !== undefined ? { matchedValue } : {}),
-      // Reasons are written for the kept results only.
-      alsoIn: hits,
-    });
-  }
-  const order = new Map(scope.entities.map((e, i) => [e, i]));
-  scored.sort((a, b) => b.score - a.score || kindOrder(a.entity) - kindOrder(b.entity));
+    if (detail) Object.assign(detail, { lexical, semantic: cosine, value, exact: exact > 0, matchedValue });
+    return score;
+  };
+
+  // Scores of all entities without allocating; details only for the best (and their join/extend copies).
+  const scores = new Float64Array(n);
+  for (let i = 0; i < n; i++) scores[i] = scoreAt(i);
   const limit = options.limit ?? 20;
+  const keep = Math.min(n, limit * 4 + 40);
+  const cut = keep < n ? (Float64Array.from(scores).sort().at(n - keep) ?? 0) : -Infinity;
+  const top: number[] = [];
+  for (let i = 0; i < n; i++) if (scores[i]! > 0 && scores[i]! >= cut) top.push(i);
+  top.sort((a, b) => scores[b]! - scores[a]! || kindOrder(scope.entities[a]!) - kindOrder(scope.entities[b]!));
+  const scored: Array<QuestionMatch & { at: number; hits: string[] }> = top.map((i) => {
+    const detail: Detail = { hits: [], lexical: 0, semantic: 0, value: 0, exact: false };
+    scoreAt(i, detail);
+    const { hits, matchedValue, exact, ...rest } = detail;
+    return {
+      entity: scope.entities[i]!, score: scores[i]!, matchReason: "", ...rest, at: i, hits,
+      ...(exact ? { exact } : {}), ...(matchedValue !== undefined ? { matchedValue } : {}),
+    };
+  });
   const out: QuestionMatch[] = [];
   const firstOf = new Map<string, QuestionMatch>();
   const best = scored[0]?.score ?? 1;
-  for (const m of scored) {
-    const key = off.has("collapse") ? m.entity.id : scope.canonical[order.get(m.entity)!]!;
-    const hits = m.alsoIn ?? [];
-    delete m.alsoIn;
+  for (const scoredMatch of scored) {
+    const { at, hits, ...m } = scoredMatch;
+    const key = off.has("collapse") ? m.entity.id : scope.canonical[at]!;
     const first = firstOf.get(key);
     if (first) {
       const own = !m.entity.name.includes(".") && first.entity.name.includes(".");
@@ -434,10 +470,21 @@ function stemmed(text: string): string {
   return words(text).map(stem).join(" ");
 }
 
-function valueMatch(q: QuestionTerms, v: string, normalized: string): number {
-  if (v.length <= 3) return containsWord(q.text, v) ? 0.9 : 0;
+/** Score of an indexed value written in the question: short codes as a word, case kept; others by stemmed words. */
+function valueMatch(text: string, padded: string, v: string, normalized: string): number {
+  if (v.length <= 3) return containsWord(text, v) ? 0.9 : 0;
   if (normalized === "") return 0;
-  return ` ${q.normalized} `.includes(` ${normalized} `) ? 1 : 0;
+  const at = padded.indexOf(normalized);
+  return at > 0 && padded[at - 1] === " " && padded[at + normalized.length] === " " ? 1 : 0;
+}
+
+interface Detail {
+  hits: string[];
+  lexical: number;
+  semantic: number;
+  value: number;
+  exact: boolean;
+  matchedValue?: string;
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;

@@ -115,14 +115,14 @@ export async function runIndexUnit(ctx: AppContext, job: { scope: UnitScope; uni
  */
 export async function runRetrievalStep(ctx: AppContext, scope: UnitScope): Promise<void> {
   const values = await builtIndexValues(ctx.sql, scope.version.versionUuid);
-  for (const [key, list] of await automaticValues(ctx, scope, new Set(values.keys()))) values.set(key, list);
+  for (const [key, list] of await automaticValues(ctx, scope, values)) values.set(key, list);
   await indexVersion(ctx, scope.version.versionUuid, { values, manageStatus: false });
 }
 
 /** Values of low-cardinality string dimensions without `#(index)` (src/retrieval/auto_values.ts); failures are logged, never fail the run. */
-async function automaticValues(ctx: AppContext, scope: UnitScope, built: ReadonlySet<string>): Promise<Map<string, IndexedValue[]>> {
+async function automaticValues(ctx: AppContext, scope: UnitScope, built: ReadonlyMap<string, IndexedValue[]>): Promise<Map<string, IndexedValue[]>> {
   return await autoIndexValues((modelPath) => compiledModelFor(ctx, { ...scope.version, modelPath }), scope.models, {
-    skip: built,
+    built,
     timeoutMs: ctx.config.runUnitTimeoutMs,
     signal: scope.signal,
     onError: (key, error) => ctx.log({ level: "warn", event: "auto_index_failed", runId: scope.runId, target: key, error: error instanceof Error ? error.message : String(error) }),
