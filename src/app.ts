@@ -48,6 +48,7 @@ import { materializationRoutes } from "./materializations/routes.ts";
 import { signInRoutes } from "./signin/routes.ts";
 import { docsRoutes } from "./docs/routes.ts";
 import { appPreflight, withAppCors } from "./apps/cors.ts";
+import { documentResponses } from "./docs/responses.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -179,6 +180,12 @@ export function createHandler(ctx: AppContext, app: App, options: HandlerOptions
     // in-package apps (origin `null` or APP_ORIGIN) call the app-token, events, models and query routes
     const preflight = appPreflight(ctx, request);
     let response = withAppCors(ctx, request, preflight ?? await app.handle(request));
+    // the OpenAPI document: every operation's responses (the error component; a success response where the route declares none)
+    if (response.ok && request.method === "GET" && new URL(request.url).pathname === "/api/v0/openapi.json") {
+      const doc = await response.json() as Record<string, unknown>;
+      documentResponses(doc);
+      response = Response.json(doc, { headers: { "cache-control": "no-cache" } });
+    }
     try {
       response.headers.set("x-request-id", meta.id);
     } catch {

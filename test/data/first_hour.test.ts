@@ -24,6 +24,30 @@ afterAll(async () => {
 });
 
 describe("landing page and docs", () => {
+  test("every operation of the OpenAPI document documents its responses: the Error component and a success response", async () => {
+    const doc = await (await s.service.handle(new Request("http://localhost/api/v0/openapi.json"))).json() as {
+      paths: Record<string, Record<string, { responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: Record<string, unknown> }> }> }>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    expect(Object.keys(doc.components.schemas.Error!.properties!)).toEqual(expect.arrayContaining(["code", "message"]));
+    let operations = 0;
+    let documented = 0;
+    let typedSuccess = 0;
+    for (const item of Object.values(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!["get", "post", "put", "patch", "delete"].includes(method)) continue;
+        operations++;
+        const responses = op.responses ?? {};
+        const success = Object.entries(responses).filter(([status]) => status.startsWith("2"));
+        if (responses.default?.$ref === "#/components/responses/Error" && success.length > 0) documented++;
+        if (success.some(([, r]) => Object.keys(r.content?.["application/json"]?.schema ?? {}).length > 0)) typedSuccess++;
+      }
+    }
+    console.log(`openapi: ${operations} operations, ${documented} with documented responses, ${typedSuccess} with a typed success schema`);
+    expect(operations).toBeGreaterThan(100);
+    expect(documented / operations).toBeGreaterThanOrEqual(0.9);
+  });
+
   test("/ answers API clients with JSON and browsers with a page linking docs, sign-in and the version", async () => {
     const json = await s.service.handle(new Request("http://localhost/"));
     expect(json.status).toBe(200);
