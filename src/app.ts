@@ -57,6 +57,7 @@ import { materializationRoutes } from "./materializations/routes.ts";
 import { signInRoutes } from "./signin/routes.ts";
 import { docsRoutes } from "./docs/routes.ts";
 import { appPreflight, withAppCors } from "./apps/cors.ts";
+import { documentResponses } from "./docs/responses.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -238,7 +239,10 @@ export function createHandler(ctx: AppContext, app: App, options: HandlerOptions
     if (!refused && response.ok && request.method === "GET" && new URL(request.url).pathname === OPENAPI_PATH) {
       const headers = new Headers(response.headers);
       headers.delete("content-length");
-      response = Response.json(addEdgeResponses(await response.json()), { headers });
+      // the OpenAPI document: every operation's responses (the error component; a success response where the route declares none)
+      const doc = await response.json() as Record<string, unknown>;
+      documentResponses(doc);
+      response = Response.json(addEdgeResponses(doc), { headers });
     }
     try {
       response.headers.set("x-request-id", meta.id);

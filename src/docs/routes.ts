@@ -22,7 +22,7 @@ const ASSET_FILES: Record<string, string> = {
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>API documentation</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <link rel="stylesheet" href="${ASSETS}/swagger-ui.css"><link rel="icon" href="${ASSETS}/favicon-32x32.png"></head>
-<body><div id="docs"></div><script src="${ASSETS}/swagger-ui-bundle.js"></script><script src="${ASSETS}/init.js"></script></body></html>`;
+<body><div id="docs" data-spec-url="${SPEC_PATH}"></div><script src="${ASSETS}/swagger-ui-bundle.js"></script><script src="${ASSETS}/init.js"></script></body></html>`;
 
 const INIT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(SPEC_PATH)}, dom_id: "#docs", deepLinking: true });`;
 

@@ -20,6 +20,7 @@ import {
   removeExtracted,
   sha256Hex,
 } from "../engine/mod.ts";
+import type { PackageFiles } from "../engine/archive.ts";
 import { ApiError, badRequest, conflict } from "../http/errors.ts";
 import { SEMVER_PATTERN } from "../http/params.ts";
 import { insertModelMetadata } from "../models/store.ts";
@@ -38,13 +39,14 @@ export interface PublishForm {
 
 const FORM_HELP = "send multipart/form-data with parts package (JSON), version (JSON {\"id\": \"1.0.0\"}), packageFile (the zip) and md5Hash (hex md5 of the zip)";
 
-function jsonPart(form: FormData, part: string, options: { required: boolean }): Record<string, unknown> | undefined {
+async function jsonPart(form: FormData, part: string, options: { required: boolean }): Promise<Record<string, unknown> | undefined> {
   const value = form.get(part);
   if (value === null) {
     if (options.required) throw badRequest(`part '${part}' is missing; ${FORM_HELP}`);
     return undefined;
   }
-  const text = typeof value === "string" ? value : undefined;
+  // text, or a file part (`curl -F 'package=@package.json;type=application/json'`) of at most 1 MB
+  const text = typeof value === "string" ? value : value.size <= 1_000_000 ? await value.text() : undefined;
   let parsed: unknown;
   try {
     parsed = text === undefined ? undefined : JSON.parse(text);
@@ -52,7 +54,7 @@ function jsonPart(form: FormData, part: string, options: { required: boolean }):
     parsed = undefined;
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw badRequest(`part '${part}' must be a JSON object as text, e.g. ${part === "version" ? '{"id": "1.0.0"}' : '{"description": "..."}'}`);
+    throw badRequest(`part '${part}' must be a JSON object (as text or as an application/json file part), e.g. ${part === "version" ? '{"id": "1.0.0"}' : '{"description": "..."}'}`);
   }
   return parsed as Record<string, unknown>;
 }
@@ -65,14 +67,14 @@ export async function readPublishForm(request: Request, options: { packageName: 
   } catch {
     throw badRequest(`request body is not a readable multipart form; ${FORM_HELP}`);
   }
-  const packageMeta = jsonPart(form, "package", { required: false }) ?? {};
+  const packageMeta = (await jsonPart(form, "package", { required: false })) ?? {};
   if (packageMeta.name !== undefined && packageMeta.name !== options.packageName) {
     throw badRequest(`package.name '${String(packageMeta.name)}' differs from the package '${options.packageName}' of the path; leave it out or make them equal`);
   }
   if (packageMeta.description !== undefined && typeof packageMeta.description !== "string") {
     throw badRequest("package.description must be a string");
   }
-  const version = jsonPart(form, "version", { required: true })!;
+  const version = (await jsonPart(form, "version", { required: true }))!;
   const id = version.id;
   if (typeof id !== "string" || !new RegExp(SEMVER_PATTERN).test(id)) {
     throw badRequest(`version.id '${String(id ?? "")}' must be three dot-separated integers, e.g. 1.0.0`);
@@ -122,6 +124,8 @@ export interface Published {
   version: VersionRow;
   models: ModelMetadata[];
   packageDir: string;
+  /** Notebooks that do not compile (published, not queryable), with their failing cells. */
+  failedNotebooks?: NotebookReport[];
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -157,8 +161,10 @@ export async function publishVersion(db: Sql, request: { target: PublishTarget; 
   const hadDir = await exists(join(options.cacheDir, sha));
   const packageDir = await extractArchive(form.zip, { cacheDir: options.cacheDir, files, sha256: sha });
   let models: ModelMetadata[];
+  let notebooks: NotebookReport[] = [];
   try {
-    const compiled = await compilePackage(files, packageDir, { lookupConnection: options.lookupConnection });
+    const compiled = await compileTolerantOfNotebooks(files, packageDir, options);
+    notebooks = compiled.notebooks;
     await checkAccessAnnotations(db, target.envId, compiled.models.values());
     models = [...compiled.models.values()].map((m) => withAccess(modelMetadata(m), m));
   } catch (error) {
@@ -186,11 +192,11 @@ export async function publishVersion(db: Sql, request: { target: PublishTarget; 
         packageId: pkg.id,
         versionId: form.versionId,
         blobSha256: sha,
-        manifest: { package: form.packageMeta, publisher },
+        manifest: { package: form.packageMeta, publisher, ...(notebooks.length > 0 ? { failedNotebooks: notebooks } : {}) },
         createdBy: target.createdBy,
       }, { pinLatest: form.pinLatest });
       await insertModelMetadata(tx, { version: version.uuid, packageId: pkg.id, envId: target.envId }, models);
-      return { packageId: pkg.id, version, models, packageDir };
+      return { packageId: pkg.id, version, models, packageDir, ...(notebooks.length > 0 ? { failedNotebooks: notebooks } : {}) };
     }) as Published;
   } catch (error) {
     if ((error as { code?: string }).code === "23505") throw duplicate(target, form.versionId);
@@ -229,4 +235,48 @@ export async function removeUnusedExtractions(db: Db, cacheDir: string, shas: st
     removed++;
   }
   return removed;
+}
+
+/** A notebook that does not compile: published anyway (not queryable), its failing cells marked. */
+export interface NotebookReport {
+  file: string;
+  /** Failing cells: 0-based index among the notebook's cells, with their problems. */
+  cells: { cell: number; problems: { line: number; column: number; message: string }[] }[];
+}
+
+/** The cell (0-based, counting `>>>` markers) of a notebook line (1-based). */
+function cellOfLine(text: string, line: number): number {
+  const lines = text.split("\n");
+  let cell = -1;
+  for (let i = 0; i < Math.min(line, lines.length); i++) if (lines[i]!.startsWith(">>>")) cell++;
+  return Math.max(cell, 0);
+}
+
+/**
+ * Compiles the package; when only `.malloynb` notebooks fail, compiles it again
+ * without them and reports their failing cells (a failing notebook does not
+ * refuse a package whose models compile, as Publisher does). Failing models
+ * still refuse the package.
+ */
+async function compileTolerantOfNotebooks(files: PackageFiles, packageDir: string, options: PublishOptions) {
+  try {
+    return { ...(await compilePackage(files, packageDir, { lookupConnection: options.lookupConnection })), notebooks: [] as NotebookReport[] };
+  } catch (error) {
+    const problems = (error instanceof ApiError ? error.details.problems : undefined) as { file?: string; line?: number; column?: number; message?: string }[] | undefined;
+    if (!problems?.length || !problems.every((p) => typeof p.file === "string" && p.file.endsWith(".malloynb") && files.has(p.file))) throw error;
+    const failing = new Set(problems.map((p) => p.file!));
+    const rest: PackageFiles = new Map([...files].filter(([path]) => !failing.has(path)));
+    const compiled = await compilePackage(rest, packageDir, { lookupConnection: options.lookupConnection });
+    const notebooks = [...failing].sort().map((file) => {
+      const text = new TextDecoder().decode(files.get(file)!);
+      const cells = new Map<number, NotebookReport["cells"][number]>();
+      for (const p of problems.filter((q) => q.file === file)) {
+        const cell = cellOfLine(text, p.line ?? 1);
+        if (!cells.has(cell)) cells.set(cell, { cell, problems: [] });
+        cells.get(cell)!.problems.push({ line: p.line ?? 0, column: p.column ?? 0, message: p.message ?? "" });
+      }
+      return { file, cells: [...cells.values()].sort((a, b) => a.cell - b.cell) };
+    });
+    return { ...compiled, notebooks };
+  }
 }

@@ -162,6 +162,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
           version: versionView({ ...version, isLatest: pkg!.latestVersion === published.version.id }),
           ...(runId ? { runId } : {}),
           models: published.models.map((m) => m.modelPath),
+          ...(published.failedNotebooks ? { failedNotebooks: published.failedNotebooks } : {}),
         };
       },
       { params: pkgParams, parse: "none", detail: publishDoc },
