@@ -162,7 +162,9 @@ function appendValue(appender: DuckDBAppender, column: SourceColumn, value: unkn
   if (value === null || value === undefined) return appender.appendNull();
   if (column.type === "number") {
     if (column.integer) {
-      const n = typeof value === "bigint" ? value : BigInt(Math.trunc(Number(value)));
+      const n = typeof value === "bigint"
+        ? value
+        : typeof value === "string" && /^-?\d+$/.test(value) ? BigInt(value) : BigInt(Math.trunc(Number(value)));
       return appender.appendBigInt(n);
     }
     return appender.appendDouble(Number(value));
