@@ -28,7 +28,7 @@ beforeAll(async () => {
   await writePackage(join(root, "acme", "prod", "flights"));
   const other = await w.s.call("POST", `${API}/organizations/acme/environments`, { token: w.admin, body: { name: "staging" } });
   expect(other.status).toBe(201);
-});
+}, 120_000);
 
 afterAll(async () => {
   await w.s.call("POST", `${API}/watch-mode/stop`, { token: w.admin });
