@@ -21,7 +21,7 @@ beforeAll(async () => {
   expect((await publish(w, "flights", "1.0.0", { token: w.admin, files })).status).toBe(201);
   expect((await publish(w, "plain", "1.0.0", { token: w.admin })).status).toBe(201);
   await userWith(w, "viewer", { kind: "environment", id: w.envId, role: "viewer" });
-});
+}, 120_000);
 
 afterAll(async () => {
   stop();

@@ -70,7 +70,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the demo app in Chromium", () => {
     page = await browser.newPage();
     page.on("console", (m) => console.log(`[page] ${m.text()}`));
     page.on("pageerror", (e) => console.log(`[page error] ${e.message}`));
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();

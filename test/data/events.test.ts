@@ -15,7 +15,7 @@ beforeAll(async () => {
   ({ origin, stop } = serve(w));
   const r = await publish(w, "flights", "1.0.0", { token: w.admin });
   expect(r.status).toBe(201);
-});
+}, 120_000);
 
 afterAll(async () => {
   stop();

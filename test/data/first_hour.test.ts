@@ -18,7 +18,7 @@ const ROOT = resolve(import.meta.dir, "..", "..");
 let s: TestService;
 beforeAll(async () => {
   s = await startTestService();
-});
+}, 120_000);
 afterAll(async () => {
   await s.close();
 });
@@ -134,7 +134,7 @@ describe("the entry point", () => {
     dataDir = await mkdtemp(join(tmpdir(), "first-hour-data-"));
     work = await mkdtemp(join(tmpdir(), "first-hour-work-"));
     await cp(join(ROOT, "demo"), join(work, "demo"), { recursive: true });
-  });
+  }, 120_000);
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });
     await rm(work, { recursive: true, force: true });

@@ -14,7 +14,7 @@ const ENV = `${API}/organizations/acme/environments/prod`;
 
 beforeAll(async () => {
   w = await startWorld({ INDEX_ON_PUBLISH: "false" });
-});
+}, 120_000);
 
 afterAll(async () => {
   await w.s.close();
