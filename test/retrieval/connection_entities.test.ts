@@ -68,7 +68,7 @@ beforeAll(async () => {
   const files = smallPackage({ "data/carriers.parquet": await carriersParquet() });
   const p = await publish(w, "shop", "1.0.0", { token: modeler, files });
   if (p.status !== 201) throw new Error(`publish: ${p.status} ${JSON.stringify(p.body)}`);
-});
+}, 240_000);
 afterAll(async () => {
   await w?.s.close();
   await warehouse?.close();
