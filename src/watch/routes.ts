@@ -39,14 +39,18 @@ async function organizationOf(ctx: AppContext, principal: Principal, environment
 async function visibleStatus(ctx: AppContext, principal: Principal): Promise<WatchStatus> {
   const status = watchStatus(ctx);
   const envId = watchedEnvironment(ctx);
-  if (!envId || isSystemAdmin(principal)) return status;
-  if (await effectiveRank(ctx.sql, principal, { kind: "environment", id: envId }) >= READ) return status;
-  return { ...status, organizationName: null, environmentName: null, root: "", packages: [] };
+  if (isSystemAdmin(principal)) return status;
+  // The watched folder is a server path: only the system administrator, who configures WATCH_ROOT, sees it.
+  const withoutRoot = { ...status, root: "" };
+  if (!envId) return withoutRoot;
+  if (await effectiveRank(ctx.sql, principal, { kind: "environment", id: envId }) >= READ) return withoutRoot;
+  return { ...withoutRoot, organizationName: null, environmentName: null, packages: [] };
 }
 
 const STATUS_DOC = "`{ enabled, organizationName, environmentName, root, startedAt, debounceMs, packages: [{ name, state " +
-  "(idle|pending|publishing|error), lastVersionId, lastError, lastChangeAt, subscribers }] }`. Names, folder and packages " +
-  "are shown only to callers who can read the watched environment. Watch mode is per node.";
+  "(idle|pending|publishing|error), lastVersionId, lastError, lastChangeAt, subscribers }] }`. Names and packages " +
+  "are shown only to callers who can read the watched environment, the folder (`root`) only to the system administrator. " +
+  "Watch mode is per node.";
 
 /** Routes of watch mode. */
 export function watchRoutes(ctx: AppContext) {
@@ -95,7 +99,8 @@ export function watchRoutes(ctx: AppContext) {
           const rank = await effectiveRank(ctx.sql, p, { kind: "environment", id: envId });
           if (rank < MODEL) throw forbidden("stopping watch mode needs the admin or modeler role on the watched environment");
         }
-        return stopWatching(ctx);
+        const stopped = stopWatching(ctx);
+        return isSystemAdmin(p) ? stopped : { ...stopped, root: "" };
       },
       {
         detail: {
