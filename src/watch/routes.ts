@@ -76,14 +76,17 @@ async function targetOrganization(ctx: AppContext, principal: Principal, orgName
 /** The status as the caller may see it: names and packages only with read access to the watched environment. */
 async function visibleStatus(ctx: AppContext, principal: Principal, orgId: string | null): Promise<WatchStatus> {
   const status = watchStatus(ctx, orgId);
-  if (!orgId || !status.enabled || await readsWatched(ctx, principal, orgId)) return status;
-  return { ...status, organizationName: null, environmentName: null, root: "", packages: [] };
+  if (isSystemAdmin(principal)) return status;
+  // The watched folder is a server path: only the system administrator, who configures WATCH_ROOT, sees it.
+  const withoutRoot = { ...status, root: "" };
+  if (!orgId || !status.enabled || await readsWatched(ctx, principal, orgId)) return withoutRoot;
+  return { ...withoutRoot, organizationName: null, environmentName: null, packages: [] };
 }
 
 const STATUS_DOC = "`{ enabled, organizationName, environmentName, root, startedAt, debounceMs, packages: [{ name, state " +
-  "(idle|pending|publishing|error), lastVersionId, lastError, lastChangeAt, subscribers }] }`. Names, folder and packages " +
-  "are shown only to callers who can read the watched environment. Watch mode is per node and per organization: " +
-  "`?organizationName=` picks the organization (optional when the caller can read exactly one watch).";
+  "(idle|pending|publishing|error), lastVersionId, lastError, lastChangeAt, subscribers }] }`. Names and packages " +
+  "are shown only to callers who can read the watched environment, the folder (`root`) only to the system administrator. " +
+  "Watch mode is per node and per organization: `?organizationName=` picks the organization (optional when the caller can read exactly one watch).";
 
 /** Routes of watch mode. */
 export function watchRoutes(ctx: AppContext) {
@@ -133,13 +136,14 @@ export function watchRoutes(ctx: AppContext) {
       async ({ principal, query }) => {
         const p = required(principal);
         const orgId = await targetOrganization(ctx, p, query.organizationName);
-        if (!orgId) return watchStatus(ctx, null);
+        if (!orgId) return isSystemAdmin(p) ? watchStatus(ctx, null) : { ...watchStatus(ctx, null), root: "" };
         const watched = watchedEnvironment(ctx, orgId);
         if (watched && !isSystemAdmin(p)) {
           const rank = await effectiveRank(ctx.sql, p, { kind: "environment", id: watched.envId });
           if (rank < MODEL) throw forbidden("stopping watch mode needs the admin or modeler role on the watched environment");
         }
-        return stopWatching(ctx, orgId);
+        const stopped = stopWatching(ctx, orgId);
+        return isSystemAdmin(p) ? stopped : { ...stopped, root: "" };
       },
       {
         query: orgQuery,
