@@ -91,7 +91,9 @@ export async function authorizeQuery(db: Db, caller: QueryCaller, query: Prepare
   if (rules.bindings.length === 0 && rules.authorize.length === 0) return { query, boundAttributes: [], sources };
   if (options.text !== undefined && rules.bindings.length > 0) {
     const bound = new Map(rules.bindings.map((b) => [b.parameter, b]));
-    const set = sourceArgumentNames(options.text).find((name) => bound.has(name));
+    // an argument naming a parameter spells its name: text without any bound name sets none (no parse needed)
+    const mentioned = [...bound.keys()].some((name) => options.text!.includes(name));
+    const set = mentioned ? sourceArgumentNames(options.text).find((name) => bound.has(name)) : undefined;
     if (set) {
       const b = bound.get(set)!;
       throw badRequest(`parameter '${set}' of source '${b.source}' is bound to the attribute '${b.attribute}' and filled from the caller's trusted attributes; remove '${set}' from the query text`);

@@ -55,6 +55,16 @@ type AnnotationDef = { notes?: Note[]; blockNotes?: Note[]; inherits?: Annotatio
 
 const SOURCE_TYPES = new Set(["table", "sql_select", "query_source", "composite", "virtual"]);
 
+/**
+ * Keys of IR objects that hold expressions, usage summaries, locations or
+ * annotations: they never contain a source definition or a source
+ * reference, so the walk skips them (and the copy shares them).
+ */
+const OPAQUE_KEYS = new Set([
+  "annotations", "location", "at", "e", "refSummary", "fieldUsage", "expandedFieldUsage", "expandedGivenUsage",
+  "expandedUngroupings", "drillExpression", "filterList", "orderBy", "givenUsage", "code",
+]);
+
 /** Whether an IR object is a source definition (of a model, a join or a query). */
 function isSourceDef(node: Node): boolean {
   return typeof node.type === "string" && SOURCE_TYPES.has(node.type) && Array.isArray(node.fields);
@@ -75,10 +85,6 @@ function notesOf(annotation: AnnotationDef | undefined, trusted: (url: string) =
   return out;
 }
 
-function routed(notes: Note[], route: string): Note[] {
-  return notes.filter((note) => note.text.startsWith(`#(${route})`));
-}
-
 function tagOf(note: Note, route: string) {
   return new Annotations({ notes: [note] } as ConstructorParameters<typeof Annotations>[0]).parseAsTag(route).tag;
 }
@@ -89,32 +95,55 @@ function sourceName(node: Node): string | undefined {
   return typeof node.as === "string" ? node.as : typeof node.name === "string" ? node.name : undefined;
 }
 
+/** A note parsed once: its `#(bind)` pairs (attribute undefined when missing) or `#(authorize)` groups. */
+interface ParsedNote {
+  bind?: [string, string | undefined][];
+  groups?: string[] | null;
+}
+
+const parsedNotes = new Map<string, ParsedNote>();
+const PARSED_LIMIT = 10_000;
+
+/** Parses a note with Malloy's tag parser, once per distinct text (notes repeat across queries). */
+function parseNote(note: Note): ParsedNote {
+  let parsed = parsedNotes.get(note.text);
+  if (parsed) return parsed;
+  parsed = {};
+  if (note.text.startsWith("#(bind)")) {
+    parsed.bind = [...tagOf(note, "bind").entries()].map(([parameter, value]) => [parameter, value.text()]);
+  } else if (note.text.startsWith("#(authorize)")) {
+    parsed.groups = tagOf(note, "authorize").textArray("groups") ?? null;
+  }
+  if (parsedNotes.size >= PARSED_LIMIT) parsedNotes.clear();
+  parsedNotes.set(note.text, parsed);
+  return parsed;
+}
+
 /** Parses the `#(bind)` and `#(authorize)` notes of one source into rules. */
 export function rulesOfNotes(name: string, notes: Note[], rules: AccessRules): void {
-  for (const note of routed(notes, "bind")) {
-    const tag = tagOf(note, "bind");
-    let pairs = 0;
-    for (const [parameter, value] of tag.entries()) {
-      const attribute = value.text();
-      pairs++;
-      if (!attribute) {
-        rules.problems.push(`source '${name}': #(bind) ${parameter} needs an attribute, e.g. #(bind) ${parameter}=region`);
+  for (const note of notes) {
+    const parsed = parseNote(note);
+    if (parsed.bind) {
+      if (parsed.bind.length === 0) rules.problems.push(`source '${name}': #(bind) names no parameter; write #(bind) parameter=attribute`);
+      for (const [parameter, attribute] of parsed.bind) {
+        if (!attribute) {
+          rules.problems.push(`source '${name}': #(bind) ${parameter} needs an attribute, e.g. #(bind) ${parameter}=region`);
+          continue;
+        }
+        if (!rules.bindings.some((b) => b.parameter === parameter && b.attribute === attribute && b.source === name)) {
+          rules.bindings.push({ source: name, parameter, attribute });
+        }
+      }
+    }
+    if (parsed.groups !== undefined) {
+      const groups = parsed.groups;
+      if (!groups || groups.length === 0) {
+        rules.problems.push(`source '${name}': #(authorize) needs a list of groups, e.g. #(authorize) groups=[finance]`);
         continue;
       }
-      if (!rules.bindings.some((b) => b.parameter === parameter && b.attribute === attribute && b.source === name)) {
-        rules.bindings.push({ source: name, parameter, attribute });
-      }
+      const key = JSON.stringify([...groups].sort());
+      if (!rules.authorize.some((r) => JSON.stringify([...r.groups].sort()) === key)) rules.authorize.push({ source: name, groups });
     }
-    if (pairs === 0) rules.problems.push(`source '${name}': #(bind) names no parameter; write #(bind) parameter=attribute`);
-  }
-  for (const note of routed(notes, "authorize")) {
-    const groups = tagOf(note, "authorize").textArray("groups");
-    if (!groups || groups.length === 0) {
-      rules.problems.push(`source '${name}': #(authorize) needs a list of groups, e.g. #(authorize) groups=[finance]`);
-      continue;
-    }
-    const key = JSON.stringify([...groups].sort());
-    if (!rules.authorize.some((r) => JSON.stringify([...r.groups].sort()) === key)) rules.authorize.push({ source: name, groups });
   }
 }
 
@@ -146,7 +175,7 @@ export function accessRules(root: unknown, modelDef: unknown, options: LineageOp
       }
     }
     for (const [key, child] of Object.entries(node)) {
-      if (key === "annotations" || key === "location" || key === "at") continue;
+      if (OPAQUE_KEYS.has(key)) continue;
       if (child !== null && typeof child === "object") visit(child);
     }
   };
@@ -183,15 +212,29 @@ export function fillBindings(query: unknown, modelDef: unknown, options: Lineage
     ...(bound.filterType ? { filterType: bound.filterType } : {}),
     value: bound.value,
   });
+  // copy on write: a node is copied only when something under it changes
   const copy = (value: unknown): unknown => {
     if (value === null || typeof value !== "object") return value;
-    if (Array.isArray(value)) return value.map(copy);
+    if (Array.isArray(value)) {
+      const items = value.map(copy);
+      return items.some((item, i) => item !== value[i]) ? items : value;
+    }
     const node = value as Node;
     const out: Node = {};
+    let changed = false;
     for (const [key, child] of Object.entries(node)) {
-      if (key === "structRef" && typeof child === "string" && contents[child]) out[key] = copy(contents[child]);
-      else if (key === "annotations" || key === "location" || key === "at") out[key] = child;
-      else out[key] = copy(child);
+      let next: unknown;
+      if (key === "structRef" && typeof child === "string" && contents[child]) {
+        next = copy(contents[child]);
+        // keep the reference by name unless the named source needed a change
+        if (next === contents[child]) next = child;
+      } else if (OPAQUE_KEYS.has(key)) {
+        next = child;
+      } else {
+        next = copy(child);
+      }
+      out[key] = next;
+      if (next !== child) changed = true;
     }
     if (isSourceDef(node)) {
       const bindings = bindingsOf(node, options.trusted).filter((b) => options.values.has(b.attribute));
@@ -202,6 +245,7 @@ export function fillBindings(query: unknown, modelDef: unknown, options: Lineage
           args[b.parameter] = argumentFor((params[b.parameter] ?? args[b.parameter]) as Node | undefined, b.parameter, options.values.get(b.attribute)!);
         }
         out.arguments = args;
+        changed = true;
       }
     }
     if (node.sourceArguments && typeof node.sourceArguments === "object") {
@@ -210,12 +254,15 @@ export function fillBindings(query: unknown, modelDef: unknown, options: Lineage
         const args = { ...(out.sourceArguments as Node) };
         for (const b of bindingsOf(target, options.trusted)) {
           const bound = options.values.get(b.attribute);
-          if (bound) args[b.parameter] = argumentFor(args[b.parameter] as Node | undefined, b.parameter, bound);
+          if (bound && args[b.parameter]) {
+            args[b.parameter] = argumentFor(args[b.parameter] as Node | undefined, b.parameter, bound);
+            changed = true;
+          }
         }
         out.sourceArguments = args;
       }
     }
-    return out;
+    return changed ? out : node;
   };
   return copy(query);
 }

@@ -17,11 +17,13 @@ interface TreeNode {
 }
 
 /**
- * Names of the source arguments written in `text`, read as a document and
- * as the body of a `run:` statement (the runner accepts both forms).
+ * Names of the source arguments written in `text`, read as the runner reads
+ * it: as a document when it starts with a statement, else as the body of a
+ * `run:` statement.
  */
 export function sourceArgumentNames(text: string): string[] {
-  return [...new Set([...namesIn(text), ...namesIn(`run: ${text}`)])];
+  const body = text.replace(/^(\s|--[^\n]*\n|\/\/[^\n]*\n)*/, "");
+  return namesIn(/^(run|query|source|import|#)/.test(body) ? text : `run: ${text}`);
 }
 
 function namesIn(text: string): string[] {

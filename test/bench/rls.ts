@@ -6,12 +6,14 @@
  *   (the caller's region filled in from its effective attributes: one more
  *   statement, the IR rewrite) and on an identical source filtering on a
  *   literal. Median of `BENCH_RUNS` (default 50) warm runs each, interleaved.
+ * - the effective-value statement alone (the one round trip a bound query adds);
  * - query log: the latency of one entry's group commit (`record` until its
  *   INSERT committed) alone, and per query when 32 queries answer at once.
  * Run: `bun test/bench/rls.ts` (embedded database; `TEST_DATABASE_URL` for a server).
  */
 import type { Principal } from "../../src/http/principal.ts";
 import type { QueryLogEntry } from "../../src/query_log/store.ts";
+import { effectiveValues } from "../../src/rls/effective.ts";
 import { queryLogWriter } from "../../src/query_log/writer.ts";
 import { createQueryRunner } from "../../src/query/service.ts";
 import { SALES_MODEL, startSalesWorld } from "../rls/world.ts";
@@ -52,6 +54,14 @@ try {
   const bound = median(times.bound);
   const unbound = median(times.unbound);
   console.log(`query runner, median of ${RUNS}: bound ${bound.toFixed(2)} ms, unbound ${unbound.toFixed(2)} ms, added by #(bind) ${(bound - unbound).toFixed(2)} ms`);
+
+  const lookups: number[] = [];
+  for (let i = 0; i < RUNS + 5; i++) {
+    const t0 = performance.now();
+    await effectiveValues(ctx.sql, { kind: "user", id: ann.kind === "user" ? ann.userId : "" }, { orgId: w.orgId, names: ["region"] });
+    if (i >= 5) lookups.push(performance.now() - t0);
+  }
+  console.log(`of which the effective-value statement: median ${median(lookups).toFixed(2)} ms`);
 
   const writer = queryLogWriter(ctx);
   const entry = (): QueryLogEntry => ({
