@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FLIGHTS_CSV, FLIGHTS_MODEL } from "../fixtures/engine_package.ts";
 import { API, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { openEvents, serve } from "./helpers.ts";
+
+// explicit: a file run after another in the same process must not fall back to bun's 5 s
+setDefaultTimeout(60_000);
 
 let w: World;
 let origin: string;
