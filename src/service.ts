@@ -13,6 +13,7 @@ import type { McpRoutesOptions } from "./mcp/routes.ts";
 import { resumeIndexing, waitForIndexing } from "./retrieval/indexer.ts";
 import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";
+import { closePackageStreams } from "./events/hub.ts";
 
 /** A started (not listening) service. */
 export interface Service {
@@ -50,6 +51,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     // Runs queued by any node (and runs a dead node left running) are claimed here.
     startWorker(ctx);
     const close = async () => {
+      await closePackageStreams(ctx); // open event streams end, LISTEN stops before the pool closes
       await settleWatching(ctx);
       stopWatching(ctx);
       await stopWorker(ctx);

@@ -78,6 +78,7 @@ function wakeKey(hub: Hub, key: string): void {
 }
 
 function startDelivery(ctx: AppContext, hub: Hub): void {
+  if (hub.closed) return;
   if (ctx.dbKind === "server") {
     hub.listening ??= ctx.sql.listen(CHANNEL, (key) => wakeKey(hub, key)).catch((error) => {
       ctx.log({ level: "error", event: "package_events_listen_failed", error: error instanceof Error ? error.message : String(error) });

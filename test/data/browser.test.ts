@@ -6,7 +6,7 @@
  * service was down, and a revoked viewer's stream ends.
  * @module
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -15,6 +15,9 @@ import { readFolder, zipFolderFiles } from "../../src/watch/folder.ts";
 import { DEMO_PACKAGE_DIR } from "../../src/demo/store.ts";
 import { startService, type Service } from "../../src/service.ts";
 import { API, publish, userWith, type World, startWorld } from "../packages/helpers.ts";
+
+// explicit: a file run after another in the same process must not fall back to bun's 5 s
+setDefaultTimeout(60_000);
 
 const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];

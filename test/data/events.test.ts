@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { rm } from "node:fs/promises";
 import { closePackageStreams, listenerCount } from "../../src/events/hub.ts";
 import { startService } from "../../src/service.ts";
 import { API, publish, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { eventually, openEvents, serve } from "./helpers.ts";
+
+// explicit: a file run after another in the same process must not fall back to bun's 5 s
+setDefaultTimeout(60_000);
 
 let w: World;
 let origin: string;

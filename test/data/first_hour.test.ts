@@ -7,11 +7,14 @@
  * `bun run reset-admin-password` recovers the administrator.
  * @module
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startTestService, type TestService } from "../helpers/service.ts";
+
+// explicit: a file run after another in the same process must not fall back to bun's 5 s
+setDefaultTimeout(60_000);
 
 const ROOT = resolve(import.meta.dir, "..", "..");
 

@@ -4,10 +4,13 @@
  * failing notebook that does not refuse a package whose models compile.
  * @module
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { rm } from "node:fs/promises";
 import { zipFiles } from "../fixtures/engine_package.ts";
 import { API, md5, publish, smallPackage, startWorld, type World } from "../packages/helpers.ts";
+
+// explicit: a file run after another in the same process must not fall back to bun's 5 s
+setDefaultTimeout(60_000);
 
 let w: World;
 const ENV = `${API}/organizations/acme/environments/prod`;
