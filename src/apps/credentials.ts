@@ -16,6 +16,7 @@
  * @module
  */
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
+import type { Db } from "../db/database.ts";
 import type { Principal } from "../http/principal.ts";
 
 /** The kinds of browser credentials. */
@@ -47,11 +48,18 @@ export interface Subject {
   kind: "user" | "group";
   /** User id, or the group token's id. */
   id: string;
+  /**
+   * The user's token version when the credential was signed: a password change,
+   * reset or removal bumps it, which ends the credential (as it ends access tokens).
+   */
+  version?: number;
 }
 
-/** The subject of a principal. */
-export function subjectOf(principal: Principal): Subject {
-  return principal.kind === "user" ? { kind: "user", id: principal.userId } : { kind: "group", id: principal.tokenId };
+/** The subject of a principal, with a user's current token version. */
+export async function subjectOf(sql: Db, principal: Principal): Promise<Subject> {
+  if (principal.kind !== "user") return { kind: "group", id: principal.tokenId };
+  const [u] = await sql`SELECT token_version FROM users WHERE id = ${principal.userId}`;
+  return { kind: "user", id: principal.userId, version: (u?.token_version as number | undefined) ?? -1 };
 }
 
 /** The package a scoped credential is for. */
@@ -72,7 +80,8 @@ export interface Claims {
 /** Signs a credential of `kind` valid for `ttlSeconds`. */
 export async function signCredential(secret: string, kind: CredentialKind, claims: { subject: Subject; scope?: PackageScope; ttlSeconds: number }): Promise<{ token: string; exp: number }> {
   const exp = Math.floor(Date.now() / 1000) + claims.ttlSeconds;
-  const payload: Record<string, string> = { sk: claims.subject.kind };
+  const payload: Record<string, string | number> = { sk: claims.subject.kind };
+  if (claims.subject.version !== undefined) payload.ver = claims.subject.version;
   if (claims.scope) {
     payload.env = claims.scope.envId;
     payload.pkg = claims.scope.packageName;
@@ -104,7 +113,8 @@ export async function verifyCredential(secret: string, kind: CredentialKind, tok
     if ((sk !== "user" && sk !== "group") || typeof payload.sub !== "string" || typeof payload.exp !== "number") return null;
     const scope = typeof payload.env === "string" && typeof payload.pkg === "string" ? { envId: payload.env, packageName: payload.pkg } : undefined;
     if (kind !== "session" && !scope) return null;
-    return { subject: { kind: sk, id: payload.sub }, scope, exp: payload.exp };
+    const version = typeof payload.ver === "number" ? payload.ver : undefined;
+    return { subject: { kind: sk, id: payload.sub, ...(version === undefined ? {} : { version }) }, scope, exp: payload.exp };
   } catch {
     return null;
   }

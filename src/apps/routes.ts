@@ -70,7 +70,7 @@ interface AppRequest {
 /** An app token for a principal and a package. */
 export async function issueAppToken(ctx: AppContext, principal: Principal, pkg: PackageRow): Promise<{ token: string; expiresAt: string }> {
   const { token, exp } = await signCredential(ctx.jwtSecret, "app", {
-    subject: subjectOf(principal),
+    subject: await subjectOf(ctx.sql, principal),
     scope: { envId: pkg.envId, packageName: pkg.name },
     ttlSeconds: ctx.config.appTokenTtlSeconds,
   });
@@ -161,7 +161,7 @@ async function serveApp(ctx: AppContext, input: AppRequest): Promise<Response> {
   if (type.startsWith("text/html")) {
     const appToken = await issueAppToken(ctx, caller, pkg);
     const asset = await signCredential(ctx.jwtSecret, "asset", {
-      subject: subjectOf(caller),
+      subject: await subjectOf(ctx.sql, caller),
       scope: { envId: pkg.envId, packageName: pkg.name },
       ttlSeconds: ctx.config.sessionTtlSeconds,
     });

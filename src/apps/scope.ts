@@ -17,8 +17,9 @@ const CHALLENGE = 'Bearer realm="app", error="invalid_token"';
 export async function principalOf(sql: Db, subject: Subject): Promise<Principal | null> {
   if (!/^[0-9a-f-]{36}$/i.test(subject.id)) return null;
   if (subject.kind === "user") {
-    const [u] = await sql`SELECT id, user_name, system_admin FROM users WHERE id = ${subject.id}`;
-    return u ? { kind: "user", userId: u.id as string, userName: u.user_name as string, systemAdmin: u.system_admin as boolean } : null;
+    const [u] = await sql`SELECT id, user_name, system_admin, token_version FROM users WHERE id = ${subject.id}`;
+    // a password change, reset or removal since the credential was signed ends it
+    return u && u.token_version === subject.version ? { kind: "user", userId: u.id as string, userName: u.user_name as string, systemAdmin: u.system_admin as boolean } : null;
   }
   const [g] = await sql`
     SELECT t.id AS token_id, g.id AS group_id, g.name, g.org_id, o.name AS org_name

@@ -47,7 +47,7 @@ export async function sessionPrincipal(ctx: AppContext, request: Request): Promi
 /** The `Set-Cookie` value of a new browser session of a principal. */
 export async function sessionCookie(ctx: AppContext, request: Request, principal: Principal): Promise<string> {
   const ttl = ctx.config.sessionTtlSeconds;
-  const { token } = await signCredential(ctx.jwtSecret, "session", { subject: subjectOf(principal), ttlSeconds: ttl });
+  const { token } = await signCredential(ctx.jwtSecret, "session", { subject: await subjectOf(ctx.sql, principal), ttlSeconds: ttl });
   return `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${ttl}; HttpOnly; SameSite=Strict${overHttps(ctx, request) ? "; Secure" : ""}`;
 }
 

@@ -9,7 +9,8 @@ import pkgJson from "../../package.json" with { type: "json" };
 import { clearSessionCookie, sessionCookie, sessionPrincipal } from "../http/browser_token.ts";
 import { type AppContext, requestMeta } from "../http/context.ts";
 import { principalLabel } from "../http/principal.ts";
-import { findLogin } from "../users/store.ts";
+import { checkPassword } from "../auth/signin.ts";
+import { ApiError } from "../http/errors.ts";
 import { landingPage, PAGE_HEADERS, signInPage } from "./page.ts";
 
 /** Name the landing page and `GET /` answer. */
@@ -19,8 +20,6 @@ export const SERVICE_VERSION: string = pkgJson.version;
 /** Where the API documentation is served. */
 export const DOCS_PATH = "/api/v0/docs";
 
-// Verified against when the user does not exist, so both paths cost the same.
-const DUMMY_HASH = await Bun.password.hash("not-a-real-password", { algorithm: "argon2id" });
 
 /**
  * A same-origin path to return to after sign-in: an absolute path of this
@@ -85,9 +84,16 @@ export function signInRoutes(ctx: AppContext) {
       if (!login || !password || login.length > 320 || password.length > 1024) {
         return html(signInPage({ returnTo, error: "give your user name (or email) and password", userName: login, idpUrl }), 400);
       }
-      const user = await findLogin(ctx.sql, login.includes("@") ? { email: login } : { userName: login });
-      const ok = await Bun.password.verify(password, user?.passwordHash ?? DUMMY_HASH);
-      if (!user || !user.passwordHash || !ok) {
+      // the same check as POST /auth/token: per-account and per-address failure limits, bounded argon2
+      let user;
+      try {
+        user = await checkPassword(ctx, request, login.includes("@") ? { email: login } : { userName: login }, password);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 429) throw error;
+        const retry = error.headers?.["Retry-After"];
+        return html(signInPage({ returnTo, error: "too many failed sign-ins; try again later", userName: login, idpUrl }), 429, retry ? { "retry-after": String(retry) } : {});
+      }
+      if (!user) {
         return html(signInPage({ returnTo, error: "user name or password is wrong", userName: login, idpUrl }), 401);
       }
       const cookie = await sessionCookie(ctx, request, { kind: "user", userId: user.id, userName: user.userName, systemAdmin: false });
