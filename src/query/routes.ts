@@ -6,6 +6,7 @@
  * `/environments` and `/projects`.
  * @module
  */
+import { appTokenOf } from "../apps/scope.ts";
 import { Elysia, t } from "elysia";
 import { QueryError } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
@@ -30,12 +31,12 @@ const queryBody = t.Object({
 const SNAKE = { query_name: "queryName", source_name: "sourceName", version_id: "versionId", dry_run: "dryRun" } as const;
 
 /**
- * How a REST query arrived: `app` from an in-package app (a sandboxed page,
+ * How a REST query arrived: `app` from an in-package app (its app token, a sandboxed page,
  * whose requests carry `Origin: null`, or a page served under the package's
  * `/app/` path), `rest` otherwise.
  */
 function viaOf(request: Request): "rest" | "app" {
-  if (request.headers.get("origin") === "null") return "app";
+  if (appTokenOf(request) !== null || request.headers.get("origin") === "null") return "app";
   const referer = request.headers.get("referer");
   try {
     if (referer && new URL(referer).pathname.includes("/app/")) return "app";
