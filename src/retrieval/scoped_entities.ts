@@ -151,7 +151,8 @@ export async function scopedEntities(db: Db, versions: readonly ScopedVersion[],
     if (entry) return entry.records;
   }
   // The same versions and scope as a recent call: the same array (ranking memoizes per array).
-  const key = JSON.stringify([versions.map((v) => `${v.versionUuid}@${v.stamp}`), scope.model_uri ?? "", scope.source_name ?? ""]);
+  // What the caller may see is part of the key: two callers with different access never share an array.
+  const key = JSON.stringify([versions.map((v) => `${v.versionUuid}@${v.stamp}${accessKey(v.access)}`), scope.model_uri ?? "", scope.source_name ?? ""]);
   const combined = combinedCache.get(key);
   if (combined) {
     combinedCache.delete(key);
@@ -180,6 +181,12 @@ export async function scopedEntities(db: Db, versions: readonly ScopedVersion[],
   combinedCache.set(key, out);
   while (combinedCache.size > COMBINED_LIMIT) combinedCache.delete(combinedCache.keys().next().value!);
   return out;
+}
+
+/** The part of a cache key that says what a caller may not see of a version. */
+function accessKey(access: VersionAccess | undefined): string {
+  if (!access) return "";
+  return `:hidden=${[...access.hidden].sort().join(",")};noValues=${[...access.noValues].sort().join(",")}`;
 }
 
 const COMBINED_LIMIT = 32;

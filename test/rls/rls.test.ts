@@ -233,6 +233,8 @@ describe("hidden sources outside queries", () => {
     expect(bob[0].items.map((i: { name: string }) => i.name)).toEqual(expect.arrayContaining(["payroll", "payroll_with_orders"]));
     // values of the authorized payroll_region (once indexed) only; never of the bound orders
     expect(bob[2].items.every((i: { source_name: string }) => i.source_name.startsWith("payroll"))).toBe(true);
+    // right after bob's search (whatever the retrieval caches hold), ann still sees nothing of payroll
+    expect(JSON.stringify((await search(w.ann)).body.results)).not.toContain("payroll");
     const context = await keyClient.callTool({ name: "get_context", arguments: { natural_language_query: "total salary by region", environment_name: "prod" } });
     expect(text(context)).not.toContain("payroll");
     const oauth = await oauthClient.callTool({ name: "get_context", arguments: { natural_language_query: "total salary by region", environment_name: "prod" } });
