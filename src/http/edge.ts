@@ -24,10 +24,10 @@ export interface EdgeLimits {
   maxUploadBytes: number;
 }
 
-/** Reads `MAX_BODY_BYTES` (default 1 MiB) and `MAX_UPLOAD_BYTES` (default 256 MiB). */
+/** Reads `MAX_BODY_BYTES` (default 2 MiB: a 1 MiB document and its JSON) and `MAX_UPLOAD_BYTES` (default 256 MiB). */
 export function edgeLimits(env: Record<string, string | undefined> = process.env): EdgeLimits {
   return {
-    maxBodyBytes: positive(env.MAX_BODY_BYTES, 1024 * 1024, "MAX_BODY_BYTES"),
+    maxBodyBytes: positive(env.MAX_BODY_BYTES, 2 * 1024 * 1024, "MAX_BODY_BYTES"),
     maxUploadBytes: positive(env.MAX_UPLOAD_BYTES, 256 * 1024 * 1024, "MAX_UPLOAD_BYTES"),
   };
 }

@@ -30,7 +30,7 @@ export const EDGE_RESPONSES = {
     ["INVALID_PATH", "VALIDATION_ERROR", "INVALID_CURSOR"],
   ),
   PayloadTooLarge: errorResponse(
-    "VALIDATION_ERROR with status 413: the body is larger than the route's limit (`MAX_BODY_BYTES`, default 1 MiB, for JSON; " +
+    "VALIDATION_ERROR with status 413: the body is larger than the route's limit (`MAX_BODY_BYTES`, default 2 MiB, for JSON; " +
       "`MAX_UPLOAD_BYTES`, default 256 MiB, for multipart and zip uploads).",
     ["VALIDATION_ERROR", "PACKAGE_TOO_LARGE"],
   ),

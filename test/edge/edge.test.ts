@@ -152,12 +152,12 @@ describe("bodies", () => {
   });
 
   test("a body over the limit is 413, by Content-Length or by counting", async () => {
-    const big = JSON.stringify({ name: "big", description: "x".repeat(1024 * 1024 + 10) });
+    const big = JSON.stringify({ name: "big", description: "x".repeat(2 * 1024 * 1024 + 10) });
     const r = await s.call("POST", "/api/v0/organizations", { token: admin, body: big, headers: { "content-type": "application/json" } });
     expect(r.status).toBe(413);
     const chunked = new ReadableStream({
       start(c) {
-        for (let i = 0; i < 20; i++) c.enqueue(new TextEncoder().encode("x".repeat(100_000)));
+        for (let i = 0; i < 30; i++) c.enqueue(new TextEncoder().encode("x".repeat(100_000)));
         c.close();
       },
     });

@@ -65,7 +65,7 @@ const BAD_SEGMENTS = [
 
 const DEEP = "[".repeat(20_000) + "]".repeat(20_000);
 /** Whole bodies that must be refused. */
-const BAD_BODIES = ["[]", '"text"', "42", "null", "true", `{"a":${DEEP}}`, '{"a":"\\u0000"}', '{"a":"\\ud800"}', "{not json", `{"a":"${"y".repeat(1024 * 1024 + 1)}"}`];
+const BAD_BODIES = ["[]", '"text"', "42", "null", "true", `{"a":${DEEP}}`, '{"a":"\\u0000"}', '{"a":"\\ud800"}', "{not json", `{"a":"${"y".repeat(2 * 1024 * 1024 + 1)}"}`];
 
 function badFieldValues(schema: Schema | undefined): unknown[] {
   switch (schema?.type) {
