@@ -114,7 +114,7 @@ describe("readArchive", () => {
       maxBytes: 4000,
     });
     expect(error.status).toBe(413);
-    expect(error.code).toBe("VALIDATION_ERROR");
+    expect(error.code).toBe("PACKAGE_TOO_LARGE");
     expect(error.message).toContain("limit of 4000 bytes");
   });
 

@@ -31,13 +31,13 @@ describe("extractArchive", () => {
     expect(await readdir(cacheDir)).toEqual([await sha256Hex(zip)]);
   });
 
-  test("makes the files and folders read-only", async () => {
+  test("makes the files and folders read-only and private (0400 files, 0500 folders)", async () => {
     const cacheDir = await tempDir("engine-cache-");
     dirs.push(cacheDir);
     const path = await extractArchive(zip, { cacheDir });
-    expect((await stat(join(path, "data/x.csv"))).mode & 0o777).toBe(0o444);
-    expect((await stat(join(path, "data"))).mode & 0o777).toBe(0o555);
-    expect((await stat(path)).mode & 0o777).toBe(0o555);
+    expect((await stat(join(path, "data/x.csv"))).mode & 0o777).toBe(0o400);
+    expect((await stat(join(path, "data"))).mode & 0o777).toBe(0o500);
+    expect((await stat(path)).mode & 0o777).toBe(0o500);
   });
 
   test("reuses an existing extraction", async () => {
