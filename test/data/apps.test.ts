@@ -98,7 +98,7 @@ describe("in-package web apps", () => {
     expect((await get(`${API}/organizations/acme/environments/prod/packages/plain/app/`)).status).toBe(404);
     const dots = await get(`${APP}/..%2Fpublisher.json`);
     expect(dots.status).toBe(400);
-    expect(((await dots.json()) as { code: string }).code).toBe("VALIDATION_ERROR");
+    expect(((await dots.json()) as { code: string }).code).toBe("INVALID_PATH");
     expect((await get(`${APP}/img/..%2F..%2Fmodels/flights.malloy`)).status).toBe(400);
   });
 

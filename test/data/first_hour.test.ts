@@ -162,7 +162,8 @@ describe("the entry point", () => {
     expect(served.length).toBeGreaterThanOrEqual(3);
     const script = served.join("\n").replaceAll("localhost:4000", `localhost:${port}`);
     const ran = await bash(script, { cwd: work, env: { ADMIN_PASSWORD: printed! } });
-    expect(ran.code).toBe(0);
+    // on failure, show what the blocks printed
+    expect({ code: ran.code, out: ran.code === 0 ? "" : ran.out }).toEqual({ code: 0, out: "" });
     expect(ran.out).toContain('"status":"ok"');
     expect(ran.out).toContain('"name":"acme"');
     expect(ran.out).toContain('"id":"1.0.0"');

@@ -35,7 +35,7 @@ beforeAll(async () => {
     pg.userName = decodeURIComponent(u.username || "postgres");
     pg.password = decodeURIComponent(u.password) || pg.password;
   } else {
-    warehouse = await openDatabase({});
+    warehouse = await openDatabase({ tcp: true });
     pg.port = Number(new URL(warehouse.url).port);
   }
   const { sql, close } = await warehouseSql();
