@@ -9,7 +9,7 @@ const ROOT = join(import.meta.dir, "..", "..");
 const dirs: string[] = [];
 afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
-});
+}, 120_000);
 
 function freePort(): number {
   const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
@@ -126,8 +126,11 @@ describe("the service process", () => {
     }
     try {
       const env = { DATABASE_URL: url, BOOTSTRAP_ADMIN_PASSWORD: "concurrent-admin-pw", JWT_SECRET: "s".repeat(40) };
-      const a = startMain(env);
-      const b = startMain(env);
+      // two nodes: one database, each its own DATA_DIR (a DATA_DIR takes one server: DATA_DIR/server.lock)
+      const nodeDirs = [await mkdtemp(join(tmpdir(), "node-a-")), await mkdtemp(join(tmpdir(), "node-b-"))];
+      dirs.push(...nodeDirs);
+      const a = startMain({ ...env, DATA_DIR: nodeDirs[0]! });
+      const b = startMain({ ...env, DATA_DIR: nodeDirs[1]! });
       await Promise.all([waitHealthy(a.port, 60_000), waitHealthy(b.port, 60_000)]);
       const sql = postgres(url, { max: 1, onnotice: () => {} });
       const migrations = await sql`SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name`;
