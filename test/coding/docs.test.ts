@@ -34,12 +34,12 @@ beforeAll(async () => {
   apiKey = (await plain.call("POST", `${API}/organizations/acme/groups/bots/tokens?name=k`, { token })).body.secret;
   withLlm = await startTestService({ LLM_BASE_URL: `http://127.0.0.1:${stub.port}/v1`, LLM_MODEL: "stub-model", LLM_API_KEY: "sk-stub", LLM_TIMEOUT_MS: "500" });
   llmToken = await withLlm.adminToken();
-});
+}, 120_000);
 afterAll(async () => {
   await plain.close();
   await withLlm.close();
   stub.stop(true);
-});
+}, 120_000);
 
 describe("splitting markdown", () => {
   test("splits at headings, keeps code fences whole, titles carry the document title", () => {

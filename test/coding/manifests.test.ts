@@ -15,7 +15,7 @@ beforeAll(async () => {
   await s.call("POST", `${API}/organizations`, { token, body: { name: "acme" } });
   await s.call("POST", `${API}/organizations/acme/groups`, { token, body: { name: "bots" } });
   apiKey = (await s.call("POST", `${API}/organizations/acme/groups/bots/tokens?name=k`, { token })).body.secret;
-});
+}, 120_000);
 afterAll(() => s.close());
 
 describe("GET /coding/manifests", () => {

@@ -27,7 +27,7 @@ afterAll(async () => {
   stop();
   await w.s.close();
   await rm(w.dataDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 async function signIn(userName: string, password: string): Promise<{ status: number; cookie: string; retryAfter: string | null }> {
   const r = await fetch(`${origin}/signin`, {

@@ -30,7 +30,7 @@ afterAll(async () => {
   stop();
   await w.s.close();
   await rm(w.dataDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${w.admin}`, ...headers }, redirect: "manual" });

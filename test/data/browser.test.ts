@@ -84,7 +84,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the demo app in Chromium", () => {
     }
     await w.s.close();
     await rm(w.dataDir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   test("a viewer signs in and the data renders", async () => {
     const app = `http://127.0.0.1:${port}${PKG}/app/`;

@@ -6,12 +6,12 @@ let w: World;
 
 beforeAll(async () => {
   w = await startWorld({ INDEX_ON_PUBLISH: "false" });
-});
+}, 120_000);
 
 afterAll(async () => {
   await w.s.close();
   await rm(w.dataDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("demo environment", () => {
   test("creates `demo` with the sample package, queryable at once", async () => {

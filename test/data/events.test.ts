@@ -24,7 +24,7 @@ afterAll(async () => {
   stop();
   await w.s.close();
   await rm(w.dataDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("package events (SSE)", () => {
   test("a publish through the API emits `published` with the new version id", async () => {

@@ -24,7 +24,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await s.close();
-});
+}, 120_000);
 
 describe("landing page and docs", () => {
   test("every operation of the OpenAPI document documents its responses: the Error component and a success response", async () => {
@@ -141,7 +141,7 @@ describe("the entry point", () => {
   afterAll(async () => {
     await rm(dataDir, { recursive: true, force: true });
     await rm(work, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   test("README blocks run as written; a second server is refused; SIGTERM exits within 5 s; reset-admin-password recovers the admin", async () => {
     const port = await freePort();

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await w.s.close();
   await rm(w.dataDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("Publisher compatibility of publish", () => {
   test("package and version parts as application/json file parts, or as text", async () => {

@@ -39,7 +39,7 @@ afterAll(async () => {
   await w.s.close();
   await rm(w.dataDir, { recursive: true, force: true });
   await rm(root, { recursive: true, force: true });
-});
+}, 120_000);
 
 async function versions(): Promise<string[]> {
   const r = await w.s.call("GET", `${P}/versions`, { token: w.admin });

@@ -17,7 +17,7 @@ const server = await serveRaw({ port: 0, hostname: "127.0.0.1", fetch: (r) => s.
 afterAll(async () => {
   await server.stop(0);
   await s.close();
-});
+}, 120_000);
 
 /** Sends a request line exactly as written (no URL normalization by a client), returns status and body. */
 function raw(method: string, target: string, headers: Record<string, string> = {}, body = ""): Promise<{ status: number; body: string }> {

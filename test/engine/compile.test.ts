@@ -26,14 +26,14 @@ beforeAll(async () => {
     securityPolicy: "local",
     workingDirectory: cacheDir,
   });
-});
+}, 120_000);
 
 afterAll(async () => {
   await warehouse.close();
   await closePackageDuckDB(pkgDir);
   await removeExtracted(pkgDir);
   await rm(cacheDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 function withFiles(extra: Record<string, string>): Map<string, Uint8Array> {
   const out = new Map(files);

@@ -28,13 +28,13 @@ beforeAll(async () => {
   pkgDir = await extractArchive(zipFiles(files), { cacheDir, files });
   duckdb = openPackageDuckDB(pkgDir);
   pkg = createPackageRuntime(files, pkgDir, { duckdb });
-});
+}, 120_000);
 
 afterAll(async () => {
   await closePackageDuckDB(pkgDir);
   await removeExtracted(pkgDir);
   await rm(cacheDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 async function malloy(text: string): Promise<Record<string, unknown>[]> {
   const result = await pkg.runtime.loadQuery(text).run({ rowLimit: 100 });

@@ -18,7 +18,7 @@ afterAll(async () => {
     for (const entry of await readdir(dir)) await removeExtracted(join(dir, entry));
     await rm(dir, { recursive: true, force: true });
   }
-});
+}, 120_000);
 
 describe("extractArchive", () => {
   test("writes the files under <cacheDir>/<sha256>/ and returns that absolute path", async () => {

@@ -29,14 +29,14 @@ beforeAll(async () => {
   cacheDir = await tempDir("engine-limits-");
   pkgDir = await extractArchive(zipFiles(files), { cacheDir, files });
   compiled = await compileModel(createPackageRuntime(files, pkgDir), "flights.malloy");
-});
+}, 120_000);
 
 afterAll(async () => {
   setEngineLimits(saved);
   await closePackageDuckDB(pkgDir);
   await removeExtracted(pkgDir);
   await rm(cacheDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("queries of one package run concurrently", () => {
   test("a fast query answers while a slow query of the same package is still running", async () => {

@@ -24,13 +24,13 @@ beforeAll(async () => {
   compiled = await compilePackage(files, pkgDir);
   flights = modelMetadata(compiled.models.get("flights.malloy")!);
   airports = modelMetadata(compiled.models.get("airports.malloy")!);
-});
+}, 120_000);
 
 afterAll(async () => {
   await closePackageDuckDB(pkgDir);
   await removeExtracted(pkgDir);
   await rm(cacheDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("modelMetadata", () => {
   test("lists the sources a model file defines, with doc and connection", () => {

@@ -23,13 +23,13 @@ beforeAll(async () => {
   cacheDir = await tempDir("engine-cache-test-");
   pkgDir = await extractArchive(zipFiles(files), { cacheDir, files });
   pkg = createPackageRuntime(files, pkgDir);
-});
+}, 120_000);
 
 afterAll(async () => {
   await closePackageDuckDB(pkgDir);
   await removeExtracted(pkgDir);
   await rm(cacheDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("createModelCache", () => {
   test("compiles once, then serves the cached model; logs cold and warm timings", async () => {

@@ -29,13 +29,13 @@ beforeAll(async () => {
   cacheDir = await tempDir("engine-query-");
   pkgDir = await extractArchive(zipFiles(files), { cacheDir, files });
   compiled = await compilePackage(files, pkgDir);
-});
+}, 120_000);
 
 afterAll(async () => {
   await closePackageDuckDB(pkgDir);
   await removeExtracted(pkgDir);
   await rm(cacheDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 function run(modelPath: string, options: RunQueryOptions) {
   return runQuery(compiled.models.get(modelPath)!, options);

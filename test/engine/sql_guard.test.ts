@@ -35,13 +35,13 @@ beforeAll(async () => {
   pkgDir = await extractArchive(zipFiles(files), { cacheDir, files });
   duckdb = openPackageDuckDB(pkgDir);
   pkg = createPackageRuntime(files, pkgDir, { duckdb });
-});
+}, 120_000);
 
 afterAll(async () => {
   await closePackageDuckDB(pkgDir);
   await removeExtracted(pkgDir);
   await rm(cacheDir, { recursive: true, force: true });
-});
+}, 120_000);
 
 /** The refusal of checkDuckDBSql, or a failure when it passes. */
 async function refusal(sql: string): Promise<QueryError> {

@@ -5,7 +5,7 @@ import { ADMIN_PASSWORD, startTestService, type TestService } from "../helpers/s
 let s: TestService;
 beforeAll(async () => {
   s = await startTestService();
-});
+}, 120_000);
 afterAll(() => s.close());
 
 async function secret(): Promise<Uint8Array> {

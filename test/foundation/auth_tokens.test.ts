@@ -16,7 +16,7 @@ beforeAll(async () => {
   privateKey = pair.privateKey;
   const jwk = { ...(await exportJWK(pair.publicKey)), kid: "k1", alg: "RS256", use: "sig" };
   jwks = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => Response.json({ keys: [jwk] }) });
-});
+}, 120_000);
 afterAll(() => jwks.stop(true));
 
 function idpEnv(extra: Record<string, string> = {}): Record<string, string> {

@@ -12,7 +12,7 @@ setDefaultTimeout(120_000);
 let db: Database;
 beforeAll(async () => {
   db = await freshDatabase();
-});
+}, 120_000);
 afterAll(() => db.close());
 
 test("concurrent queries each get their own rows", async () => {

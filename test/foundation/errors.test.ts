@@ -10,7 +10,7 @@ let admin: string;
 beforeAll(async () => {
   s = await startTestService();
   admin = await s.adminToken();
-});
+}, 120_000);
 afterAll(() => s.close());
 
 describe("the error envelope", () => {

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(async () => {
   served?.stop();
   await s?.close();
-});
+}, 120_000);
 
 describe("authentication", () => {
   test("no credentials: 401 pointing at the protected resource metadata", async () => {

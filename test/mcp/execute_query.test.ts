@@ -20,12 +20,12 @@ beforeAll(async () => {
   key = await groupApiKey(w, "agents", { viewerOf: "/organizations/acme/environments/prod" });
   served = serveOnLoopback(w.s.service.handle);
   client = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${key}`);
-});
+}, 120_000);
 afterAll(async () => {
   await client?.close();
   served?.stop();
   await w?.s.close();
-});
+}, 120_000);
 
 describe("execute_query over MCP with an API key", () => {
   test("a view: exact rows in text and structuredContent", async () => {

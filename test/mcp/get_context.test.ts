@@ -28,12 +28,12 @@ beforeAll(async () => {
   const key = await groupApiKey(w, "agents", { viewerOf: "/organizations/acme/environments/prod/packages/shop" });
   served = serveOnLoopback(w.s.service.handle);
   client = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${key}`);
-});
+}, 120_000);
 afterAll(async () => {
   await client?.close();
   served?.stop();
   await w?.s.close();
-});
+}, 120_000);
 
 describe("get_context over MCP with an API key", () => {
   test("a question finds the measure it means, with the seed's result fields", async () => {

@@ -18,7 +18,7 @@ afterAll(async () => {
   await client?.close();
   served?.stop();
   await s?.close();
-});
+}, 120_000);
 
 describe("initialize and tools/list", () => {
   test("the server reports its name, instructions and the tools capability only", () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   served?.stop();
   await s?.close();
-});
+}, 120_000);
 
 /** Authorizes olivia for a resource; returns the code and its verifier. */
 async function codeFor(resource: string) {

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   served?.stop();
   await s?.close();
-});
+}, 120_000);
 
 describe("discovery", () => {
   test("401 -> protected resource metadata -> authorization server metadata", async () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   served?.stop();
   await s?.close();
-});
+}, 120_000);
 
 /** An in-memory provider whose "browser" signs olivia in and consents, keeping the code it is sent back. */
 function memoryProvider(base: string) {

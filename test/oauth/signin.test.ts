@@ -27,7 +27,7 @@ describe("sign-in form and registration (PUBLIC_URL, low limits)", () => {
   afterAll(async () => {
     served?.stop();
     await s?.close();
-  });
+  }, 120_000);
 
   test("PUBLIC_URL is the issuer and the MCP resource, whatever Host the request carries", async () => {
     const meta = await fetch(`${served.url}/.well-known/oauth-authorization-server`, { headers: { host: "evil.example" } });
@@ -103,7 +103,7 @@ describe("revocation of OAuth grants", () => {
   afterAll(async () => {
     served?.stop();
     await s?.close();
-  });
+  }, 120_000);
 
   /** Authorizes `user` and exchanges the code: access and refresh token. */
   async function tokensOf(user: string, password: string) {

@@ -20,7 +20,7 @@ beforeAll(async () => {
   orgMember = await userWith(w, "orgmember", { kind: "organization", id: w.orgId, role: "member" });
   const [pkg] = await w.s.service.db.sql`SELECT id FROM packages WHERE name = 'flights'`;
   pkgViewer = await userWith(w, "pkgviewer", { kind: "package", id: pkg!.id as string, role: "viewer" });
-});
+}, 120_000);
 afterAll(() => w.s.close());
 
 const call = (method: string, path: string, token: string, body?: unknown) => w.s.call(method, path, { token, body });

@@ -36,7 +36,7 @@ afterAll(async () => {
   await closed?.s.close();
   await open?.s.close();
   await warehouse?.close();
-});
+}, 120_000);
 
 describe("address spellings are read as the resolver reads them", () => {
   const loopback: Array<[string, string]> = [

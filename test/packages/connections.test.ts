@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await w.s.close();
   await warehouse?.close();
-});
+}, 120_000);
 
 async function call(method: string, path: string, token: string, body?: unknown) {
   const r = await w.s.call(method, path, { token, body });

@@ -13,7 +13,7 @@ beforeAll(async () => {
   expect((await publish(w, "flights", "1.0.0", { token: w.admin })).status).toBe(201);
   const files = smallPackage({ "models/extra.malloy": 'import "flights.malloy"\nsource: f2 is flights extend { measure: c2 is count() }\n' });
   expect((await publish(w, "flights", "1.1.0", { token: w.admin, files })).status).toBe(201);
-});
+}, 120_000);
 afterAll(() => w.s.close());
 
 const get = (path: string, token = w.admin) => w.s.call("GET", path, { token });

@@ -11,7 +11,7 @@ beforeAll(async () => {
   // Version semantics before any index run (indexing is tested in test/retrieval).
   w = await startWorld({ MAX_PACKAGE_BYTES: "200000", INDEX_ON_PUBLISH: "false" });
   empty = await packageRowCounts(w);
-});
+}, 120_000);
 afterAll(() => w.s.close());
 
 /** A zip whose one entry is marked as a symbolic link (unix mode 0120777 in the external attributes). */

@@ -12,7 +12,7 @@ beforeAll(async () => {
   for (const v of ["1.0.0", "1.1.0"]) expect((await publish(w, "flights", v, { token: w.admin })).status).toBe(201);
   expect((await publish(w, "flights", "2.0.0-rc", { token: w.admin })).status).toBe(400);
   expect((await publish(w, "flights", "2.0.0", { token: w.admin, pinLatest: false })).status).toBe(201);
-});
+}, 120_000);
 afterAll(() => w.s.close());
 
 const get = (path: string, token = w.admin) => w.s.call("GET", path, { token });

@@ -24,7 +24,7 @@ beforeAll(async () => {
   ));
   const p = await publish(w, "shop", "1.0.0", { token: w.admin, files });
   expect(p.status).toBe(201);
-});
+}, 120_000);
 afterAll(() => w.s.close());
 
 describe("one read-only statement per query (REST: 400 QUERY_NOT_ALLOWED)", () => {

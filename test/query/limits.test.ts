@@ -12,7 +12,7 @@ const query = (body: unknown) => w.s.call("POST", Q, { token: w.admin, body });
 beforeAll(async () => {
   w = await startWorld({ QUERY_ROW_LIMIT: "4", QUERY_TIMEOUT_MS: "500" });
   expect((await publish(w, "shop", "1.0.0", { token: w.admin, files: await shopFiles() })).status).toBe(201);
-});
+}, 120_000);
 afterAll(() => w.s.close());
 
 describe("node limits", () => {

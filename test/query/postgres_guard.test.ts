@@ -47,7 +47,7 @@ beforeAll(async () => {
   if (c.status !== 201) throw new Error(`connection: ${c.status} ${JSON.stringify(c.body)}`);
   const p = await publish(w, "wh", "1.0.0", { token: w.admin, files: smallPackage() });
   if (p.status !== 201) throw new Error(`publish: ${p.status} ${JSON.stringify(p.body)}`);
-});
+}, 120_000);
 
 afterAll(async () => {
   await w?.s.close();
@@ -57,7 +57,7 @@ afterAll(async () => {
     await admin.unsafe(`DROP DATABASE IF EXISTS ${serverDb} WITH (FORCE)`);
     await admin.end();
   }
-});
+}, 120_000);
 
 const sqlQuery = (sql: string) => w.s.call("POST", Q, { token: w.admin, body: { query: `run: warehouse.sql("""${sql}""") -> { select: * }` } });
 

@@ -21,7 +21,7 @@ beforeAll(async () => {
   expect((await publish(w, "shop", "1.0.0", { token: w.admin, files: await shopFiles() })).status).toBe(201);
   const v2 = SHOP_MODEL.replace("measure: order_count is count()", "measure: order_count is count()\n  measure: avg_amount is amount.avg()");
   expect((await publish(w, "shop", "2.0.0", { token: w.admin, files: await shopFiles({ model: v2 }) })).status).toBe(201);
-});
+}, 120_000);
 afterAll(() => w.s.close());
 
 describe("REST query: results", () => {

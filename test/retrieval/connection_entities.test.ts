@@ -77,7 +77,7 @@ afterAll(async () => {
     await admin.unsafe(`DROP DATABASE IF EXISTS ${serverDb} WITH (FORCE)`);
     await admin.end();
   }
-});
+}, 120_000);
 
 function entities(token: string, body: Record<string, unknown>) {
   return w.s.call("POST", CE, { token, body: { organization: "acme", environment_name: "prod", ...body } });

@@ -32,7 +32,7 @@ const scratch = await mkdtemp(join(tmpdir(), "embedder-test-"));
 afterAll(async () => {
   resetEmbedder();
   await rm(scratch, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe("committed model files", () => {
   test("config and tokenizer config hold what transformers.js needs", async () => {
@@ -63,7 +63,7 @@ describe("tokenizer parity (tokenizer.json through transformers.js AutoTokenizer
   beforeAll(async () => {
     const tokenizer = await AutoTokenizer.from_pretrained(DEFAULT_EMBEDDING_MODEL_DIR, { local_files_only: true });
     tokenize = (text) => (tokenizer(text).input_ids.tolist() as bigint[][])[0]!.map(Number);
-  });
+  }, 120_000);
 
   const cases: [string, string[]][] = [
     ["orderDate", ["order", "date"]],
@@ -93,7 +93,7 @@ describe("default embedder", () => {
     const loaded = await getEmbedder();
     if (!loaded) throw new Error(`default model did not load: ${embedderStatus().reason}`);
     embedder = loaded;
-  });
+  }, 120_000);
 
   test("concurrent callers share one loaded embedder; status is ready", async () => {
     const [a, b] = await Promise.all([getEmbedder(), getEmbedder()]);

@@ -23,11 +23,11 @@ beforeAll(async () => {
   expect(r.status).toBe(201);
   const [v] = await w.s.service.db.sql`SELECT id FROM package_versions`;
   uuid = v!.id as string;
-});
+}, 120_000);
 
 afterAll(async () => {
   await w.s.close();
-});
+}, 120_000);
 
 async function status(): Promise<string> {
   return (await w.s.call("GET", VERSION, { token: w.admin })).body.indexStatus;

@@ -43,11 +43,11 @@ beforeAll(async () => {
   await waitForRuns(w.s.service.ctx);
   searcher = createContextSearcher(w.s.service.ctx);
   admin = await userPrincipal("admin");
-});
+}, 120_000);
 
 afterAll(async () => {
   await w.s.close();
-});
+}, 120_000);
 
 describe("indexing after publish", () => {
   test("the version ends indexed, every entity has a row with a vector of the default model and indexed values", async () => {

@@ -47,7 +47,7 @@ afterAll(async () => {
   await oauthClient?.close();
   served?.stop();
   await w?.s.close();
-});
+}, 120_000);
 
 describe("the README's worked example", () => {
   test("the README shows exactly the model and data this test runs", async () => {

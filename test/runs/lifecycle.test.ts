@@ -25,7 +25,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await w.s.close();
-});
+}, 120_000);
 
 async function version(pkg: string, id = "1.0.0") {
   return (await w.s.call("GET", `${pkgPath(pkg)}/versions/${id}`, { token: w.admin })).body;

@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await w.s.close();
-});
+}, 120_000);
 
 describe("the run a publish queues", () => {
   test("goes to succeeded with a unit per persist source and per indexed dimension; the version becomes indexed", async () => {

@@ -28,7 +28,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await w.s.close();
-});
+}, 120_000);
 
 async function query(text: string) {
   const r = await w.s.call("POST", Q, { token: w.admin, body: { query: text } });

@@ -72,7 +72,7 @@ afterAll(async () => {
   await w?.s.close();
   await warehouse.unsafe(`DROP TABLE IF EXISTS ${TABLE}`);
   await warehouse.end();
-});
+}, 120_000);
 
 async function query(text: string, call = w.s.call) {
   const r = await call("POST", Q, { token: w.admin, body: { query: text } });

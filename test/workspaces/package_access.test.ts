@@ -53,7 +53,7 @@ afterAll(async () => {
   await client?.close();
   served?.stop();
   await w?.s.close();
-});
+}, 120_000);
 
 describe("workspace package access", () => {
   test("without access the MCP workspace endpoint does not find the package", async () => {
