@@ -81,9 +81,9 @@ describe("Publisher-compatible package-relative paths (read-only, inside the pac
 
   test("the package folder holds no file a query wrote", async () => {
     const dir = join(w.dataDir, "packages");
-    const before = await readdir(dir, { recursive: true });
+    const before = (await readdir(dir, { recursive: true })).sort();
     await query({ query: `run: duckdb.sql("""SELECT 1 AS x; COPY (SELECT 1) TO 'data/new.csv'""") -> { select: * }` });
-    expect(await readdir(dir, { recursive: true })).toEqual(before);
+    expect((await readdir(dir, { recursive: true })).sort()).toEqual(before);
   });
 });
 
