@@ -11,20 +11,15 @@ import type { AppContext } from "../http/context.ts";
 import { conflict, forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
-import type { Db } from "../db/database.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
 import { join } from "node:path";
-import { findOrganization } from "../organizations/store.ts";
 import {
   deleteEnvironment,
   environmentView,
   insertEnvironment,
   listEnvironments,
-  requireEnvironment,
-  type EnvironmentRow,
   updateEnvironment,
 } from "./store.ts";
 
@@ -39,33 +34,8 @@ const envPatch = t.Object({
   description: t.Optional(t.String({ maxLength: 4000, error: "description must be at most 4000 characters" })),
 });
 
-/** An organization by name with the caller's rank on it (404 when it does not exist). */
-export async function organizationRank(db: Db, principal: Principal, orgName: string): Promise<{ id: string; rank: number }> {
-  const org = await findOrganization(db, orgName, principal);
-  if (!org) throw notFound(`organization '${orgName}' not found`);
-  return { id: org.id, rank: org.rank };
-}
-
-/** Options of {@link environmentFor}. */
-export interface EnvironmentForOptions {
-  need?: number;
-  visibleThroughPackages?: boolean;
-}
-
-/** The environment of a route's `{org}/{env}` when the caller may act on it (404/403 otherwise). */
-export async function environmentFor(
-  ctx: AppContext,
-  principal: Principal,
-  params: { org: string; env: string } & EnvironmentForOptions,
-): Promise<EnvironmentRow> {
-  const org = await organizationRank(ctx.sql, principal, params.org);
-  return await requireEnvironment(ctx.sql, principal, {
-    orgId: org.id,
-    name: params.env,
-    need: params.need ?? READ,
-    visibleThroughPackages: params.visibleThroughPackages,
-  });
-}
+export { environmentFor, type EnvironmentForOptions, organizationRank } from "./lookup.ts";
+import { environmentFor, organizationRank } from "./lookup.ts";
 
 function environmentPlugin(ctx: AppContext, prefix: string) {
   const tags = ["environments"];

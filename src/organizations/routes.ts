@@ -4,12 +4,11 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, isSystemAdmin, roleName } from "../http/access.ts";
+import { ADMIN, isSystemAdmin } from "../http/access.ts";
 import { required, requiredUser } from "../http/auth.ts";
 import { conflict, forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { linkInvite, redeemInvite } from "../invites/store.ts";
 import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
@@ -17,7 +16,6 @@ import { join } from "node:path";
 import { redeemWithPassword } from "../invites/redeem.ts";
 import {
   deleteOrganization,
-  findOrganization,
   insertOrganization,
   listMembers,
   listOrganizations,
@@ -44,13 +42,8 @@ const orgPatch = t.Object({
   description: t.Optional(t.String({ maxLength: 4000 })),
 });
 
-/** Loads an organization the caller can see (404 otherwise) and checks the rank it needs (403). */
-export async function organizationFor(ctx: AppContext, principal: Principal, orgName: string, need = 1) {
-  const org = await findOrganization(ctx.sql, orgName, principal);
-  if (!org || org.rank < 1) throw notFound(`organization '${orgName}' not found`);
-  if (org.rank < need) throw forbidden(`organization '${orgName}': this operation needs the ${roleName("organization", need)} role; you are ${org.permission}`);
-  return org;
-}
+export { organizationFor } from "./lookup.ts";
+import { organizationFor } from "./lookup.ts";
 
 /** Routes of the organizations group. */
 export function organizationRoutes(ctx: AppContext) {

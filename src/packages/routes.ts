@@ -7,13 +7,12 @@
 import { join } from "node:path";
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, MODEL, READ, principalKey, roleName } from "../http/access.ts";
+import { ADMIN, MODEL, READ, principalKey } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { connectionLookup } from "../connections/store.ts";
 import { envParams, environmentFor, organizationRank } from "../environments/routes.ts";
@@ -27,7 +26,6 @@ import {
   findPackage,
   listOrganizationPackages,
   listPackages,
-  type PackageRow,
   packageView,
   readBlob,
   updatePackage,
@@ -36,28 +34,8 @@ import {
 /** Path params `{ org, env, pkg }`. */
 export const pkgParams = t.Object({ org: name("organizationName"), env: name("environmentName"), pkg: name("packageName") });
 
-/**
- * The package of a route's `{org}/{env}/{pkg}` when the caller may act on it:
- * 404 when it (or its environment or organization) does not exist or is
- * invisible to the caller, 403 when visible but the role is too low.
- */
-export async function packageFor(
-  ctx: AppContext,
-  principal: Principal,
-  params: { org: string; env: string; pkg: string; need?: number },
-): Promise<PackageRow> {
-  const missing = () => notFound(`package '${params.pkg}' not found in environment '${params.env}'`);
-  const [env] = await ctx.sql`SELECT e.id FROM environments e JOIN organizations o ON o.id = e.org_id
-                               WHERE o.name = ${params.org} AND e.name = ${params.env}`;
-  if (!env) throw missing();
-  const pkg = await findPackage(ctx.sql, principal, { envId: env.id as string, name: params.pkg });
-  if (!pkg || pkg.rank < READ) throw missing();
-  const need = params.need ?? READ;
-  if (pkg.rank < need) {
-    throw forbidden(`package '${params.pkg}': this operation needs the ${roleName("package", need)} role; you have ${pkg.permission ?? "none"}`);
-  }
-  return pkg;
-}
+export { packageFor } from "./lookup.ts";
+import { packageFor } from "./lookup.ts";
 
 /**
  * What follows every publish (API, watch mode, demo) once it committed: the

@@ -12,10 +12,8 @@ import { required } from "../http/auth.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { packageFor, pkgParams } from "../packages/routes.ts";
-import type { PackageRow } from "../packages/store.ts";
 import { runInFlight } from "../runs/store.ts";
 import { evictVersions } from "../query/models.ts";
 import {
@@ -87,20 +85,7 @@ export function archiveChange(current: VersionRow, body: VersionPatch): "archive
   return wanted;
 }
 
-/**
- * The package and version of a route's `{org}/{env}/{pkg}/versions/{versionId}`
- * when the caller may act on them (404 / 403 as {@link packageFor}).
- */
-export async function versionFor(
-  ctx: AppContext,
-  principal: Principal,
-  params: { org: string; env: string; pkg: string; versionId: string; need?: number },
-): Promise<{ pkg: PackageRow; version: VersionRow }> {
-  const pkg = await packageFor(ctx, principal, params);
-  const version = await findVersion(ctx.sql, pkg.id, params.versionId);
-  if (!version) throw notFound(`version ${params.versionId} of package '${params.pkg}' not found; list versions with GET .../packages/${params.pkg}/versions`);
-  return { pkg, version };
-}
+export { versionFor } from "./lookup.ts";
 
 function versionPlugin(ctx: AppContext, prefix: string) {
   const tags = ["versions"];

@@ -4,16 +4,14 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { ADMIN, MODEL, READ, roleName } from "../http/access.ts";
+import { ADMIN, MODEL, READ } from "../http/access.ts";
 import { required, requiredUser } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { badRequest, conflict, forbidden, notFound } from "../http/errors.ts";
+import { badRequest, conflict, forbidden } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { organizationFor } from "../organizations/routes.ts";
-import { workspaceLevel } from "../permissions/levels.ts";
 import {
   deleteWorkspace,
   insertWorkspace,
@@ -21,9 +19,7 @@ import {
   PERSONAL_PREFIX,
   personalWorkspace,
   updateWorkspace,
-  workspaceById,
   workspaceView,
-  type WorkspaceRow,
 } from "./store.ts";
 
 /** Path params `{ org, ws }`. */
@@ -37,35 +33,8 @@ const listQuery = t.Object({
   writable: t.Optional(t.BooleanString({ error: "writable must be true or false" })),
 });
 
-/** Options of {@link workspaceFor}. */
-export interface WorkspaceForOptions {
-  /** Rank the operation needs ({@link READ} viewer, {@link ADMIN} manager). */
-  need?: number;
-  /** What the operation is, for the 403 message, e.g. `deleting it`. */
-  action?: string;
-}
-
-/**
- * The workspace `{org}/{ws}` of a route when the caller may act on it: 404 when
- * it does not exist or the caller cannot see it (personal workspaces of others
- * included), 403 when visible but the rank is too low.
- */
-export async function workspaceFor(
-  ctx: AppContext,
-  principal: Principal,
-  params: { org: string; ws: string } & WorkspaceForOptions,
-): Promise<WorkspaceRow> {
-  const missing = `workspace '${params.ws}' not found in organization '${params.org}'`;
-  const found = await workspaceLevel.resolve(ctx.sql, { org: params.org, ws: params.ws });
-  const ws = found ? await workspaceById(ctx.sql, principal, found.id) : null;
-  if (!ws || ws.rank < READ) throw notFound(missing);
-  const need = params.need ?? READ;
-  if (ws.rank < need) {
-    throw forbidden(`workspace '${params.ws}': ${params.action ?? "this operation"} needs the ${roleName("workspace", need)} role; ` +
-      `you are ${ws.permission}. Ask a workspace manager or an organization admin`);
-  }
-  return ws;
-}
+export { workspaceFor, type WorkspaceForOptions } from "./lookup.ts";
+import { workspaceFor } from "./lookup.ts";
 
 function checkSharedName(wsName: string): void {
   if (wsName === "personal" || wsName.startsWith(PERSONAL_PREFIX)) {
