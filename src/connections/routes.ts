@@ -12,7 +12,8 @@ import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { envParams, environmentFor } from "../environments/routes.ts";
+import { environmentFor } from "../environments/lookup.ts";
+import { envParams } from "../http/resource_params.ts";
 import {
   CONNECTION_TYPES,
   type ConnectionType,

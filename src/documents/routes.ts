@@ -14,7 +14,8 @@ import { name, pageQuery, uuid } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { documentLevel, workspaceLevel } from "../permissions/levels.ts";
-import { workspaceFor, wsParams } from "../workspaces/routes.ts";
+import { workspaceFor } from "../workspaces/lookup.ts";
+import { wsParams } from "../http/resource_params.ts";
 import { deleteDocument, documentById, documentView, insertDocument, listDocuments, updateDocument, type DocumentRow } from "./store.ts";
 
 /** Largest document content, in UTF-8 bytes (1 MiB). */

@@ -23,8 +23,8 @@ import {
   updateEnvironment,
 } from "./store.ts";
 
-/** Path params `{ org, env }`. */
-export const envParams = t.Object({ org: name("organizationName"), env: name("environmentName") });
+export { envParams } from "../http/resource_params.ts";
+import { envParams } from "../http/resource_params.ts";
 
 const envBody = t.Object({
   name: name("name"),

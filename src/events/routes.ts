@@ -15,7 +15,8 @@ import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
-import { packageFor, pkgParams } from "../packages/routes.ts";
+import { packageFor } from "../packages/lookup.ts";
+import { pkgParams } from "../http/resource_params.ts";
 import { type PackageKey, eventsAfter, streamState, subscribe } from "./hub.ts";
 
 /** Interval of the heartbeat comment (and of the access re-check between events), ms. */

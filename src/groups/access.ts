@@ -7,7 +7,7 @@ import type { AppContext } from "../http/context.ts";
 import { ADMIN, effectiveRank } from "../http/access.ts";
 import { forbidden, notFound } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
-import { organizationFor } from "../organizations/routes.ts";
+import { organizationFor } from "../organizations/lookup.ts";
 import { findGroup, type GroupRow } from "./store.ts";
 
 /** Options of {@link groupFor}. */

@@ -11,7 +11,8 @@ import { notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { versionFor, versionParams } from "../versions/routes.ts";
+import { versionFor } from "../versions/lookup.ts";
+import { versionParams } from "../http/resource_params.ts";
 import { findMaterialization, listMaterializations, materializationCursor } from "./store.ts";
 
 function materializationPlugin(ctx: AppContext, prefix: string) {

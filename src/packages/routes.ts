@@ -15,7 +15,8 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { connectionLookup } from "../connections/store.ts";
-import { envParams, environmentFor, organizationRank } from "../environments/routes.ts";
+import { environmentFor, organizationRank } from "../environments/lookup.ts";
+import { envParams } from "../http/resource_params.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
 import { enqueueRun } from "../runs/worker.ts";
@@ -31,8 +32,8 @@ import {
   updatePackage,
 } from "./store.ts";
 
-/** Path params `{ org, env, pkg }`. */
-export const pkgParams = t.Object({ org: name("organizationName"), env: name("environmentName"), pkg: name("packageName") });
+export { pkgParams } from "../http/resource_params.ts";
+import { pkgParams } from "../http/resource_params.ts";
 
 export { packageFor } from "./lookup.ts";
 import { packageFor } from "./lookup.ts";

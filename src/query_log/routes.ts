@@ -12,7 +12,7 @@ import { badRequest } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { organizationFor } from "../organizations/routes.ts";
+import { organizationFor } from "../organizations/lookup.ts";
 import { listEntries } from "./store.ts";
 
 const logQuery = t.Object({

@@ -14,7 +14,7 @@ import { forbidden, notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { groupFor } from "../groups/access.ts";
-import { organizationFor } from "../organizations/routes.ts";
+import { organizationFor } from "../organizations/lookup.ts";
 import { isMember } from "../organizations/store.ts";
 import { effectiveValues } from "./effective.ts";
 

@@ -13,8 +13,9 @@ import { badRequest, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { packageFor } from "../packages/routes.ts";
-import { versionFor, versionParams } from "../versions/routes.ts";
+import { packageFor } from "../packages/lookup.ts";
+import { versionFor } from "../versions/lookup.ts";
+import { versionParams } from "../http/resource_params.ts";
 import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, runView, type RunView } from "./store.ts";
 import { abortLocalRun, enqueueRun } from "./worker.ts";
 

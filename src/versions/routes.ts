@@ -13,7 +13,8 @@ import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { packageFor, pkgParams } from "../packages/routes.ts";
+import { packageFor } from "../packages/lookup.ts";
+import { pkgParams } from "../http/resource_params.ts";
 import { runInFlight } from "../runs/store.ts";
 import { evictVersions } from "../query/models.ts";
 import {
@@ -27,12 +28,8 @@ import {
 } from "./store.ts";
 
 /** Path params `{ org, env, pkg, versionId }`. */
-export const versionParams = t.Object({
-  org: name("organizationName"),
-  env: name("environmentName"),
-  pkg: name("packageName"),
-  versionId: versionIdParam,
-});
+export { versionParams } from "../http/resource_params.ts";
+import { versionParams } from "../http/resource_params.ts";
 
 const versionBody = t.Object({
   id: t.Optional(t.String()),

@@ -13,7 +13,8 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
-import { workspaceFor, wsParams } from "./routes.ts";
+import { workspaceFor } from "./lookup.ts";
+import { wsParams } from "../http/resource_params.ts";
 import { addPackageAccess, findPackage, listPackageAccess, removePackageAccess, type PackageRef, type WorkspaceRow } from "./store.ts";
 
 const packageQuery = t.Object({ environmentName: name("environmentName"), packageName: name("packageName") });

@@ -11,7 +11,7 @@ import { badRequest, conflict, forbidden } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { organizationFor } from "../organizations/routes.ts";
+import { organizationFor } from "../organizations/lookup.ts";
 import {
   deleteWorkspace,
   insertWorkspace,
@@ -22,8 +22,8 @@ import {
   workspaceView,
 } from "./store.ts";
 
-/** Path params `{ org, ws }`. */
-export const wsParams = t.Object({ org: name("organizationName"), ws: name("workspaceName") });
+export { wsParams } from "../http/resource_params.ts";
+import { wsParams } from "../http/resource_params.ts";
 
 const description = t.String({ maxLength: 4000, error: "description must be at most 4000 characters" });
 const wsBody = t.Object({ name: name("name"), description: t.Optional(description) });
