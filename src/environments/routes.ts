@@ -4,14 +4,15 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { ADMIN, MODEL, READ } from "../http/access.ts";
+import { READ } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { conflict, forbidden, notFound } from "../http/errors.ts";
+import { conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
 import { join } from "node:path";
@@ -35,12 +36,13 @@ const envPatch = t.Object({
 });
 
 export { environmentFor, type EnvironmentForOptions, organizationRank } from "./lookup.ts";
-import { environmentFor, organizationRank } from "./lookup.ts";
+import { organizationRank } from "./lookup.ts";
 
 function environmentPlugin(ctx: AppContext, prefix: string) {
   const tags = ["environments"];
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
       async ({ params, principal, query, request, set }) => {
@@ -54,16 +56,15 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
       {
         params: t.Object({ org: name("organizationName") }),
         query: pageQuery,
+        // the organization's members, or callers granted one of its environments directly
+        access: "custom:organization-member-or-environment-viewer",
         detail: { summary: "List the environments of an organization the caller can read", tags },
       },
     )
     .post(
       "/",
-      async ({ params, body, principal, set }) => {
+      async ({ params, body, principal, org, set }) => {
         const p = required(principal);
-        const org = await organizationRank(ctx.sql, p, params.org);
-        if (org.rank < READ) throw notFound(`organization '${params.org}' not found`);
-        if (org.rank < MODEL) throw forbidden(`organization '${params.org}': creating an environment needs the admin or modeler role`);
         const env = await ctx.sql.begin(async (tx) => {
           const [dup] = await tx`SELECT 1 FROM environments WHERE org_id = ${org.id} AND name = ${body.name}`;
           if (dup) throw conflict(`environment '${body.name}' already exists in organization '${params.org}'; choose another name`);
@@ -75,27 +76,23 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
       {
         params: t.Object({ org: name("organizationName") }),
         body: envBody,
+        orgAccess: "modeler",
         detail: { summary: "Create an environment (organization admin or modeler; the creator becomes its admin)", tags },
       },
     )
     .get(
       "/:env",
-      async ({ params, principal }) =>
-        environmentView(await environmentFor(ctx, required(principal), { ...params, visibleThroughPackages: true })),
-      { params: envParams, detail: { summary: "Get an environment", tags } },
+      ({ env }) => environmentView(env),
+      { params: envParams, envAccess: "package-viewer", detail: { summary: "Get an environment", tags } },
     )
     .patch(
       "/:env",
-      async ({ params, body, principal }) => {
-        const env = await environmentFor(ctx, required(principal), { ...params, need: MODEL });
-        return environmentView(await updateEnvironment(ctx.sql, env, body));
-      },
-      { params: envParams, body: envPatch, detail: { summary: "Update an environment (partial; admin or modeler)", tags } },
+      async ({ env, body }) => environmentView(await updateEnvironment(ctx.sql, env, body)),
+      { params: envParams, body: envPatch, envAccess: "modeler", detail: { summary: "Update an environment (partial; admin or modeler)", tags } },
     )
     .delete(
       "/:env",
-      async ({ params, principal, set }) => {
-        const env = await environmentFor(ctx, required(principal), { ...params, need: ADMIN });
+      async ({ env, set }) => {
         const versions = await versionUuidsOf(ctx, { envId: env.id });
         const archives = await archivesOf(ctx.sql, { envId: env.id });
         await ctx.sql.begin((tx) => deleteEnvironment(tx, env.id));
@@ -106,6 +103,7 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: envParams,
+        envAccess: "admin",
         detail: { summary: "Delete an environment with its packages, versions and connections (irreversible; admin)", tags },
       },
     );
