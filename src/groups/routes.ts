@@ -10,6 +10,7 @@ import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { groupParams, name, orgParams, pageQuery, parsePrincipal, userGroupParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { organizationFor } from "../organizations/lookup.ts";
 import { isMember } from "../organizations/store.ts";
 import { groupFor } from "./access.ts";
@@ -65,20 +66,19 @@ async function member(db: Db, group: GroupRow, text: string | undefined, caller?
 export function groupRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations/:org/groups" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ params, query, principal, request, set }) => {
-        const org = await organizationFor(ctx, required(principal), params.org);
+      async ({ org, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listGroups(ctx.sql, org.id, { limit, after: decodeCursor(query.cursor) });
         return pageResponse(request, rows.map(groupView), { limit, key: (g) => g.name, set });
       },
-      { params: orgParams, query: pageQuery, detail: { summary: "List the groups of an organization (members)", tags } },
+      { params: orgParams, orgAccess: "member", query: pageQuery, detail: { summary: "List the groups of an organization (members)", tags } },
     )
     .post(
       "/",
-      async ({ params, body, principal, set }) => {
-        const org = await organizationFor(ctx, required(principal), params.org, ADMIN);
+      async ({ org, params, body, set }) => {
         const group = await ctx.sql.begin(async (tx) => {
           if (await findGroup(tx, org.id, body.name)) throw conflict(`group '${body.name}' already exists in organization '${params.org}'`);
           return await insertGroup(tx, org.id, body);
@@ -88,6 +88,7 @@ export function groupRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
+        orgAccess: "admin",
         body: t.Object({ name: name("name"), description: t.Optional(t.String({ maxLength: 4000 })) }),
         detail: { summary: "Create a group (organization admins only; modelers may not)", tags },
       },

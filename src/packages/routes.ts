@@ -7,13 +7,14 @@
 import { join } from "node:path";
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, MODEL, READ, principalKey } from "../http/access.ts";
+import { MODEL, READ, principalKey } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { connectionLookup } from "../connections/store.ts";
 import { environmentFor, organizationRank } from "../environments/lookup.ts";
 import { envParams } from "../http/resource_params.ts";
@@ -99,6 +100,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
   const tags = ["packages"];
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/:env/packages",
       async ({ params, principal, query, request, set }) => {
@@ -164,8 +166,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
     )
     .delete(
       "/:env/packages/:pkg",
-      async ({ params, principal, set }) => {
-        const pkg = await packageFor(ctx, required(principal), { ...params, need: ADMIN });
+      async ({ pkg, set }) => {
         const versions = await versionUuidsOf(ctx, { packageId: pkg.id });
         const archives = await archivesOf(ctx.sql, { packageId: pkg.id });
         await ctx.sql.begin((tx) => deletePackage(tx, pkg.id));
@@ -173,12 +174,11 @@ function packagePlugin(ctx: AppContext, prefix: string) {
         await removeUnusedExtractions(ctx.sql, packageCacheDir(ctx), archives);
         set.status = 204;
       },
-      { params: pkgParams, detail: { summary: "Delete a package and all its versions (irreversible; package or environment admin)", tags } },
+      { params: pkgParams, pkgAccess: "admin", detail: { summary: "Delete a package and all its versions (irreversible; package or environment admin)", tags } },
     )
     .get(
       "/:env/packages/:pkg/source",
-      async ({ params, principal, query }) => {
-        const pkg = await packageFor(ctx, required(principal), params);
+      async ({ pkg, params, query }) => {
         const version = await resolveVersion(ctx.sql, pkg.id, query.versionId);
         if (!version) {
           throw notFound(query.versionId
@@ -198,6 +198,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: pkgParams,
+        pkgAccess: "viewer",
         query: t.Object({ versionId: t.Optional(versionIdParam) }),
         detail: { summary: "Download the zip uploaded for a version (latest by default)", tags },
       },
@@ -207,6 +208,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
 function organizationPackagesPlugin(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/:org/packages",
       async ({ params, principal, query, request, set }) => {
