@@ -11,6 +11,7 @@ import { required } from "../http/auth.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 import { versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { packageFor } from "../packages/lookup.ts";
 import { pkgParams } from "../http/resource_params.ts";
 import type { PackageRow } from "../packages/store.ts";
@@ -57,11 +58,11 @@ function modelPlugin(ctx: AppContext, prefix: string) {
   const tags = ["models"];
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/:env/packages/:pkg/models",
-      async ({ params, principal, query }) => {
+      async ({ pkg, principal, query }) => {
         const p = required(principal);
-        const pkg = await packageFor(ctx, p, params);
         const version = await versionFor(ctx, pkg, query.versionId);
         const models = await listModels(ctx.sql, version.uuid);
         const out = [];
@@ -73,7 +74,7 @@ function modelPlugin(ctx: AppContext, prefix: string) {
         }
         return out;
       },
-      { params: pkgParams, query: versionQuery, detail: { summary: "List the models of a version (latest by default)", tags } },
+      { params: pkgParams, pkgAccess: "viewer", query: versionQuery, detail: { summary: "List the models of a version (latest by default)", tags } },
     )
     .get(
       "/:env/packages/:pkg/models/*",
