@@ -75,9 +75,12 @@ export async function versionRule(ctx: AppContext, principal: Principal | null |
   });
 }
 
+/** What a method does to the resource, for 403 messages. */
+const ACTIONS: Record<string, string> = { PATCH: "updating it", PUT: "updating it", DELETE: "deleting it" };
+
 /** The workspace `{org}/{ws}` when the caller holds `need` on it. */
-export async function wsRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: WsRule) {
-  return await workspaceFor(ctx, required(principal ?? null), { org: params.org!, ws: params.ws!, need: RANK[need] });
+export async function wsRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: WsRule, method = "GET") {
+  return await workspaceFor(ctx, required(principal ?? null), { org: params.org!, ws: params.ws!, need: RANK[need], action: ACTIONS[method] });
 }
 
 /** A rule on no single resource (see {@link NamedRule}); `custom:` rules are decided by their domain function. */
@@ -132,8 +135,8 @@ export function routeAccess(ctx: AppContext) {
       }),
       wsAccess: (need: WsRule) => ({
         detail: declared(`workspace:${need}`),
-        async resolve({ params, principal }) {
-          return { ws: await wsRule(ctx, principal, params as Params, need) };
+        async resolve({ params, principal, request }) {
+          return { ws: await wsRule(ctx, principal, params as Params, need, request.method) };
         },
       }),
     });

@@ -11,6 +11,7 @@ import { badRequest, conflict, forbidden } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { organizationFor } from "../organizations/lookup.ts";
 import {
   deleteWorkspace,
@@ -34,7 +35,6 @@ const listQuery = t.Object({
 });
 
 export { workspaceFor, type WorkspaceForOptions } from "./lookup.ts";
-import { workspaceFor } from "./lookup.ts";
 
 function checkSharedName(wsName: string): void {
   if (wsName === "personal" || wsName.startsWith(PERSONAL_PREFIX)) {
@@ -47,6 +47,7 @@ export function workspaceRoutes(ctx: AppContext) {
   const tags = ["workspaces"];
   return new Elysia({ prefix: "/organizations/:org/workspaces" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
       async ({ params, query, principal, request, set }) => {
@@ -127,13 +128,12 @@ export function workspaceRoutes(ctx: AppContext) {
     )
     .get(
       "/:ws",
-      async ({ params, principal }) => workspaceView(await workspaceFor(ctx, required(principal), params)),
-      { params: wsParams, detail: { summary: "Get a workspace with the caller's permission (viewer)", tags } },
+      ({ ws }) => workspaceView(ws),
+      { params: wsParams, wsAccess: "viewer", detail: { summary: "Get a workspace with the caller's permission (viewer)", tags } },
     )
     .patch(
       "/:ws",
-      async ({ params, body, principal }) => {
-        const ws = await workspaceFor(ctx, required(principal), { ...params, need: ADMIN, action: "updating it" });
+      async ({ ws, body }) => {
         if (body.name !== undefined && body.name !== ws.name) {
           throw badRequest("a workspace cannot be renamed (its name is its address in MCP URLs and package grants); create a new workspace instead");
         }
@@ -141,19 +141,20 @@ export function workspaceRoutes(ctx: AppContext) {
       },
       {
         params: wsParams,
+        wsAccess: "manager",
         body: wsPatch,
         detail: { summary: "Update a workspace (partial: only `description` changes; manager)", tags },
       },
     )
     .delete(
       "/:ws",
-      async ({ params, principal, set }) => {
-        const ws = await workspaceFor(ctx, required(principal), { ...params, need: ADMIN, action: "deleting it" });
+      async ({ ws, set }) => {
         await ctx.sql.begin((tx) => deleteWorkspace(tx, ws));
         set.status = 204;
       },
       {
         params: wsParams,
+        wsAccess: "manager",
         detail: {
           summary: "Delete a workspace with its documents, permissions and package access (irreversible; manager or organization admin)",
           tags,
