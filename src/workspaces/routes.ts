@@ -50,9 +50,8 @@ export function workspaceRoutes(ctx: AppContext) {
     .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ params, query, principal, request, set }) => {
+      async ({ org, query, principal, request, set }) => {
         const p = required(principal);
-        const org = await organizationFor(ctx, p, params.org);
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listWorkspaces(ctx.sql, p, {
           orgId: org.id,
@@ -64,6 +63,7 @@ export function workspaceRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
+        orgAccess: "member",
         query: listQuery,
         detail: {
           summary: "List the workspaces of an organization the caller can read (`?writable=true`: only those it manages)",
@@ -76,10 +76,9 @@ export function workspaceRoutes(ctx: AppContext) {
     )
     .post(
       "/",
-      async ({ params, body, principal, set }) => {
+      async ({ org, params, body, principal, set }) => {
         const p = required(principal);
         checkSharedName(body.name);
-        const org = await organizationFor(ctx, p, params.org);
         if (org.rank < MODEL) {
           throw forbidden(`organization '${params.org}': creating a workspace needs the admin or modeler role; you are ${org.permission}. ` +
             "Use POST .../workspaces/personal for a private workspace, or ask an organization admin");
@@ -94,6 +93,7 @@ export function workspaceRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
+        orgAccess: "member",
         body: wsBody,
         detail: {
           summary: "Create a shared workspace (organization admin or modeler; the creator becomes its manager)",
