@@ -13,7 +13,7 @@ import type { AppContext } from "../http/context.ts";
 import type { UserPrincipal } from "../http/principal.ts";
 import { insertOrganization, type OrganizationRow } from "../organizations/store.ts";
 import { publishVersion } from "../packages/publish.ts";
-import { afterPublish, packageCacheDir } from "../packages/routes.ts";
+import { afterPublish, packageCacheDir } from "../packages/after_publish.ts";
 import { readFolder, zipFolderFiles } from "../watch/folder.ts";
 
 /** Folder of the sample package shipped with the service. */

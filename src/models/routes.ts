@@ -8,7 +8,7 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import { badRequest, notFound } from "../http/errors.ts";
+import { notFound } from "../http/errors.ts";
 import { versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
@@ -21,27 +21,8 @@ import { findModel, listModels } from "./store.ts";
 
 const versionQuery = t.Object({ versionId: t.Optional(versionIdParam) });
 
-/**
- * Checks a model path of a URL: package-relative, forward slashes, no `..`
- * or empty segments, a `.malloy` or `.malloynb` file. Returns it decoded.
- */
-export function checkModelPath(raw: string): string {
-  let path: string;
-  try {
-    path = decodeURIComponent(raw);
-  } catch {
-    throw badRequest("modelPath is not valid URL encoding");
-  }
-  const segments = path.split("/");
-  if (
-    path.length === 0 || path.length > 1024 || path.includes("\\") || path.includes("\0") ||
-    segments.some((s) => s === "" || s === "." || s === "..")
-  ) {
-    throw badRequest(`modelPath '${path}' must be a package-relative path without '..' or empty segments, e.g. models/flights.malloy`);
-  }
-  if (!/\.malloy(nb)?$/.test(path)) throw badRequest(`modelPath '${path}' must name a .malloy or .malloynb file`);
-  return path;
-}
+export { checkModelPath } from "./model_path.ts";
+import { checkModelPath } from "./model_path.ts";
 
 /** The version a models request names (latest by default): 404 when there is none. */
 export async function versionFor(ctx: AppContext, pkg: PackageRow, versionId?: string): Promise<VersionRow> {

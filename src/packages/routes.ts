@@ -4,7 +4,6 @@
  * archive of a version.
  * @module
  */
-import { join } from "node:path";
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { MODEL, READ, principalKey } from "../http/access.ts";
@@ -20,9 +19,7 @@ import { environmentFor, organizationRank } from "../environments/lookup.ts";
 import { envParams } from "../http/resource_params.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
-import { enqueueRun } from "../runs/worker.ts";
-import { emitPackageEvent } from "../events/hub.ts";
-import { archivesOf, type Published, readPublishForm, publishVersion, removeUnusedExtractions } from "./publish.ts";
+import { archivesOf, readPublishForm, publishVersion, removeUnusedExtractions } from "./publish.ts";
 import {
   deletePackage,
   findPackage,
@@ -39,36 +36,8 @@ import { pkgParams } from "../http/resource_params.ts";
 export { packageFor } from "./lookup.ts";
 import { packageFor } from "./lookup.ts";
 
-/**
- * What follows every publish (API, watch mode, demo) once it committed: the
- * version's first run (every persist source, every index and the retrieval
- * index; its failure never undoes the publish) and the `published` event.
- * Returns the run's id, none when `INDEX_ON_PUBLISH` is false.
- */
-export async function afterPublish(
-  ctx: AppContext,
-  published: Published,
-  options: { envId: string; packageName: string; source: "api" | "watch" | "demo"; createdBy?: string | null },
-): Promise<string | undefined> {
-  let runId: string | undefined;
-  if (ctx.config.indexOnPublish) {
-    runId = await enqueueRun(ctx, {
-      packageId: published.version.packageId,
-      versionUuid: published.version.uuid,
-      createdBy: options.createdBy ?? null,
-    });
-  }
-  await emitPackageEvent(ctx, { envId: options.envId, packageName: options.packageName }, {
-    event: "published",
-    data: { versionId: published.version.id, source: options.source, models: published.models.map((m) => m.modelPath), runId },
-  });
-  return runId;
-}
-
-/** Directory of extracted package archives. */
-export function packageCacheDir(ctx: AppContext): string {
-  return join(ctx.config.dataDir, "packages");
-}
+export { afterPublish, packageCacheDir } from "./after_publish.ts";
+import { afterPublish, packageCacheDir } from "./after_publish.ts";
 
 const packagePatch = t.Object({
   description: t.Optional(t.String({ maxLength: 4000, error: "description must be at most 4000 characters" })),

@@ -22,30 +22,8 @@ export const DOCS_PATH = "/api/v0/docs";
 // Verified against when the user does not exist, so both paths cost the same.
 const DUMMY_HASH = await Bun.password.hash("not-a-real-password", { algorithm: "argon2id" });
 
-/**
- * A same-origin path to return to after sign-in: an absolute path of this
- * service (`/...`, never `//host` or `/\host`), `/` otherwise.
- */
-export function safeReturn(value: unknown): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
-  try {
-    const url = new URL(value, "http://service.invalid");
-    if (url.origin !== "http://service.invalid") return "/";
-    return url.pathname + url.search + url.hash;
-  } catch {
-    return "/";
-  }
-}
-
-/** The URL of the sign-in page that returns to `returnTo`. */
-export function signInUrl(returnTo: string): string {
-  return `/signin?return=${encodeURIComponent(safeReturn(returnTo))}`;
-}
-
-/** Whether a request comes from a browser that wants a page (Accept names text/html). */
-export function wantsHtml(request: Request): boolean {
-  return (request.headers.get("accept") ?? "").includes("text/html");
-}
+export { safeReturn, signInUrl, wantsHtml } from "./links.ts";
+import { safeReturn, wantsHtml } from "./links.ts";
 
 function html(body: string, status = 200, extra: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { ...PAGE_HEADERS, ...extra } });

@@ -22,7 +22,7 @@ import { conflict } from "../http/errors.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
 import { NAME_PATTERN } from "../http/params.ts";
 import { publishVersion } from "../packages/publish.ts";
-import { afterPublish, packageCacheDir } from "../packages/routes.ts";
+import { afterPublish, packageCacheDir } from "../packages/after_publish.ts";
 import { isIgnoredPath, nextPatch, packageHead, readFolder, zipFolderFiles } from "./folder.ts";
 
 /** The environment to watch and who asked. */
