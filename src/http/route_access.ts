@@ -8,6 +8,7 @@
  * - `pkgAccess: "viewer" | "modeler" | "admin"` resolves `pkg`
  * - `versionAccess: "viewer" | "modeler" | "admin"` resolves `pkg` and `version`
  * - `wsAccess: "viewer" | "manager"` resolves `ws`
+ * - `docAccess: "viewer" | "editor"` resolves `doc`
  * - `access: "public" | "authenticated" | "system:admin" | "custom:<name>"` for
  *   operations on no single resource, or whose rule is a named domain function
  *   (for example publish: package modeler, or environment modeler when new).
@@ -30,6 +31,7 @@ import { environmentFor } from "../environments/lookup.ts";
 import { packageFor } from "../packages/lookup.ts";
 import { versionFor } from "../versions/lookup.ts";
 import { workspaceFor } from "../workspaces/lookup.ts";
+import { documentFor } from "../documents/lookup.ts";
 import { security } from "./security.ts";
 
 /** Organization roles a route can need. */
@@ -38,6 +40,8 @@ export type OrgRule = "member" | "modeler" | "admin";
 export type EnvRule = "viewer" | "modeler" | "admin" | "package-viewer";
 /** Package (and version) roles a route can need. */
 export type PkgRule = "viewer" | "modeler" | "admin";
+/** Document roles a route can need. */
+export type DocRule = "viewer" | "editor";
 /** Workspace roles a route can need. */
 export type WsRule = "viewer" | "manager";
 /**
@@ -47,7 +51,7 @@ export type WsRule = "viewer" | "manager";
  */
 export type NamedRule = "public" | "authenticated" | "system:admin" | `custom:${string}`;
 
-const RANK: Record<OrgRule | PkgRule | WsRule, number> = { member: READ, viewer: READ, modeler: MODEL, admin: ADMIN, manager: ADMIN };
+const RANK: Record<OrgRule | PkgRule | WsRule | DocRule, number> = { member: READ, viewer: READ, modeler: MODEL, admin: ADMIN, manager: ADMIN, editor: ADMIN };
 
 type Params = Record<string, string>;
 
@@ -81,6 +85,13 @@ const ACTIONS: Record<string, string> = { PATCH: "updating it", PUT: "updating i
 /** The workspace `{org}/{ws}` when the caller holds `need` on it. */
 export async function wsRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: WsRule, method = "GET") {
   return await workspaceFor(ctx, required(principal ?? null), { org: params.org!, ws: params.ws!, need: RANK[need], action: ACTIONS[method] });
+}
+
+/** The document `{org}/{ws}/{documentId}` when the caller holds `need` on it. */
+export async function docRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: DocRule, method = "GET") {
+  return await documentFor(ctx, required(principal ?? null), {
+    org: params.org!, ws: params.ws!, documentId: params.documentId!, need: RANK[need], action: ACTIONS[method],
+  });
 }
 
 /** A rule on no single resource (see {@link NamedRule}); `custom:` rules are decided by their domain function. */
@@ -137,6 +148,12 @@ export function routeAccess(ctx: AppContext) {
         detail: declared(`workspace:${need}`),
         async resolve({ params, principal, request }) {
           return { ws: await wsRule(ctx, principal, params as Params, need, request.method) };
+        },
+      }),
+      docAccess: (need: DocRule) => ({
+        detail: declared(`document:${need}`),
+        async resolve({ params, principal, request }) {
+          return { doc: await docRule(ctx, principal, params as Params, need, request.method) };
         },
       }),
     });
