@@ -119,19 +119,18 @@ function packagePlugin(ctx: AppContext, prefix: string) {
     )
     .get(
       "/:env/packages/:pkg",
-      async ({ params, principal }) => packageView(await packageFor(ctx, required(principal), params)),
-      { params: pkgParams, detail: { summary: "Get a package", tags } },
+      ({ pkg }) => packageView(pkg),
+      { params: pkgParams, pkgAccess: "viewer", detail: { summary: "Get a package", tags } },
     )
     .patch(
       "/:env/packages/:pkg",
-      async ({ params, principal, body }) => {
+      async ({ pkg, params, principal, body }) => {
         const p = required(principal);
-        const pkg = await packageFor(ctx, p, { ...params, need: MODEL });
         const { description, name: _n, ...metadata } = body as Record<string, unknown>;
         await updatePackage(ctx.sql, pkg.id, { description: description as string | undefined, metadata });
         return packageView(await packageFor(ctx, p, params));
       },
-      { params: pkgParams, body: packagePatch, detail: { summary: "Update a package's metadata (description and other fields; admin or modeler)", tags } },
+      { params: pkgParams, pkgAccess: "modeler", body: packagePatch, detail: { summary: "Update a package's metadata (description and other fields; admin or modeler)", tags } },
     )
     .delete(
       "/:env/packages/:pkg",

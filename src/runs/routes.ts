@@ -6,7 +6,6 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { MODEL } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { badRequest, notFound } from "../http/errors.ts";
@@ -14,7 +13,6 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
-import { versionFor } from "../versions/lookup.ts";
 import { versionParams } from "../http/resource_params.ts";
 import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, runView, type RunView } from "./store.ts";
 import { abortLocalRun, enqueueRun } from "./worker.ts";
@@ -43,9 +41,8 @@ function runPlugin(ctx: AppContext, prefix: string) {
     .use(routeAccess(ctx))
     .post(
       "/:env/packages/:pkg/versions/:versionId/runs",
-      async ({ params, principal, body, set, request }) => {
+      async ({ version, pkg, principal, body, set, request }) => {
         const p = required(principal);
-        const { pkg, version } = await versionFor(ctx, p, { ...params, need: MODEL });
         const scoped = body !== undefined && body !== null && (body.sources !== undefined || body.dimensions !== undefined);
         const id = await enqueueRun(ctx, {
           packageId: pkg.id,
@@ -59,6 +56,7 @@ function runPlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: versionParams,
+        versionAccess: "modeler",
         body: t.Optional(runBody),
         detail: {
           summary: "Start a run of a version: {} (or no body) rebuilds every #@ persist source and #(index) dimension; sources[] / dimensions[] (source.dimension) select some (admin or modeler)",
