@@ -109,6 +109,15 @@ function declared(rule: string) {
   return { [ACCESS_FIELD]: rule } as { summary?: string };
 }
 
+/**
+ * Elysia plugin adding only `access: "public"`, for routes outside the
+ * authenticated groups (health, sign-in pages): it declares the rule and
+ * derives nothing, so those routes keep running without authentication.
+ */
+export const publicAccess = new Elysia({ name: "public-access" }).macro({
+  access: (rule: "public") => ({ detail: declared(rule) }),
+});
+
 /** Elysia plugin adding the access route options (see the module comment). */
 export function routeAccess(ctx: AppContext) {
   return new Elysia({ name: "route-access", seed: ctx.id })

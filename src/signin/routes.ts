@@ -10,6 +10,7 @@ import { clearSessionCookie, sessionCookie, sessionPrincipal } from "../http/bro
 import { type AppContext, requestMeta } from "../http/context.ts";
 import { principalLabel } from "../http/principal.ts";
 import { findLogin } from "../users/store.ts";
+import { publicAccess } from "../http/route_access.ts";
 import { landingPage, PAGE_HEADERS, signInPage } from "./page.ts";
 
 /** Name the landing page and `GET /` answer. */
@@ -45,12 +46,14 @@ function foreignOrigin(request: Request): boolean {
 export function signInRoutes(ctx: AppContext) {
   const idpUrl = ctx.config.idpSigninUrl;
   return new Elysia()
+    .use(publicAccess)
     .get("/", async ({ request }) => {
       if (!wantsHtml(request)) return Response.json({ name: SERVICE_NAME, version: SERVICE_VERSION, docs: DOCS_PATH });
       const principal = await sessionPrincipal(ctx, request);
       return html(landingPage({ name: SERVICE_NAME, version: SERVICE_VERSION, docs: DOCS_PATH, signedInAs: principal ? principalLabel(principal).replace(/^user:/, "") : undefined }));
-    }, { detail: { summary: "Landing page: HTML for browsers (docs, sign-in, version), `{ name, version, docs }` for API clients", tags: ["auth"], security: [] } })
+    }, { access: "public", detail: { summary: "Landing page: HTML for browsers (docs, sign-in, version), `{ name, version, docs }` for API clients", tags: ["auth"], security: [] } })
     .get("/signin", ({ query }) => html(signInPage({ returnTo: safeReturn(query.return), idpUrl })), {
+      access: "public",
       detail: { summary: "Sign-in page of browsers (password; the identity provider's link when IDP_SIGNIN_URL is set); `?return=` a path of this service", tags: ["auth"], security: [] },
     })
     .post("/signin", async ({ request, body }) => {
@@ -70,9 +73,9 @@ export function signInRoutes(ctx: AppContext) {
       }
       const cookie = await sessionCookie(ctx, request, { kind: "user", userId: user.id, userName: user.userName, systemAdmin: false });
       return new Response(null, { status: 303, headers: { location: returnTo, "set-cookie": cookie, "cache-control": "no-store" } });
-    }, { detail: { summary: "Sign in a browser (form: userName, password, return); sets the HttpOnly, SameSite=Strict session cookie", tags: ["auth"], security: [] } })
+    }, { access: "public", detail: { summary: "Sign in a browser (form: userName, password, return); sets the HttpOnly, SameSite=Strict session cookie", tags: ["auth"], security: [] } })
     .post("/signout", ({ request }) => {
       if (foreignOrigin(request)) return html(signInPage({ returnTo: "/", error: "sign-out from another site is refused", idpUrl }), 403);
       return new Response(null, { status: 303, headers: { location: "/", "set-cookie": clearSessionCookie(ctx, request), "cache-control": "no-store" } });
-    }, { detail: { summary: "Sign a browser out (clears the session cookie)", tags: ["auth"], security: [] } });
+    }, { access: "public", detail: { summary: "Sign a browser out (clears the session cookie)", tags: ["auth"], security: [] } });
 }
