@@ -9,6 +9,7 @@
  * - `versionAccess: "viewer" | "modeler" | "admin"` resolves `pkg` and `version`
  * - `wsAccess: "viewer" | "manager"` resolves `ws`
  * - `docAccess: "viewer" | "editor"` resolves `doc`
+ * - `groupAccess: "member" | "admin"` resolves `group`
  * - `access: "public" | "authenticated" | "system:admin" | "custom:<name>"` for
  *   operations on no single resource, or whose rule is a named domain function
  *   (for example publish: package modeler, or environment modeler when new).
@@ -32,6 +33,7 @@ import { packageFor } from "../packages/lookup.ts";
 import { versionFor } from "../versions/lookup.ts";
 import { workspaceFor } from "../workspaces/lookup.ts";
 import { documentFor } from "../documents/lookup.ts";
+import { groupFor } from "../groups/access.ts";
 import { security } from "./security.ts";
 
 /** Organization roles a route can need. */
@@ -40,6 +42,8 @@ export type OrgRule = "member" | "modeler" | "admin";
 export type EnvRule = "viewer" | "modeler" | "admin" | "package-viewer";
 /** Package (and version) roles a route can need. */
 export type PkgRule = "viewer" | "modeler" | "admin";
+/** Group rules: `member` sees the group (an organization member), `admin` manages it (group or organization admin). */
+export type GroupRule = "member" | "admin";
 /** Document roles a route can need. */
 export type DocRule = "viewer" | "editor";
 /** Workspace roles a route can need. */
@@ -92,6 +96,11 @@ export async function docRule(ctx: AppContext, principal: Principal | null | und
   return await documentFor(ctx, required(principal ?? null), {
     org: params.org!, ws: params.ws!, documentId: params.documentId!, need: RANK[need], action: ACTIONS[method],
   });
+}
+
+/** The group `{org}/{group}` when the caller may see it (`member`) or manage it (`admin`). */
+export async function groupRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: GroupRule) {
+  return await groupFor(ctx, required(principal ?? null), { org: params.org!, group: params.group!, manage: need === "admin" });
 }
 
 /** A rule on no single resource (see {@link NamedRule}); `custom:` rules are decided by their domain function. */
@@ -157,6 +166,12 @@ export function routeAccess(ctx: AppContext) {
         detail: declared(`workspace:${need}`),
         async resolve({ params, principal, request }) {
           return { ws: await wsRule(ctx, principal, params as Params, need, request.method) };
+        },
+      }),
+      groupAccess: (need: GroupRule) => ({
+        detail: declared(`group:${need}`),
+        async resolve({ params, principal }) {
+          return { group: await groupRule(ctx, principal, params as Params, need) };
         },
       }),
       docAccess: (need: DocRule) => ({
