@@ -13,7 +13,8 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
-import { organizationFor } from "../organizations/routes.ts";
+import { routeAccess } from "../http/route_access.ts";
+import { organizationFor } from "../organizations/lookup.ts";
 import { isMember } from "../organizations/store.ts";
 import { findGroup } from "../groups/store.ts";
 import {
@@ -49,16 +50,17 @@ function withoutId<T extends { id: string }>(row: T): Omit<T, "id"> {
 export function attributeRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations/:org/attributes" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ params, query, principal, request, set }) => {
-        const org = await organizationFor(ctx, required(principal), params.org, MODEL);
+      async ({ org, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listAttributes(ctx.sql, org.id, { limit, after: decodeCursor(query.cursor) });
         return pageResponse(request, rows.map(withoutId), { limit, key: (a) => a.name, set });
       },
       {
         params: orgParams,
+        orgAccess: "modeler",
         query: pageQuery,
         detail: { summary: "List attributes (pages over names; every value of each is embedded, not bounded by the page)", tags },
       },
@@ -70,8 +72,7 @@ export function attributeRoutes(ctx: AppContext) {
     )
     .put(
       "/:attr",
-      async ({ params, body, principal, set }) => {
-        const org = await organizationFor(ctx, required(principal), params.org, ADMIN);
+      async ({ org, params, body, set }) => {
         if (body.defaultValue !== undefined && body.defaultValue !== null) checkValue(body.type, body.defaultValue, "defaultValue");
         const created = await ctx.sql.begin((tx) => putAttribute(tx, org.id, { name: params.attr, type: body.type, defaultValue: body.defaultValue }));
         set.status = created ? 201 : 200;
@@ -80,6 +81,7 @@ export function attributeRoutes(ctx: AppContext) {
       },
       {
         params: attrParams,
+        orgAccess: "admin",
         body: t.Object({
           type: t.Union(ATTRIBUTE_TYPES.map((v) => t.Literal(v)), { error: `type must be one of ${ATTRIBUTE_TYPES.join(", ")}` }),
           defaultValue: t.Optional(t.Any()),

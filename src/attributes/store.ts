@@ -3,8 +3,8 @@
  * and group-scoped values (values are jsonb).
  * @module
  */
+import { ValidationError } from "../errors.ts";
 import type { Db } from "../db/database.ts";
-import { badRequest } from "../http/errors.ts";
 
 /** Types an attribute can declare. */
 export const ATTRIBUTE_TYPES = ["string", "number", "boolean", "string_list"] as const;
@@ -39,7 +39,7 @@ export function fitsType(type: AttributeType, value: unknown): boolean {
 export function checkValue(type: AttributeType, value: unknown, field: string): void {
   if (!fitsType(type, value)) {
     const example = { string: '"text"', number: "42", boolean: "true", string_list: '["a", "b"]' }[type];
-    throw badRequest(`${field} must be a ${type.replace("_", " ")} (e.g. ${example}); got ${JSON.stringify(value) ?? "nothing"}`);
+    throw new ValidationError(`${field} must be a ${type.replace("_", " ")} (e.g. ${example}); got ${JSON.stringify(value) ?? "nothing"}`);
   }
 }
 

@@ -7,11 +7,12 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { unauthenticated, badRequest } from "../http/errors.ts";
 import { security } from "../http/security.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { accessTokenClaims, checkPassword } from "./signin.ts";
 
 /** Routes of the auth family. */
 export function authRoutes(ctx: AppContext) {
-  return new Elysia({ prefix: "/auth" }).use(security(ctx)).post(
+  return new Elysia({ prefix: "/auth" }).use(security(ctx)).use(routeAccess(ctx)).post(
     "/token",
     async ({ body, signer, request }) => {
       if (!body.userName && !body.email) throw badRequest("give userName or email, and password");
@@ -21,6 +22,7 @@ export function authRoutes(ctx: AppContext) {
       return { accessToken, tokenType: "Bearer", expiresIn: ctx.config.jwtTtlSeconds };
     },
     {
+      access: "public",
       body: t.Object({
         userName: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
         email: t.Optional(t.String({ minLength: 1, maxLength: 320 })),

@@ -11,8 +11,8 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import type { UserPrincipal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
-import { organizationFor } from "../organizations/routes.ts";
-import { workspaceFor } from "../workspaces/routes.ts";
+import { organizationFor } from "../organizations/lookup.ts";
+import { workspaceFor } from "../workspaces/lookup.ts";
 import { BOOKMARK_TYPES, deleteBookmark, findBookmark, insertBookmark, listBookmarks, type BookmarkOwner } from "./store.ts";
 
 const bookmarkType = t.Union(BOOKMARK_TYPES.map((type) => t.Literal(type)), {

@@ -5,14 +5,14 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, MODEL } from "../http/access.ts";
+import { ADMIN } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
-import { required } from "../http/auth.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { envParams, environmentFor } from "../environments/routes.ts";
+import { routeAccess } from "../http/route_access.ts";
+import { envParams } from "../http/resource_params.ts";
 import {
   CONNECTION_TYPES,
   type ConnectionType,
@@ -95,21 +95,20 @@ function connectionPlugin(ctx: AppContext, prefix: string) {
     });
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/:env/connections",
-      async ({ params, principal, query, request, set }) => {
-        const env = await environmentFor(ctx, required(principal), params);
+      async ({ env, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listConnections(ctx.sql, env.id, { limit, after: decodeCursor(query.cursor) });
         const page = pageResponse(request, rows, { limit, key: (r) => r.name, set });
         return await Promise.all(page.map((row) => view(ctx, row)));
       },
-      { params: envParams, query: pageQuery, detail: { summary: "List the connections of an environment (no credentials)", tags } },
+      { params: envParams, envAccess: "viewer", query: pageQuery, detail: { summary: "List the connections of an environment (no credentials)", tags } },
     )
     .post(
       "/:env/connections",
-      async ({ params, body, principal, set }) => {
-        const env = await environmentFor(ctx, required(principal), { ...params, need: MODEL });
+      async ({ env, params, body, set }) => {
         if (body.name === "duckdb") {
           throw badRequest("connection name 'duckdb' is reserved for each package's own DuckDB; choose another name");
         }
@@ -129,24 +128,23 @@ function connectionPlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: envParams,
+        envAccess: "modeler",
         body: createBody,
         detail: { summary: "Create a connection: checked by connecting and running SELECT 1; credentials stored encrypted", tags },
       },
     )
     .get(
       "/:env/connections/:conn",
-      async ({ params, principal }) => {
-        const env = await environmentFor(ctx, required(principal), params);
+      async ({ env, params }) => {
         const row = await findConnection(ctx.sql, env.id, params.conn);
         if (!row) throw notFound(`connection '${params.conn}' not found in environment '${params.env}'`);
         return await view(ctx, row);
       },
-      { params: connParams, detail: { summary: "Get a connection (never with credentials)", tags } },
+      { params: connParams, envAccess: "viewer", detail: { summary: "Get a connection (never with credentials)", tags } },
     )
     .patch(
       "/:env/connections/:conn",
-      async ({ params, body, principal }) => {
-        const env = await environmentFor(ctx, required(principal), { ...params, need: MODEL });
+      async ({ env, params, body }) => {
         const row = await findConnection(ctx.sql, env.id, params.conn);
         if (!row) throw notFound(`connection '${params.conn}' not found in environment '${params.env}'`);
         const type = body.type ?? row.type;
@@ -161,21 +159,21 @@ function connectionPlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: connParams,
+        envAccess: "modeler",
         body: patchBody,
         detail: { summary: "Update a connection (provided fields change; checked again before it is saved)", tags },
       },
     )
     .delete(
       "/:env/connections/:conn",
-      async ({ params, principal, set }) => {
-        const env = await environmentFor(ctx, required(principal), { ...params, need: MODEL });
+      async ({ env, params, set }) => {
         const row = await findConnection(ctx.sql, env.id, params.conn);
         if (!row) throw notFound(`connection '${params.conn}' not found in environment '${params.env}'`);
         await deleteConnection(ctx.sql, row.id);
         await evictConnections([row.id]);
         set.status = 204;
       },
-      { params: connParams, detail: { summary: "Delete a connection and its credentials (irreversible)", tags } },
+      { params: connParams, envAccess: "modeler", detail: { summary: "Delete a connection and its credentials (irreversible)", tags } },
     );
 }
 

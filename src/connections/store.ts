@@ -3,6 +3,7 @@
  * connection of an environment by name, for compiling and querying packages.
  * @module
  */
+import { ValidationError } from "../errors.ts";
 import type { Connection } from "@malloydata/malloy";
 import type { Db } from "../db/database.ts";
 import {
@@ -11,7 +12,6 @@ import {
   type ConnectionType,
   settingsField,
 } from "./drivers.ts";
-import { badRequest } from "../http/errors.ts";
 import { type HostPolicy, HostRefusedError } from "./host_policy.ts";
 import { hostPolicyOf } from "./policy.ts";
 import { decryptSecret, encryptSecret, secretKey, type SecretKeyOptions } from "./secrets.ts";
@@ -139,7 +139,7 @@ export async function environmentConnection(
   } catch (error) {
     if (!(error instanceof HostRefusedError)) throw error;
     // what the name resolved to stays out of the answer
-    throw badRequest(
+    throw new ValidationError(
       `connection '${row.name}' goes to an address that is not allowed (loopback, private or reserved); ` +
         "an administrator can list it in ALLOWED_CONNECTION_HOSTS",
       { reason: "HOST_NOT_ALLOWED" },

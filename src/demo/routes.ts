@@ -10,7 +10,7 @@ import type { AppContext } from "../http/context.ts";
 import { forbidden, notFound } from "../http/errors.ts";
 import { name, orgParams } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { organizationRank } from "../environments/routes.ts";
+import { organizationRank } from "../environments/lookup.ts";
 import { organizationView } from "../organizations/store.ts";
 import { createDemoEnvironment, createSelfServiceOrganization } from "./store.ts";
 

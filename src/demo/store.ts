@@ -4,16 +4,16 @@
  * becomes its admin (one per user; system admins are not limited).
  * @module
  */
+import { ConflictError } from "../errors.ts";
 import { resolve } from "node:path";
 import { connectionLookup } from "../connections/store.ts";
 import type { Db } from "../db/database.ts";
 import { deleteEnvironment, type EnvironmentRow, environmentView, type EnvironmentView, insertEnvironment } from "../environments/store.ts";
 import type { AppContext } from "../http/context.ts";
-import { conflict } from "../http/errors.ts";
 import type { UserPrincipal } from "../http/principal.ts";
 import { insertOrganization, type OrganizationRow } from "../organizations/store.ts";
 import { publishVersion } from "../packages/publish.ts";
-import { afterPublish, packageCacheDir } from "../packages/routes.ts";
+import { afterPublish, packageCacheDir } from "../packages/after_publish.ts";
 import { readFolder, zipFolderFiles } from "../watch/folder.ts";
 
 /** Folder of the sample package shipped with the service. */
@@ -44,7 +44,7 @@ async function insertDemoEnvironment(ctx: AppContext, org: { id: string; name: s
       return await ctx.sql.begin(async (tx) => {
         const envName = options.name ?? await freeDemoName(tx, org.id);
         const [dup] = await tx`SELECT 1 FROM environments WHERE org_id = ${org.id} AND name = ${envName}`;
-        if (dup) throw conflict(`environment '${envName}' already exists in organization '${org.name}'; choose another name or leave it out`);
+        if (dup) throw new ConflictError(`environment '${envName}' already exists in organization '${org.name}'; choose another name or leave it out`);
         const description = "Demo environment with the sample package 'shop' (orders of a small web shop)";
         return await insertEnvironment(tx, { orgId: org.id, name: envName, description }, { creatorUserId: options.creatorUserId });
       }) as EnvironmentRow;
@@ -107,12 +107,12 @@ export async function createSelfServiceOrganization(
     if (!user.systemAdmin) {
       const [own] = await tx`SELECT name FROM organizations WHERE created_by = ${user.userId} LIMIT 1`;
       if (own) {
-        throw conflict(`you already created organization '${own.name as string}'; self-service allows one organization per user (ask a system administrator for more)`);
+        throw new ConflictError(`you already created organization '${own.name as string}'; self-service allows one organization per user (ask a system administrator for more)`);
       }
     }
     const name = options.name ?? generatedName(user.userName);
     const [exists] = await tx`SELECT 1 FROM organizations WHERE name = ${name}`;
-    if (exists) throw conflict(`organization '${name}' already exists; pick another name or leave it out for a generated one`);
+    if (exists) throw new ConflictError(`organization '${name}' already exists; pick another name or leave it out for a generated one`);
     return await insertOrganization(tx, {
       name,
       displayName: options.displayName ?? `${user.userName}'s sandbox`,

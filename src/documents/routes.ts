@@ -5,17 +5,18 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { ADMIN, principalKey, READ, roleName } from "../http/access.ts";
+import { ADMIN, principalKey, READ } from "../http/access.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { ApiError, badRequest, forbidden, notFound } from "../http/errors.ts";
+import { ApiError, badRequest, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
-import { documentLevel, workspaceLevel } from "../permissions/levels.ts";
-import { workspaceFor, wsParams } from "../workspaces/routes.ts";
-import { deleteDocument, documentById, documentView, insertDocument, listDocuments, updateDocument, type DocumentRow } from "./store.ts";
+import { routeAccess } from "../http/route_access.ts";
+import { workspaceLevel } from "../permissions/levels.ts";
+import { workspaceFor } from "../workspaces/lookup.ts";
+import { wsParams } from "../http/resource_params.ts";
+import { deleteDocument, documentView, insertDocument, listDocuments, updateDocument } from "./store.ts";
 
 /** Largest document content, in UTF-8 bytes (1 MiB). */
 export const MAX_CONTENT_BYTES = 1024 * 1024;
@@ -35,23 +36,7 @@ function checkContent(text: string | undefined): void {
   }
 }
 
-/** The document of a route when the caller may act on it: 404 when invisible, 403 when the rank is too low. */
-async function documentFor(
-  ctx: AppContext,
-  principal: Principal,
-  params: { org: string; ws: string; documentId: string; need?: number; action?: string },
-): Promise<DocumentRow> {
-  const label = `document '${params.documentId}'`;
-  const found = await documentLevel.resolve(ctx.sql, { org: params.org, ws: params.ws, documentId: params.documentId });
-  const doc = found ? await documentById(ctx.sql, principal, found.id) : null;
-  if (!doc || doc.rank < READ) throw notFound(`${label} not found in workspace '${params.ws}'`);
-  const need = params.need ?? READ;
-  if (doc.rank < need) {
-    throw forbidden(`${label}: ${params.action ?? "this operation"} needs the ${roleName("document", need)} role; you are ${doc.permission}. ` +
-      "Ask a workspace manager");
-  }
-  return doc;
-}
+import { documentFor } from "./lookup.ts";
 
 function cursorKey(cursor: string | undefined): [string, string] | undefined {
   const text = decodeCursor(cursor);
@@ -68,6 +53,7 @@ export function documentRoutes(ctx: AppContext) {
   const tags = ["documents"];
   return new Elysia({ prefix: "/organizations/:org/workspaces/:ws/documents" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
       async ({ params, query, principal, request, set }) => {
@@ -120,8 +106,8 @@ export function documentRoutes(ctx: AppContext) {
     )
     .get(
       "/:documentId",
-      async ({ params, principal }) => documentView(await documentFor(ctx, required(principal), params)),
-      { params: docParams, detail: { summary: "Get a document with its content (document viewer)", tags } },
+      ({ doc }) => documentView(doc),
+      { params: docParams, docAccess: "viewer", detail: { summary: "Get a document with its content (document viewer)", tags } },
     )
     .patch(
       "/:documentId",
@@ -139,13 +125,13 @@ export function documentRoutes(ctx: AppContext) {
     )
     .delete(
       "/:documentId",
-      async ({ params, principal, set }) => {
-        const doc = await documentFor(ctx, required(principal), { ...params, need: ADMIN, action: "deleting it" });
+      async ({ doc, params, set }) => {
         if (!(await ctx.sql.begin((tx) => deleteDocument(tx, doc.id)))) throw notFound(`document '${params.documentId}' not found`);
         set.status = 204;
       },
       {
         params: docParams,
+        docAccess: "editor",
         detail: { summary: "Delete a document and its permissions (irreversible; document editor or workspace manager)", tags },
       },
     );

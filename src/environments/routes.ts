@@ -4,32 +4,28 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { ADMIN, MODEL, READ } from "../http/access.ts";
+import { READ } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { conflict, forbidden, notFound } from "../http/errors.ts";
+import { conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
-import type { Db } from "../db/database.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
 import { join } from "node:path";
-import { findOrganization } from "../organizations/store.ts";
 import {
   deleteEnvironment,
   environmentView,
   insertEnvironment,
   listEnvironments,
-  requireEnvironment,
-  type EnvironmentRow,
   updateEnvironment,
 } from "./store.ts";
 
-/** Path params `{ org, env }`. */
-export const envParams = t.Object({ org: name("organizationName"), env: name("environmentName") });
+export { envParams } from "../http/resource_params.ts";
+import { envParams } from "../http/resource_params.ts";
 
 const envBody = t.Object({
   name: name("name"),
@@ -39,38 +35,14 @@ const envPatch = t.Object({
   description: t.Optional(t.String({ maxLength: 4000, error: "description must be at most 4000 characters" })),
 });
 
-/** An organization by name with the caller's rank on it (404 when it does not exist). */
-export async function organizationRank(db: Db, principal: Principal, orgName: string): Promise<{ id: string; rank: number }> {
-  const org = await findOrganization(db, orgName, principal);
-  if (!org) throw notFound(`organization '${orgName}' not found`);
-  return { id: org.id, rank: org.rank };
-}
-
-/** Options of {@link environmentFor}. */
-export interface EnvironmentForOptions {
-  need?: number;
-  visibleThroughPackages?: boolean;
-}
-
-/** The environment of a route's `{org}/{env}` when the caller may act on it (404/403 otherwise). */
-export async function environmentFor(
-  ctx: AppContext,
-  principal: Principal,
-  params: { org: string; env: string } & EnvironmentForOptions,
-): Promise<EnvironmentRow> {
-  const org = await organizationRank(ctx.sql, principal, params.org);
-  return await requireEnvironment(ctx.sql, principal, {
-    orgId: org.id,
-    name: params.env,
-    need: params.need ?? READ,
-    visibleThroughPackages: params.visibleThroughPackages,
-  });
-}
+export { environmentFor, type EnvironmentForOptions, organizationRank } from "./lookup.ts";
+import { organizationRank } from "./lookup.ts";
 
 function environmentPlugin(ctx: AppContext, prefix: string) {
   const tags = ["environments"];
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
       async ({ params, principal, query, request, set }) => {
@@ -84,16 +56,15 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
       {
         params: t.Object({ org: name("organizationName") }),
         query: pageQuery,
+        // the organization's members, or callers granted one of its environments directly
+        access: "custom:organization-member-or-environment-viewer",
         detail: { summary: "List the environments of an organization the caller can read", tags },
       },
     )
     .post(
       "/",
-      async ({ params, body, principal, set }) => {
+      async ({ params, body, principal, org, set }) => {
         const p = required(principal);
-        const org = await organizationRank(ctx.sql, p, params.org);
-        if (org.rank < READ) throw notFound(`organization '${params.org}' not found`);
-        if (org.rank < MODEL) throw forbidden(`organization '${params.org}': creating an environment needs the admin or modeler role`);
         const env = await ctx.sql.begin(async (tx) => {
           const [dup] = await tx`SELECT 1 FROM environments WHERE org_id = ${org.id} AND name = ${body.name}`;
           if (dup) throw conflict(`environment '${body.name}' already exists in organization '${params.org}'; choose another name`);
@@ -105,27 +76,23 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
       {
         params: t.Object({ org: name("organizationName") }),
         body: envBody,
+        orgAccess: "modeler",
         detail: { summary: "Create an environment (organization admin or modeler; the creator becomes its admin)", tags },
       },
     )
     .get(
       "/:env",
-      async ({ params, principal }) =>
-        environmentView(await environmentFor(ctx, required(principal), { ...params, visibleThroughPackages: true })),
-      { params: envParams, detail: { summary: "Get an environment", tags } },
+      ({ env }) => environmentView(env),
+      { params: envParams, envAccess: "package-viewer", detail: { summary: "Get an environment", tags } },
     )
     .patch(
       "/:env",
-      async ({ params, body, principal }) => {
-        const env = await environmentFor(ctx, required(principal), { ...params, need: MODEL });
-        return environmentView(await updateEnvironment(ctx.sql, env, body));
-      },
-      { params: envParams, body: envPatch, detail: { summary: "Update an environment (partial; admin or modeler)", tags } },
+      async ({ env, body }) => environmentView(await updateEnvironment(ctx.sql, env, body)),
+      { params: envParams, body: envPatch, envAccess: "modeler", detail: { summary: "Update an environment (partial; admin or modeler)", tags } },
     )
     .delete(
       "/:env",
-      async ({ params, principal, set }) => {
-        const env = await environmentFor(ctx, required(principal), { ...params, need: ADMIN });
+      async ({ env, set }) => {
         const versions = await versionUuidsOf(ctx, { envId: env.id });
         const archives = await archivesOf(ctx.sql, { envId: env.id });
         await ctx.sql.begin((tx) => deleteEnvironment(tx, env.id));
@@ -136,6 +103,7 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: envParams,
+        envAccess: "admin",
         detail: { summary: "Delete an environment with its packages, versions and connections (irreversible; admin)", tags },
       },
     );

@@ -2,9 +2,9 @@
  * SQL of environments, and the lookup every environment-scoped route starts with.
  * @module
  */
+import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Db } from "../db/database.ts";
 import { principalKey, roleName } from "../http/access.ts";
-import { forbidden, notFound } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 
 /** An environment as the API shows it. */
@@ -81,9 +81,9 @@ export async function requireEnvironment(
       AND effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) >= 1 LIMIT 1`;
     visible = throughPackages = !!r;
   }
-  if (!env || !visible) throw notFound(`environment '${where.name}' not found`);
+  if (!env || !visible) throw new NotFoundError(`environment '${where.name}' not found`);
   if (env.rank < where.need && !(throughPackages && where.need <= 1)) {
-    throw forbidden(
+    throw new ForbiddenError(
       `environment '${where.name}': this operation needs the ${roleName("environment", where.need)} role; you have ${env.permission ?? "no role"}`,
     );
   }

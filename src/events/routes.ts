@@ -7,15 +7,16 @@
  * ends. Served under both `/environments` and `/projects`.
  * @module
  */
+import { apiErrorOf } from "../http/error_handler.ts";
 import { Elysia, t } from "elysia";
 import { acceptAppToken, principalOf } from "../apps/scope.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { ApiError } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
-import { packageFor, pkgParams } from "../packages/routes.ts";
+import { packageFor } from "../packages/lookup.ts";
+import { pkgParams } from "../http/resource_params.ts";
 import { type PackageKey, eventsAfter, streamState, subscribe } from "./hub.ts";
 
 /** Interval of the heartbeat comment (and of the access re-check between events), ms. */
@@ -189,7 +190,8 @@ function eventsPlugin(ctx: AppContext, prefix: string) {
             const again = await packageFor(ctx, current, params);
             return again.envId === pkg.envId && again.id === pkg.id ? { latestVersion: again.latestVersion } : null;
           } catch (error) {
-            if (error instanceof ApiError && (error.status === 404 || error.status === 403 || error.status === 401)) return null;
+            const api = apiErrorOf(error);
+            if (api && (api.status === 404 || api.status === 403 || api.status === 401)) return null;
             throw error;
           }
         };

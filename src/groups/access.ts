@@ -5,9 +5,9 @@
  */
 import type { AppContext } from "../http/context.ts";
 import { ADMIN, effectiveRank } from "../http/access.ts";
-import { forbidden, notFound } from "../http/errors.ts";
+import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Principal } from "../http/principal.ts";
-import { organizationFor } from "../organizations/routes.ts";
+import { organizationFor } from "../organizations/lookup.ts";
 import { findGroup, type GroupRow } from "./store.ts";
 
 /** Options of {@link groupFor}. */
@@ -22,9 +22,9 @@ export interface GroupForOptions {
 export async function groupFor(ctx: AppContext, principal: Principal, options: GroupForOptions): Promise<GroupRow> {
   const org = await organizationFor(ctx, principal, options.org);
   const group = await findGroup(ctx.sql, org.id, options.group);
-  if (!group) throw notFound(`group '${options.group}' not found in organization '${options.org}'`);
+  if (!group) throw new NotFoundError(`group '${options.group}' not found in organization '${options.org}'`);
   if (options.manage && (await effectiveRank(ctx.sql, principal, { kind: "group", id: group.id })) < ADMIN) {
-    throw forbidden(`group '${options.group}': only its admins (members with status admin) and organization admins may manage it`);
+    throw new ForbiddenError(`group '${options.group}': only its admins (members with status admin) and organization admins may manage it`);
   }
   return group;
 }

@@ -10,7 +10,8 @@ import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { groupParams, name, orgParams, pageQuery, parsePrincipal, userGroupParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { organizationFor } from "../organizations/routes.ts";
+import { routeAccess } from "../http/route_access.ts";
+import { organizationFor } from "../organizations/lookup.ts";
 import { isMember } from "../organizations/store.ts";
 import { groupFor } from "./access.ts";
 import {
@@ -65,20 +66,19 @@ async function member(db: Db, group: GroupRow, text: string | undefined, caller?
 export function groupRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations/:org/groups" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ params, query, principal, request, set }) => {
-        const org = await organizationFor(ctx, required(principal), params.org);
+      async ({ org, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listGroups(ctx.sql, org.id, { limit, after: decodeCursor(query.cursor) });
         return pageResponse(request, rows.map(groupView), { limit, key: (g) => g.name, set });
       },
-      { params: orgParams, query: pageQuery, detail: { summary: "List the groups of an organization (members)", tags } },
+      { params: orgParams, orgAccess: "member", query: pageQuery, detail: { summary: "List the groups of an organization (members)", tags } },
     )
     .post(
       "/",
-      async ({ params, body, principal, set }) => {
-        const org = await organizationFor(ctx, required(principal), params.org, ADMIN);
+      async ({ org, params, body, set }) => {
         const group = await ctx.sql.begin(async (tx) => {
           if (await findGroup(tx, org.id, body.name)) throw conflict(`group '${body.name}' already exists in organization '${params.org}'`);
           return await insertGroup(tx, org.id, body);
@@ -88,19 +88,19 @@ export function groupRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
+        orgAccess: "admin",
         body: t.Object({ name: name("name"), description: t.Optional(t.String({ maxLength: 4000 })) }),
         detail: { summary: "Create a group (organization admins only; modelers may not)", tags },
       },
     )
     .get(
       "/:group",
-      async ({ params, principal }) => groupView(await groupFor(ctx, required(principal), params)),
-      { params: groupParams, detail: { summary: "Get a group (organization members)", tags } },
+      ({ group }) => groupView(group),
+      { params: groupParams, groupAccess: "member", detail: { summary: "Get a group (organization members)", tags } },
     )
     .patch(
       "/:group",
-      async ({ params, body, principal }) => {
-        const group = await groupFor(ctx, required(principal), { ...params, manage: true });
+      async ({ group, params, body }) => {
         const updated = await ctx.sql.begin(async (tx) => {
           if (body.name && body.name !== group.name && (await findGroup(tx, group.orgId, body.name))) {
             throw conflict(`group '${body.name}' already exists in organization '${params.org}'`);
@@ -111,6 +111,7 @@ export function groupRoutes(ctx: AppContext) {
       },
       {
         params: groupParams,
+        groupAccess: "admin",
         body: t.Object({ name: t.Optional(name("name")), description: t.Optional(t.String({ maxLength: 4000 })) }),
         detail: { summary: "Update a group (group admins and organization admins)", tags },
       },
@@ -119,25 +120,23 @@ export function groupRoutes(ctx: AppContext) {
       "/:group",
       async ({ params, principal, set }) => {
         const p = required(principal);
-        const group = await groupFor(ctx, p, params);
         await organizationFor(ctx, p, params.org, ADMIN);
+        const group = await groupFor(ctx, p, params);
         await ctx.sql.begin((tx) => deleteGroup(tx, group.id));
         set.status = 204;
       },
-      { params: groupParams, detail: { summary: "Delete a group, its memberships, tokens and grants (organization admins)", tags } },
+      { params: groupParams, access: "custom:organization-admin-then-group", detail: { summary: "Delete a group, its memberships, tokens and grants (organization admins)", tags } },
     )
     .get(
       "/:group/members",
-      async ({ params, principal }) => {
-        const group = await groupFor(ctx, required(principal), params);
+      async ({ group }) => {
         return { members: await listGroupMembers(ctx.sql, group.id) };
       },
-      { params: groupParams, detail: { summary: "Get the members of a group", tags } },
+      { params: groupParams, groupAccess: "member", detail: { summary: "Get the members of a group", tags } },
     )
     .post(
       "/:group/members",
-      async ({ params, body, principal }) => {
-        const group = await groupFor(ctx, required(principal), { ...params, manage: true });
+      async ({ group, body, principal }) => {
         const members = await ctx.sql.begin(async (tx) => {
           await lockMemberships(tx, group.orgId);
           for (const item of body.members) {
@@ -153,6 +152,7 @@ export function groupRoutes(ctx: AppContext) {
       },
       {
         params: groupParams,
+        groupAccess: "admin",
         body: membersBody,
         detail: {
           summary: "Add members (users or groups of the organization); an existing member gets the given status",
@@ -165,8 +165,7 @@ export function groupRoutes(ctx: AppContext) {
     )
     .delete(
       "/:group/members",
-      async ({ params, body, principal }) => {
-        const group = await groupFor(ctx, required(principal), { ...params, manage: true });
+      async ({ group, body, principal }) => {
         const members = await ctx.sql.begin(async (tx) => {
           await lockMemberships(tx, group.orgId);
           for (const item of body.members) await removeMember(tx, group.id, (await member(tx, group, item.principal ?? item.userGroupId)).id);
@@ -176,6 +175,7 @@ export function groupRoutes(ctx: AppContext) {
       },
       {
         params: groupParams,
+        groupAccess: "admin",
         body: membersBody,
         detail: { summary: "Remove members (idempotent for principals that are not members); answers the remaining members", tags },
       },

@@ -9,6 +9,7 @@ import type { AppContext } from "./context.ts";
 import { requestMeta } from "./context.ts";
 import { bodyExceeded } from "./edge.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 
 interface ValidationLike {
   type?: string;
@@ -48,11 +49,27 @@ export function databaseUnavailable(): ApiError {
   });
 }
 
+/**
+ * The one class→status table: a domain error (src/errors.ts) as the
+ * {@link ApiError} a client sees, an `ApiError` as itself, anything else `null`.
+ */
+export function apiErrorOf(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (!(error instanceof DomainError)) return null;
+  const details = { details: error.details };
+  if (error instanceof NotFoundError) return new ApiError("RESOURCE_NOT_FOUND", error.message, details);
+  if (error instanceof ForbiddenError) return new ApiError("INSUFFICIENT_PERMISSIONS", error.message, details);
+  if (error instanceof ConflictError) return new ApiError("CONFLICT", error.message, details);
+  if (error instanceof ValidationError) return new ApiError("VALIDATION_ERROR", error.message, details);
+  return new ApiError("INTERNAL_ERROR", error.message, details);
+}
+
 /** The `onError` hook of the app. */
 export function handleError(ctx: AppContext) {
   return ({ code, error, request }: { code: string | number; error: unknown; request: Request }): Response => {
     const id = requestMeta(request)?.id;
-    if (error instanceof ApiError) return errorResponse(error, id);
+    const api = apiErrorOf(error);
+    if (api) return errorResponse(api, id);
     switch (code) {
       case "VALIDATION":
         return errorResponse(new ApiError("VALIDATION_ERROR", validationMessage(error as ValidationLike)), id);

@@ -8,11 +8,12 @@
  * guessing tokens is limited like guessing passwords.
  * @module
  */
+import { apiErrorOf } from "../http/error_handler.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { signinKeys } from "../auth/signin_guard.ts";
 import type { AppContext } from "../http/context.ts";
 import { requestMeta } from "../http/context.ts";
-import { ApiError, badRequest, conflict, unauthenticated } from "../http/errors.ts";
+import { badRequest, conflict, unauthenticated } from "../http/errors.ts";
 import { insertOrganization, type NewOrganization, type OrganizationRow } from "../organizations/store.ts";
 import { findUser, insertUser } from "../users/store.ts";
 import { linkInvite, redeemInvite } from "./store.ts";
@@ -69,7 +70,8 @@ export async function redeemWithPassword(
     });
   } catch (error) {
     // An unknown (403) or used (409 from redeemInvite) token is a failed attempt of this address.
-    if (error instanceof ApiError && (error.status === 403 || /invite token/.test(error.message))) await ctx.identity.signin.fail(keys);
+    const api = apiErrorOf(error);
+    if (api && (api.status === 403 || /invite token/.test(api.message))) await ctx.identity.signin.fail(keys);
     throw error;
   }
 }

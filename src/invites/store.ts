@@ -2,8 +2,8 @@
  * SQL of invites: one-use codes that let an authenticated user create one organization.
  * @module
  */
+import { ConflictError, ForbiddenError } from "../errors.ts";
 import type { Db } from "../db/database.ts";
-import { conflict, forbidden } from "../http/errors.ts";
 
 /** Alphabet of invite tokens: digits and capitals without the look-alikes 0, O, 1, I and L. */
 export const INVITE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
@@ -81,8 +81,8 @@ export async function redeemInvite(db: Db, token: string, userId: string): Promi
      WHERE token = ${token.trim().toUpperCase()} AND consumed_at IS NULL RETURNING token`;
   if (rows.length) return;
   const [r] = await db`SELECT consumed_at FROM invites WHERE token = ${token.trim().toUpperCase()}`;
-  if (r) throw conflict("this invite token has already been used; ask a system administrator for a new one");
-  throw forbidden("X-Invite-Token is not a valid invite token; check it or ask a system administrator for one");
+  if (r) throw new ConflictError("this invite token has already been used; ask a system administrator for a new one");
+  throw new ForbiddenError("X-Invite-Token is not a valid invite token; check it or ask a system administrator for one");
 }
 
 /** Records the organization an invite created. */

@@ -6,32 +6,31 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { environmentScoped } from "../http/aliases.ts";
-import { required } from "../http/auth.ts";
 import { notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { versionFor, versionParams } from "../versions/routes.ts";
+import { routeAccess } from "../http/route_access.ts";
+import { versionParams } from "../http/resource_params.ts";
 import { findMaterialization, listMaterializations, materializationCursor } from "./store.ts";
 
 function materializationPlugin(ctx: AppContext, prefix: string) {
   const tags = ["materializations"];
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/:env/packages/:pkg/versions/:versionId/materializations",
-      async ({ params, principal, query, request, set }) => {
-        const { version } = await versionFor(ctx, required(principal), params);
+      async ({ version, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listMaterializations(ctx.sql, version.uuid, { limit, before: decodeCursor(query.cursor) });
         return pageResponse(request, rows, { limit, key: materializationCursor, set });
       },
-      { params: versionParams, query: pageQuery, detail: { summary: "List the materializations of a version, most recent first", tags } },
+      { params: versionParams, versionAccess: "viewer", query: pageQuery, detail: { summary: "List the materializations of a version, most recent first", tags } },
     )
     .get(
       "/:env/packages/:pkg/versions/:versionId/materializations/:materializationId",
-      async ({ params, principal }) => {
-        const { version } = await versionFor(ctx, required(principal), params);
+      async ({ version, params }) => {
         const found = await findMaterialization(ctx.sql, version.uuid, params.materializationId);
         if (!found) {
           throw notFound(`materialization ${params.materializationId} of version ${params.versionId} not found; list them with GET .../versions/${params.versionId}/materializations`);
@@ -46,6 +45,7 @@ function materializationPlugin(ctx: AppContext, prefix: string) {
           versionId: versionIdParam,
           materializationId: uuid("materializationId"),
         }),
+        versionAccess: "viewer",
         detail: { summary: "Get a materialization (source, model file, location, row count, status)", tags },
       },
     );

@@ -11,7 +11,7 @@
 // deno-lint-ignore-file no-deprecated
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ApiError } from "../http/errors.ts";
+import { apiErrorOf } from "../http/error_handler.ts";
 import type { Principal } from "../http/principal.ts";
 import {
   EXECUTE_QUERY_TOOL,
@@ -82,8 +82,9 @@ function errorResult(text: string, details?: Record<string, unknown>): CallToolR
 /** Turns what a runner or searcher threw into an `isError` tool result (never a crash). */
 function failure(tool: string, error: unknown, options: McpServerOptions): CallToolResult {
   if (error instanceof InvalidArgumentsError) throw error;
-  if (error instanceof ApiError) {
-    return errorResult(`${tool} failed: ${error.code}: ${error.message}`, { code: error.code, ...error.details });
+  const api = apiErrorOf(error);
+  if (api) {
+    return errorResult(`${tool} failed: ${api.code}: ${api.message}`, { code: api.code, ...api.details });
   }
   if (isQueryError(error)) {
     const lines = [`${tool} failed (${error.kind} error): ${error.message}`];

@@ -8,10 +8,12 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import { badRequest, notFound } from "../http/errors.ts";
+import { notFound } from "../http/errors.ts";
 import { versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { packageFor, pkgParams } from "../packages/routes.ts";
+import { routeAccess } from "../http/route_access.ts";
+import { packageFor } from "../packages/lookup.ts";
+import { pkgParams } from "../http/resource_params.ts";
 import type { PackageRow } from "../packages/store.ts";
 import { resolveVersion, type VersionRow } from "../versions/store.ts";
 import { visibleModel, visibleNames } from "../rls/visibility.ts";
@@ -19,27 +21,8 @@ import { findModel, listModels } from "./store.ts";
 
 const versionQuery = t.Object({ versionId: t.Optional(versionIdParam) });
 
-/**
- * Checks a model path of a URL: package-relative, forward slashes, no `..`
- * or empty segments, a `.malloy` or `.malloynb` file. Returns it decoded.
- */
-export function checkModelPath(raw: string): string {
-  let path: string;
-  try {
-    path = decodeURIComponent(raw);
-  } catch {
-    throw badRequest("modelPath is not valid URL encoding");
-  }
-  const segments = path.split("/");
-  if (
-    path.length === 0 || path.length > 1024 || path.includes("\\") || path.includes("\0") ||
-    segments.some((s) => s === "" || s === "." || s === "..")
-  ) {
-    throw badRequest(`modelPath '${path}' must be a package-relative path without '..' or empty segments, e.g. models/flights.malloy`);
-  }
-  if (!/\.malloy(nb)?$/.test(path)) throw badRequest(`modelPath '${path}' must name a .malloy or .malloynb file`);
-  return path;
-}
+export { checkModelPath } from "./model_path.ts";
+import { checkModelPath } from "./model_path.ts";
 
 /** The version a models request names (latest by default): 404 when there is none. */
 export async function versionFor(ctx: AppContext, pkg: PackageRow, versionId?: string): Promise<VersionRow> {
@@ -56,11 +39,11 @@ function modelPlugin(ctx: AppContext, prefix: string) {
   const tags = ["models"];
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/:env/packages/:pkg/models",
-      async ({ params, principal, query }) => {
+      async ({ pkg, principal, query }) => {
         const p = required(principal);
-        const pkg = await packageFor(ctx, p, params);
         const version = await versionFor(ctx, pkg, query.versionId);
         const models = await listModels(ctx.sql, version.uuid);
         const out = [];
@@ -72,7 +55,7 @@ function modelPlugin(ctx: AppContext, prefix: string) {
         }
         return out;
       },
-      { params: pkgParams, query: versionQuery, detail: { summary: "List the models of a version (latest by default)", tags } },
+      { params: pkgParams, pkgAccess: "viewer", query: versionQuery, detail: { summary: "List the models of a version (latest by default)", tags } },
     )
     .get(
       "/:env/packages/:pkg/models/*",

@@ -4,20 +4,19 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, isSystemAdmin, roleName } from "../http/access.ts";
+import { isSystemAdmin } from "../http/access.ts";
 import { required, requiredUser } from "../http/auth.ts";
 import { conflict, forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { linkInvite, redeemInvite } from "../invites/store.ts";
 import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
 import { join } from "node:path";
 import { redeemWithPassword } from "../invites/redeem.ts";
 import {
   deleteOrganization,
-  findOrganization,
   insertOrganization,
   listMembers,
   listOrganizations,
@@ -44,18 +43,13 @@ const orgPatch = t.Object({
   description: t.Optional(t.String({ maxLength: 4000 })),
 });
 
-/** Loads an organization the caller can see (404 otherwise) and checks the rank it needs (403). */
-export async function organizationFor(ctx: AppContext, principal: Principal, orgName: string, need = 1) {
-  const org = await findOrganization(ctx.sql, orgName, principal);
-  if (!org || org.rank < 1) throw notFound(`organization '${orgName}' not found`);
-  if (org.rank < need) throw forbidden(`organization '${orgName}': this operation needs the ${roleName("organization", need)} role; you are ${org.permission}`);
-  return org;
-}
+export { organizationFor } from "./lookup.ts";
 
 /** Routes of the organizations group. */
 export function organizationRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .post(
       "/",
       async ({ body, principal, request, set }) => {
@@ -109,39 +103,37 @@ export function organizationRoutes(ctx: AppContext) {
     )
     .get(
       "/:org",
-      async ({ params, principal }) => organizationView(await organizationFor(ctx, required(principal), params.org)),
-      { params: orgParams, detail: { summary: "Get an organization with the caller's permission", tags: ["organizations"] } },
+      ({ org }) => organizationView(org),
+      { params: orgParams, orgAccess: "member", detail: { summary: "Get an organization with the caller's permission", tags: ["organizations"] } },
     )
     .patch(
       "/:org",
-      async ({ params, body, principal }) => {
-        const org = await organizationFor(ctx, required(principal), params.org, ADMIN);
+      async ({ org, body }) => {
         return { ...organizationView(await updateOrganization(ctx.sql, org.id, body)), permission: org.permission };
       },
-      { params: orgParams, body: orgPatch, detail: { summary: "Update an organization (partial)", tags: ["organizations"] } },
+      { params: orgParams, orgAccess: "admin", body: orgPatch, detail: { summary: "Update an organization (partial)", tags: ["organizations"] } },
     )
     .delete(
       "/:org",
-      async ({ params, principal, set }) => {
-        const org = await organizationFor(ctx, required(principal), params.org, ADMIN);
+      async ({ org, set }) => {
         const archives = await archivesOf(ctx.sql, { orgId: org.id });
         await ctx.sql.begin((tx) => deleteOrganization(tx, org.id));
         // extracted package folders no version uses any more go too
         await removeUnusedExtractions(ctx.sql, join(ctx.config.dataDir, "packages"), archives);
         set.status = 204;
       },
-      { params: orgParams, detail: { summary: "Delete an organization and everything in it (irreversible)", tags: ["organizations"] } },
+      { params: orgParams, orgAccess: "admin", detail: { summary: "Delete an organization and everything in it (irreversible)", tags: ["organizations"] } },
     )
     .get(
       "/:org/users",
-      async ({ params, query, principal, request, set }) => {
-        const org = await organizationFor(ctx, required(principal), params.org);
+      async ({ org, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listMembers(ctx.sql, org.id, { limit, after: decodeCursor(query.cursor) });
         return pageResponse(request, rows, { limit, key: (r) => r.userName, set });
       },
       {
         params: orgParams,
+        orgAccess: "member",
         query: pageQuery,
         detail: {
           summary: "List the members of an organization (userName, email, their role)",
@@ -152,14 +144,14 @@ export function organizationRoutes(ctx: AppContext) {
     )
     .get(
       "/:org/users/:userName",
-      async ({ params, principal }) => {
-        const org = await organizationFor(ctx, required(principal), params.org);
+      async ({ org, params }) => {
         const [member] = await listMembers(ctx.sql, org.id, { limit: 1, userName: params.userName });
         if (!member) throw notFound(`user '${params.userName}' is not a member of organization '${params.org}'`);
         return member;
       },
       {
         params: t.Object({ org: name("organizationName"), userName: name("userName") }),
+        orgAccess: "member",
         detail: { summary: "Get a member of an organization (caller and target must both be members)", tags: ["organizations"] },
       },
     );

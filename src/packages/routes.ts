@@ -4,91 +4,40 @@
  * archive of a version.
  * @module
  */
-import { join } from "node:path";
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, MODEL, READ, principalKey, roleName } from "../http/access.ts";
+import { MODEL, READ, principalKey } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { connectionLookup } from "../connections/store.ts";
-import { envParams, environmentFor, organizationRank } from "../environments/routes.ts";
+import { environmentFor, organizationRank } from "../environments/lookup.ts";
+import { envParams } from "../http/resource_params.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
-import { enqueueRun } from "../runs/worker.ts";
-import { emitPackageEvent } from "../events/hub.ts";
-import { archivesOf, type Published, readPublishForm, publishVersion, removeUnusedExtractions } from "./publish.ts";
+import { archivesOf, readPublishForm, publishVersion, removeUnusedExtractions } from "./publish.ts";
 import {
   deletePackage,
   findPackage,
   listOrganizationPackages,
   listPackages,
-  type PackageRow,
   packageView,
   readBlob,
   updatePackage,
 } from "./store.ts";
 
-/** Path params `{ org, env, pkg }`. */
-export const pkgParams = t.Object({ org: name("organizationName"), env: name("environmentName"), pkg: name("packageName") });
+export { pkgParams } from "../http/resource_params.ts";
+import { pkgParams } from "../http/resource_params.ts";
 
-/**
- * The package of a route's `{org}/{env}/{pkg}` when the caller may act on it:
- * 404 when it (or its environment or organization) does not exist or is
- * invisible to the caller, 403 when visible but the role is too low.
- */
-export async function packageFor(
-  ctx: AppContext,
-  principal: Principal,
-  params: { org: string; env: string; pkg: string; need?: number },
-): Promise<PackageRow> {
-  const missing = () => notFound(`package '${params.pkg}' not found in environment '${params.env}'`);
-  const [env] = await ctx.sql`SELECT e.id FROM environments e JOIN organizations o ON o.id = e.org_id
-                               WHERE o.name = ${params.org} AND e.name = ${params.env}`;
-  if (!env) throw missing();
-  const pkg = await findPackage(ctx.sql, principal, { envId: env.id as string, name: params.pkg });
-  if (!pkg || pkg.rank < READ) throw missing();
-  const need = params.need ?? READ;
-  if (pkg.rank < need) {
-    throw forbidden(`package '${params.pkg}': this operation needs the ${roleName("package", need)} role; you have ${pkg.permission ?? "none"}`);
-  }
-  return pkg;
-}
+export { packageFor } from "./lookup.ts";
+import { packageFor } from "./lookup.ts";
 
-/**
- * What follows every publish (API, watch mode, demo) once it committed: the
- * version's first run (every persist source, every index and the retrieval
- * index; its failure never undoes the publish) and the `published` event.
- * Returns the run's id, none when `INDEX_ON_PUBLISH` is false.
- */
-export async function afterPublish(
-  ctx: AppContext,
-  published: Published,
-  options: { envId: string; packageName: string; source: "api" | "watch" | "demo"; createdBy?: string | null },
-): Promise<string | undefined> {
-  let runId: string | undefined;
-  if (ctx.config.indexOnPublish) {
-    runId = await enqueueRun(ctx, {
-      packageId: published.version.packageId,
-      versionUuid: published.version.uuid,
-      createdBy: options.createdBy ?? null,
-    });
-  }
-  await emitPackageEvent(ctx, { envId: options.envId, packageName: options.packageName }, {
-    event: "published",
-    data: { versionId: published.version.id, source: options.source, models: published.models.map((m) => m.modelPath), runId },
-  });
-  return runId;
-}
-
-/** Directory of extracted package archives. */
-export function packageCacheDir(ctx: AppContext): string {
-  return join(ctx.config.dataDir, "packages");
-}
+export { afterPublish, packageCacheDir } from "./after_publish.ts";
+import { afterPublish, packageCacheDir } from "./after_publish.ts";
 
 const packagePatch = t.Object({
   description: t.Optional(t.String({ maxLength: 4000, error: "description must be at most 4000 characters" })),
@@ -120,6 +69,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
   const tags = ["packages"];
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/:env/packages",
       async ({ params, principal, query, request, set }) => {
@@ -169,24 +119,22 @@ function packagePlugin(ctx: AppContext, prefix: string) {
     )
     .get(
       "/:env/packages/:pkg",
-      async ({ params, principal }) => packageView(await packageFor(ctx, required(principal), params)),
-      { params: pkgParams, detail: { summary: "Get a package", tags } },
+      ({ pkg }) => packageView(pkg),
+      { params: pkgParams, pkgAccess: "viewer", detail: { summary: "Get a package", tags } },
     )
     .patch(
       "/:env/packages/:pkg",
-      async ({ params, principal, body }) => {
+      async ({ pkg, params, principal, body }) => {
         const p = required(principal);
-        const pkg = await packageFor(ctx, p, { ...params, need: MODEL });
         const { description, name: _n, ...metadata } = body as Record<string, unknown>;
         await updatePackage(ctx.sql, pkg.id, { description: description as string | undefined, metadata });
         return packageView(await packageFor(ctx, p, params));
       },
-      { params: pkgParams, body: packagePatch, detail: { summary: "Update a package's metadata (description and other fields; admin or modeler)", tags } },
+      { params: pkgParams, pkgAccess: "modeler", body: packagePatch, detail: { summary: "Update a package's metadata (description and other fields; admin or modeler)", tags } },
     )
     .delete(
       "/:env/packages/:pkg",
-      async ({ params, principal, set }) => {
-        const pkg = await packageFor(ctx, required(principal), { ...params, need: ADMIN });
+      async ({ pkg, set }) => {
         const versions = await versionUuidsOf(ctx, { packageId: pkg.id });
         const archives = await archivesOf(ctx.sql, { packageId: pkg.id });
         await ctx.sql.begin((tx) => deletePackage(tx, pkg.id));
@@ -194,12 +142,11 @@ function packagePlugin(ctx: AppContext, prefix: string) {
         await removeUnusedExtractions(ctx.sql, packageCacheDir(ctx), archives);
         set.status = 204;
       },
-      { params: pkgParams, detail: { summary: "Delete a package and all its versions (irreversible; package or environment admin)", tags } },
+      { params: pkgParams, pkgAccess: "admin", detail: { summary: "Delete a package and all its versions (irreversible; package or environment admin)", tags } },
     )
     .get(
       "/:env/packages/:pkg/source",
-      async ({ params, principal, query }) => {
-        const pkg = await packageFor(ctx, required(principal), params);
+      async ({ pkg, params, query }) => {
         const version = await resolveVersion(ctx.sql, pkg.id, query.versionId);
         if (!version) {
           throw notFound(query.versionId
@@ -219,6 +166,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: pkgParams,
+        pkgAccess: "viewer",
         query: t.Object({ versionId: t.Optional(versionIdParam) }),
         detail: { summary: "Download the zip uploaded for a version (latest by default)", tags },
       },
@@ -228,6 +176,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
 function organizationPackagesPlugin(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/:org/packages",
       async ({ params, principal, query, request, set }) => {

@@ -6,7 +6,7 @@
  */
 import { badRequest } from "../http/errors.ts";
 import { NAME_PATTERN, VERSION_ID_PATTERN } from "../http/params.ts";
-import { checkModelPath } from "../models/routes.ts";
+import { checkModelPath } from "../models/model_path.ts";
 
 /** Arguments of a query, named as the MCP tool `execute_query` names them. */
 export interface QueryArgs {

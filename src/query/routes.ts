@@ -14,7 +14,7 @@ import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { ApiError, badRequest, notFound } from "../http/errors.ts";
 import { security } from "../http/security.ts";
-import { pkgParams } from "../packages/routes.ts";
+import { pkgParams } from "../http/resource_params.ts";
 import { createQueryRunner } from "./service.ts";
 
 const text = (label: string) => t.Optional(t.String({ maxLength: 1_000_000, error: `${label} must be a string` }));

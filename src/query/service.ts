@@ -14,6 +14,7 @@ import { hideServerPaths } from "../http/server_paths.ts";
 import type { AppContext } from "../http/context.ts";
 import { MODEL, READ } from "../http/access.ts";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors.ts";
+import { apiErrorOf } from "../http/error_handler.ts";
 import { type Principal, principalLabel } from "../http/principal.ts";
 import { authorizeQuery, queryModelDef } from "../rls/enforce.ts";
 import type { QueryLogEntry, QueryStatus, QueryVia } from "../query_log/store.ts";
@@ -154,7 +155,7 @@ async function run(
   } catch (thrown) {
     const error = thrown instanceof Refusal ? thrown.error : thrown;
     if (facts.orgId) {
-      const status: QueryStatus = thrown instanceof Refusal || (error instanceof ApiError && error.status === 403)
+      const status: QueryStatus = thrown instanceof Refusal || apiErrorOf(error)?.status === 403
         ? "refused"
         : error instanceof QueryError && error.kind === "timeout" ? "timeout" : "error";
       await queryLogWriter(ctx).record(entry(status, { error: (error as Error).message }))
@@ -212,7 +213,8 @@ async function authorizedRun(
           sources = authorized.sources;
           return authorized.query;
         } catch (error) {
-          throw error instanceof ApiError ? new Refusal(error) : error;
+          const api = apiErrorOf(error);
+          throw api ? new Refusal(api) : error;
         }
       },
     });

@@ -6,13 +6,11 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN } from "../http/access.ts";
-import { required } from "../http/auth.ts";
 import { badRequest } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { organizationFor } from "../organizations/routes.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { listEntries } from "./store.ts";
 
 const logQuery = t.Object({
@@ -26,10 +24,10 @@ const logQuery = t.Object({
 export function queryLogRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations/:org/query-log" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ params, query, principal, request, set }) => {
-        const org = await organizationFor(ctx, required(principal), params.org, ADMIN);
+      async ({ org, query, principal, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const before = decodeCursor(query.cursor);
         if (before !== undefined && !/^[0-9]{1,19}$/.test(before)) throw badRequest("cursor is not valid; use the value from the Link rel=next header");
@@ -38,6 +36,7 @@ export function queryLogRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
+        orgAccess: "admin",
         query: logQuery,
         detail: {
           summary: "The organization's query log, newest first (organization admins): [{ id, at, principal, via, environmentName, packageName, versionId, modelPath, query, queryName, sourceName, boundAttributes, rows, ms, status, error }]",

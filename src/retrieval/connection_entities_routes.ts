@@ -14,7 +14,7 @@ import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 import { security } from "../http/security.ts";
-import { environmentFor } from "../environments/routes.ts";
+import { environmentFor } from "../environments/lookup.ts";
 import { findConnection } from "../connections/store.ts";
 import { findPackage } from "../packages/store.ts";
 import { enumerateEntities } from "./connection_entities.ts";

@@ -13,8 +13,8 @@ import { required } from "../http/auth.ts";
 import { forbidden, notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
 import { security } from "../http/security.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { groupFor } from "../groups/access.ts";
-import { organizationFor } from "../organizations/routes.ts";
 import { isMember } from "../organizations/store.ts";
 import { effectiveValues } from "./effective.ts";
 
@@ -24,11 +24,11 @@ const tags = ["attributes"];
 export function effectiveValueRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations/:org" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/users/:userName/attributes",
-      async ({ params, principal }) => {
+      async ({ org, params, principal }) => {
         const p = required(principal);
-        const org = await organizationFor(ctx, p, params.org);
         const self = p.kind === "user" && p.userName === params.userName;
         if (!self && org.rank < ADMIN) {
           throw forbidden(`the effective attributes of user '${params.userName}' are visible to the user and to admins of organization '${params.org}'`);
@@ -41,6 +41,7 @@ export function effectiveValueRoutes(ctx: AppContext) {
       },
       {
         params: t.Object({ org: name("organizationName"), userName: name("userName") }),
+        orgAccess: "member",
         detail: { summary: "Effective attribute values of a user: [{ name, type, value, from }] with from user, group:<name> or default", tags },
       },
     )

@@ -6,15 +6,14 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { MODEL } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { packageFor } from "../packages/routes.ts";
-import { versionFor, versionParams } from "../versions/routes.ts";
+import { routeAccess } from "../http/route_access.ts";
+import { versionParams } from "../http/resource_params.ts";
 import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, runView, type RunView } from "./store.ts";
 import { abortLocalRun, enqueueRun } from "./worker.ts";
 
@@ -39,11 +38,11 @@ function runPlugin(ctx: AppContext, prefix: string) {
   const tags = ["runs"];
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .post(
       "/:env/packages/:pkg/versions/:versionId/runs",
-      async ({ params, principal, body, set, request }) => {
+      async ({ version, pkg, principal, body, set, request }) => {
         const p = required(principal);
-        const { pkg, version } = await versionFor(ctx, p, { ...params, need: MODEL });
         const scoped = body !== undefined && body !== null && (body.sources !== undefined || body.dimensions !== undefined);
         const id = await enqueueRun(ctx, {
           packageId: pkg.id,
@@ -57,6 +56,7 @@ function runPlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: versionParams,
+        versionAccess: "modeler",
         body: t.Optional(runBody),
         detail: {
           summary: "Start a run of a version: {} (or no body) rebuilds every #@ persist source and #(index) dimension; sources[] / dimensions[] (source.dimension) select some (admin or modeler)",
@@ -66,32 +66,30 @@ function runPlugin(ctx: AppContext, prefix: string) {
     )
     .get(
       "/:env/packages/:pkg/runs",
-      async ({ params, principal, query, request, set }) => {
-        const pkg = await packageFor(ctx, required(principal), params);
+      async ({ pkg, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listRuns(ctx.sql, pkg.id, { limit, before: decodeCursor(query.cursor) });
         return pageResponse(request, rows, { limit, key: runCursor, set }).map(runView);
       },
       {
         params: t.Object({ org: name("organizationName"), env: name("environmentName"), pkg: name("packageName") }),
+        pkgAccess: "viewer",
         query: pageQuery,
         detail: { summary: "List the runs of a package, most recent first (paged)", tags },
       },
     )
     .get(
       "/:env/packages/:pkg/runs/:runId",
-      async ({ params, principal }) => {
-        const pkg = await packageFor(ctx, required(principal), params);
+      async ({ pkg, params }) => {
         const run = await findRun(ctx.sql, params.runId, { packageId: pkg.id });
         if (!run) throw notFound(`run ${params.runId} of package '${params.pkg}' not found`);
         return await withUnits(ctx, run);
       },
-      { params: runParams, detail: { summary: "Get a run with its units (state, row or value count, timings, error)", tags } },
+      { params: runParams, pkgAccess: "viewer", detail: { summary: "Get a run with its units (state, row or value count, timings, error)", tags } },
     )
     .post(
       "/:env/packages/:pkg/runs/:runId",
-      async ({ params, principal, query, set }) => {
-        const pkg = await packageFor(ctx, required(principal), { ...params, need: MODEL });
+      async ({ pkg, params, query, set }) => {
         const run = await findRun(ctx.sql, params.runId, { packageId: pkg.id });
         if (!run) throw notFound(`run ${params.runId} of package '${params.pkg}' not found`);
         if (query.action !== "cancel") {
@@ -106,6 +104,7 @@ function runPlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: runParams,
+        pkgAccess: "modeler",
         query: t.Object({ action: t.Optional(t.String({ maxLength: 64 })) }),
         detail: {
           summary: "Act on a run: ?action=cancel (200 cancelled when queued; 202 when running, it stops at the next check; 409 once ended; admin or modeler)",

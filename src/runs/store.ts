@@ -5,8 +5,8 @@
  * version's `index_status` and `archive_status`).
  * @module
  */
+import { ConflictError } from "../errors.ts";
 import type { Db, Sql } from "../db/database.ts";
-import { conflict } from "../http/errors.ts";
 import type { PlannedUnit, RunScope } from "./plan.ts";
 
 /** States of a run. */
@@ -190,7 +190,7 @@ export async function requestCancel(sql: Sql, runId: string): Promise<RunState> 
       await tx`UPDATE runs SET cancel_requested = true WHERE id = ${runId}`;
       return "running";
     }
-    throw conflict(`run ${runId} already ended (${state}); only a queued or running run can be cancelled`);
+    throw new ConflictError(`run ${runId} already ended (${state}); only a queued or running run can be cancelled`);
   });
 }
 

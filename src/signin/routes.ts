@@ -11,6 +11,7 @@ import { type AppContext, requestMeta } from "../http/context.ts";
 import { principalLabel } from "../http/principal.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { ApiError } from "../http/errors.ts";
+import { publicAccess } from "../http/route_access.ts";
 import { landingPage, PAGE_HEADERS, signInPage } from "./page.ts";
 
 /** Name the landing page and `GET /` answer. */
@@ -21,30 +22,8 @@ export const SERVICE_VERSION: string = pkgJson.version;
 export const DOCS_PATH = "/api/v0/docs";
 
 
-/**
- * A same-origin path to return to after sign-in: an absolute path of this
- * service (`/...`, never `//host` or `/\host`), `/` otherwise.
- */
-export function safeReturn(value: unknown): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
-  try {
-    const url = new URL(value, "http://service.invalid");
-    if (url.origin !== "http://service.invalid") return "/";
-    return url.pathname + url.search + url.hash;
-  } catch {
-    return "/";
-  }
-}
-
-/** The URL of the sign-in page that returns to `returnTo`. */
-export function signInUrl(returnTo: string): string {
-  return `/signin?return=${encodeURIComponent(safeReturn(returnTo))}`;
-}
-
-/** Whether a request comes from a browser that wants a page (Accept names text/html). */
-export function wantsHtml(request: Request): boolean {
-  return (request.headers.get("accept") ?? "").includes("text/html");
-}
+export { safeReturn, signInUrl, wantsHtml } from "./links.ts";
+import { safeReturn, wantsHtml } from "./links.ts";
 
 function html(body: string, status = 200, extra: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { ...PAGE_HEADERS, ...extra } });
@@ -66,12 +45,14 @@ function foreignOrigin(request: Request): boolean {
 export function signInRoutes(ctx: AppContext) {
   const idpUrl = ctx.config.idpSigninUrl;
   return new Elysia()
+    .use(publicAccess)
     .get("/", async ({ request }) => {
       if (!wantsHtml(request)) return Response.json({ name: SERVICE_NAME, version: SERVICE_VERSION, docs: DOCS_PATH });
       const principal = await sessionPrincipal(ctx, request);
       return html(landingPage({ name: SERVICE_NAME, version: SERVICE_VERSION, docs: DOCS_PATH, signedInAs: principal ? principalLabel(principal).replace(/^user:/, "") : undefined }));
-    }, { detail: { summary: "Landing page: HTML for browsers (docs, sign-in, version), `{ name, version, docs }` for API clients", tags: ["auth"], security: [] } })
+    }, { access: "public", detail: { summary: "Landing page: HTML for browsers (docs, sign-in, version), `{ name, version, docs }` for API clients", tags: ["auth"], security: [] } })
     .get("/signin", ({ query }) => html(signInPage({ returnTo: safeReturn(query.return), idpUrl })), {
+      access: "public",
       detail: { summary: "Sign-in page of browsers (password; the identity provider's link when IDP_SIGNIN_URL is set); `?return=` a path of this service", tags: ["auth"], security: [] },
     })
     .post("/signin", async ({ request, body }) => {
@@ -98,9 +79,9 @@ export function signInRoutes(ctx: AppContext) {
       }
       const cookie = await sessionCookie(ctx, request, { kind: "user", userId: user.id, userName: user.userName, systemAdmin: false });
       return new Response(null, { status: 303, headers: { location: returnTo, "set-cookie": cookie, "cache-control": "no-store" } });
-    }, { detail: { summary: "Sign in a browser (form: userName, password, return); sets the HttpOnly, SameSite=Strict session cookie", tags: ["auth"], security: [] } })
+    }, { access: "public", detail: { summary: "Sign in a browser (form: userName, password, return); sets the HttpOnly, SameSite=Strict session cookie", tags: ["auth"], security: [] } })
     .post("/signout", ({ request }) => {
       if (foreignOrigin(request)) return html(signInPage({ returnTo: "/", error: "sign-out from another site is refused", idpUrl }), 403);
       return new Response(null, { status: 303, headers: { location: "/", "set-cookie": clearSessionCookie(ctx, request), "cache-control": "no-store" } });
-    }, { detail: { summary: "Sign a browser out (clears the session cookie)", tags: ["auth"], security: [] } });
+    }, { access: "public", detail: { summary: "Sign a browser out (clears the session cookie)", tags: ["auth"], security: [] } });
 }

@@ -7,6 +7,7 @@ import type { AppContext } from "../http/context.ts";
 import { required } from "../http/auth.ts";
 import { principalKey } from "../http/access.ts";
 import { security } from "../http/security.ts";
+import { publicAccess } from "../http/route_access.ts";
 import { embedderStatus } from "../retrieval/embedder.ts";
 import { DATABASE_RETRY_AFTER_S } from "../http/error_handler.ts";
 
@@ -30,10 +31,12 @@ async function databaseReady(ctx: AppContext): Promise<boolean> {
 /** Health and status routes. */
 export function statusRoutes(ctx: AppContext) {
   return new Elysia()
+    .use(publicAccess)
     .get(
       "/health",
       () => ({ status: "ok" }),
       {
+        access: "public",
         detail: {
           summary: "Liveness: 200 while the process runs (the service starts listening once the database is migrated)",
           description: "Does not touch the platform database; see GET /health/ready for readiness.",
@@ -51,6 +54,7 @@ export function statusRoutes(ctx: AppContext) {
         return { status: "unavailable", database: "unreachable" };
       },
       {
+        access: "public",
         detail: {
           summary: "Readiness: 200 when the platform database answers within 2 s, 503 with Retry-After while it does not",
           tags: ["data"],

@@ -6,16 +6,13 @@
 import { emitPackageEvent } from "../events/hub.ts";
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { MODEL } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
-import { required } from "../http/auth.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
-import { name, pageQuery, versionIdParam } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
+import { pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { packageFor, pkgParams } from "../packages/routes.ts";
-import type { PackageRow } from "../packages/store.ts";
+import { routeAccess } from "../http/route_access.ts";
+import { pkgParams } from "../http/resource_params.ts";
 import { runInFlight } from "../runs/store.ts";
 import { evictVersions } from "../query/models.ts";
 import {
@@ -29,12 +26,8 @@ import {
 } from "./store.ts";
 
 /** Path params `{ org, env, pkg, versionId }`. */
-export const versionParams = t.Object({
-  org: name("organizationName"),
-  env: name("environmentName"),
-  pkg: name("packageName"),
-  versionId: versionIdParam,
-});
+export { versionParams } from "../http/resource_params.ts";
+import { versionParams } from "../http/resource_params.ts";
 
 const versionBody = t.Object({
   id: t.Optional(t.String()),
@@ -87,49 +80,34 @@ export function archiveChange(current: VersionRow, body: VersionPatch): "archive
   return wanted;
 }
 
-/**
- * The package and version of a route's `{org}/{env}/{pkg}/versions/{versionId}`
- * when the caller may act on them (404 / 403 as {@link packageFor}).
- */
-export async function versionFor(
-  ctx: AppContext,
-  principal: Principal,
-  params: { org: string; env: string; pkg: string; versionId: string; need?: number },
-): Promise<{ pkg: PackageRow; version: VersionRow }> {
-  const pkg = await packageFor(ctx, principal, params);
-  const version = await findVersion(ctx.sql, pkg.id, params.versionId);
-  if (!version) throw notFound(`version ${params.versionId} of package '${params.pkg}' not found; list versions with GET .../packages/${params.pkg}/versions`);
-  return { pkg, version };
-}
+export { versionFor } from "./lookup.ts";
 
 function versionPlugin(ctx: AppContext, prefix: string) {
   const tags = ["versions"];
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/:env/packages/:pkg/versions",
-      async ({ params, principal, query, request, set }) => {
-        const pkg = await packageFor(ctx, required(principal), params);
+      async ({ pkg, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listVersions(ctx.sql, pkg.id, { limit, before: decodeCursor(query.cursor) });
         return pageResponse(request, rows, { limit, key: versionCursor, set }).map(versionView);
       },
-      { params: pkgParams, query: pageQuery, detail: { summary: "List the versions of a package, newest first", tags } },
+      { params: pkgParams, pkgAccess: "viewer", query: pageQuery, detail: { summary: "List the versions of a package, newest first", tags } },
     )
     .get(
       "/:env/packages/:pkg/versions/:versionId",
-      async ({ params, principal }) => {
-        const pkg = await packageFor(ctx, required(principal), params);
+      async ({ pkg, params }) => {
         const version = await findVersion(ctx.sql, pkg.id, params.versionId);
         if (!version) throw notFound(`version ${params.versionId} of package '${params.pkg}' not found`);
         return versionView(version);
       },
-      { params: versionParams, detail: { summary: "Get a version", tags } },
+      { params: versionParams, pkgAccess: "viewer", detail: { summary: "Get a version", tags } },
     )
     .patch(
       "/:env/packages/:pkg/versions/:versionId",
-      async ({ params, principal, body }) => {
-        const pkg = await packageFor(ctx, required(principal), { ...params, need: MODEL });
+      async ({ pkg, params, body }) => {
         let archived: string | undefined;
         const view = await ctx.sql.begin(async (tx) => {
           const [locked] = await tx`SELECT id FROM packages WHERE id = ${pkg.id} FOR UPDATE`;
@@ -154,6 +132,7 @@ function versionPlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: versionParams,
+        pkgAccess: "modeler",
         body: versionBody,
         detail: {
           summary: "Update a version's status: archiveStatus archive or unarchive; other fields are read-only (admin or modeler)",

@@ -13,7 +13,7 @@ import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
-import { environmentFor, organizationRank } from "../environments/routes.ts";
+import { environmentFor, organizationRank } from "../environments/lookup.ts";
 import {
   startWatching,
   stopWatching,

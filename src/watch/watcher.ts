@@ -18,10 +18,11 @@ import { connectionLookup } from "../connections/store.ts";
 import { sha256Hex } from "../engine/mod.ts";
 import { emitPackageEvent, listenerCount } from "../events/hub.ts";
 import type { AppContext } from "../http/context.ts";
-import { ApiError, conflict } from "../http/errors.ts";
+import { conflict } from "../http/errors.ts";
+import { apiErrorOf } from "../http/error_handler.ts";
 import { NAME_PATTERN } from "../http/params.ts";
 import { publishVersion } from "../packages/publish.ts";
-import { afterPublish, packageCacheDir } from "../packages/routes.ts";
+import { afterPublish, packageCacheDir } from "../packages/after_publish.ts";
 import { isIgnoredPath, nextPatch, packageHead, readFolder, zipFolderFiles } from "./folder.ts";
 
 /** The environment to watch and who asked. */
@@ -274,13 +275,14 @@ async function publishFolder(ctx: AppContext, w: Watching, name: string): Promis
       }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, w.target.envId, keys) });
       await afterPublish(ctx, published, { envId: w.target.envId, packageName: name, source: "watch" });
       return { versionId };
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 409) continue; // a concurrent publish took the id
-      if (error instanceof ApiError && error.status < 500) {
+    } catch (thrown) {
+      const error = apiErrorOf(thrown);
+      if (error?.status === 409) continue; // a concurrent publish took the id
+      if (error && error.status < 500) {
         await emitPackageEvent(ctx, pkgKey, { event: "compile_error", data: { message: error.message, problems: error.details.problems ?? [], versionId } });
         return { error: error.message };
       }
-      throw error;
+      throw thrown;
     }
   }
   return { error: "three concurrent publishes took the next version id; save a file again to retry" };

@@ -13,7 +13,9 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
-import { workspaceFor, wsParams } from "./routes.ts";
+import { routeAccess } from "../http/route_access.ts";
+import { workspaceFor } from "./lookup.ts";
+import { wsParams } from "../http/resource_params.ts";
 import { addPackageAccess, findPackage, listPackageAccess, removePackageAccess, type PackageRef, type WorkspaceRow } from "./store.ts";
 
 const packageQuery = t.Object({ environmentName: name("environmentName"), packageName: name("packageName") });
@@ -46,17 +48,18 @@ export function workspacePackageRoutes(ctx: AppContext) {
   const tags = ["workspacePermissions"];
   return new Elysia({ prefix: "/organizations/:org/workspaces/:ws/packages" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ params, query, principal, request, set }) => {
+      async ({ ws, query, principal, request, set }) => {
         const p = required(principal);
-        const ws = await workspaceFor(ctx, p, params);
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listPackageAccess(ctx.sql, p, ws.id, { limit, after: decodeCursor(query.cursor) });
         return pageResponse(request, rows, { limit, key: (r) => `${r.environmentName}/${r.packageName}`, set });
       },
       {
         params: wsParams,
+        wsAccess: "viewer",
         query: pageQuery,
         detail: {
           summary: "List the packages a workspace has access to (workspace viewer; only packages the caller can read)",

@@ -4,16 +4,15 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { ADMIN, MODEL, READ, roleName } from "../http/access.ts";
+import { ADMIN, MODEL, READ } from "../http/access.ts";
 import { required, requiredUser } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { badRequest, conflict, forbidden, notFound } from "../http/errors.ts";
+import { badRequest, conflict, forbidden } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
-import { organizationFor } from "../organizations/routes.ts";
-import { workspaceLevel } from "../permissions/levels.ts";
+import { routeAccess } from "../http/route_access.ts";
+import { organizationFor } from "../organizations/lookup.ts";
 import {
   deleteWorkspace,
   insertWorkspace,
@@ -21,13 +20,11 @@ import {
   PERSONAL_PREFIX,
   personalWorkspace,
   updateWorkspace,
-  workspaceById,
   workspaceView,
-  type WorkspaceRow,
 } from "./store.ts";
 
-/** Path params `{ org, ws }`. */
-export const wsParams = t.Object({ org: name("organizationName"), ws: name("workspaceName") });
+export { wsParams } from "../http/resource_params.ts";
+import { wsParams } from "../http/resource_params.ts";
 
 const description = t.String({ maxLength: 4000, error: "description must be at most 4000 characters" });
 const wsBody = t.Object({ name: name("name"), description: t.Optional(description) });
@@ -37,35 +34,7 @@ const listQuery = t.Object({
   writable: t.Optional(t.BooleanString({ error: "writable must be true or false" })),
 });
 
-/** Options of {@link workspaceFor}. */
-export interface WorkspaceForOptions {
-  /** Rank the operation needs ({@link READ} viewer, {@link ADMIN} manager). */
-  need?: number;
-  /** What the operation is, for the 403 message, e.g. `deleting it`. */
-  action?: string;
-}
-
-/**
- * The workspace `{org}/{ws}` of a route when the caller may act on it: 404 when
- * it does not exist or the caller cannot see it (personal workspaces of others
- * included), 403 when visible but the rank is too low.
- */
-export async function workspaceFor(
-  ctx: AppContext,
-  principal: Principal,
-  params: { org: string; ws: string } & WorkspaceForOptions,
-): Promise<WorkspaceRow> {
-  const missing = `workspace '${params.ws}' not found in organization '${params.org}'`;
-  const found = await workspaceLevel.resolve(ctx.sql, { org: params.org, ws: params.ws });
-  const ws = found ? await workspaceById(ctx.sql, principal, found.id) : null;
-  if (!ws || ws.rank < READ) throw notFound(missing);
-  const need = params.need ?? READ;
-  if (ws.rank < need) {
-    throw forbidden(`workspace '${params.ws}': ${params.action ?? "this operation"} needs the ${roleName("workspace", need)} role; ` +
-      `you are ${ws.permission}. Ask a workspace manager or an organization admin`);
-  }
-  return ws;
-}
+export { workspaceFor, type WorkspaceForOptions } from "./lookup.ts";
 
 function checkSharedName(wsName: string): void {
   if (wsName === "personal" || wsName.startsWith(PERSONAL_PREFIX)) {
@@ -78,11 +47,11 @@ export function workspaceRoutes(ctx: AppContext) {
   const tags = ["workspaces"];
   return new Elysia({ prefix: "/organizations/:org/workspaces" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ params, query, principal, request, set }) => {
+      async ({ org, query, principal, request, set }) => {
         const p = required(principal);
-        const org = await organizationFor(ctx, p, params.org);
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listWorkspaces(ctx.sql, p, {
           orgId: org.id,
@@ -94,6 +63,7 @@ export function workspaceRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
+        orgAccess: "member",
         query: listQuery,
         detail: {
           summary: "List the workspaces of an organization the caller can read (`?writable=true`: only those it manages)",
@@ -106,10 +76,9 @@ export function workspaceRoutes(ctx: AppContext) {
     )
     .post(
       "/",
-      async ({ params, body, principal, set }) => {
+      async ({ org, params, body, principal, set }) => {
         const p = required(principal);
         checkSharedName(body.name);
-        const org = await organizationFor(ctx, p, params.org);
         if (org.rank < MODEL) {
           throw forbidden(`organization '${params.org}': creating a workspace needs the admin or modeler role; you are ${org.permission}. ` +
             "Use POST .../workspaces/personal for a private workspace, or ask an organization admin");
@@ -124,6 +93,7 @@ export function workspaceRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
+        orgAccess: "member",
         body: wsBody,
         detail: {
           summary: "Create a shared workspace (organization admin or modeler; the creator becomes its manager)",
@@ -158,13 +128,12 @@ export function workspaceRoutes(ctx: AppContext) {
     )
     .get(
       "/:ws",
-      async ({ params, principal }) => workspaceView(await workspaceFor(ctx, required(principal), params)),
-      { params: wsParams, detail: { summary: "Get a workspace with the caller's permission (viewer)", tags } },
+      ({ ws }) => workspaceView(ws),
+      { params: wsParams, wsAccess: "viewer", detail: { summary: "Get a workspace with the caller's permission (viewer)", tags } },
     )
     .patch(
       "/:ws",
-      async ({ params, body, principal }) => {
-        const ws = await workspaceFor(ctx, required(principal), { ...params, need: ADMIN, action: "updating it" });
+      async ({ ws, body }) => {
         if (body.name !== undefined && body.name !== ws.name) {
           throw badRequest("a workspace cannot be renamed (its name is its address in MCP URLs and package grants); create a new workspace instead");
         }
@@ -172,19 +141,20 @@ export function workspaceRoutes(ctx: AppContext) {
       },
       {
         params: wsParams,
+        wsAccess: "manager",
         body: wsPatch,
         detail: { summary: "Update a workspace (partial: only `description` changes; manager)", tags },
       },
     )
     .delete(
       "/:ws",
-      async ({ params, principal, set }) => {
-        const ws = await workspaceFor(ctx, required(principal), { ...params, need: ADMIN, action: "deleting it" });
+      async ({ ws, set }) => {
         await ctx.sql.begin((tx) => deleteWorkspace(tx, ws));
         set.status = 204;
       },
       {
         params: wsParams,
+        wsAccess: "manager",
         detail: {
           summary: "Delete a workspace with its documents, permissions and package access (irreversible; manager or organization admin)",
           tags,

@@ -1,0 +1,29 @@
+/**
+ * Looking up a document for an operation: 404 when invisible, 403 when the
+ * rank is too low (domain errors).
+ * @module
+ */
+import { READ, roleName } from "../http/access.ts";
+import type { AppContext } from "../http/context.ts";
+import type { Principal } from "../http/principal.ts";
+import { ForbiddenError, NotFoundError } from "../errors.ts";
+import { documentLevel } from "../permissions/levels.ts";
+import { documentById, type DocumentRow } from "./store.ts";
+
+/** The document of a route when the caller may act on it: 404 when invisible, 403 when the rank is too low. */
+export async function documentFor(
+  ctx: AppContext,
+  principal: Principal,
+  params: { org: string; ws: string; documentId: string; need?: number; action?: string },
+): Promise<DocumentRow> {
+  const label = `document '${params.documentId}'`;
+  const found = await documentLevel.resolve(ctx.sql, { org: params.org, ws: params.ws, documentId: params.documentId });
+  const doc = found ? await documentById(ctx.sql, principal, found.id) : null;
+  if (!doc || doc.rank < READ) throw new NotFoundError(`${label} not found in workspace '${params.ws}'`);
+  const need = params.need ?? READ;
+  if (doc.rank < need) {
+    throw new ForbiddenError(`${label}: ${params.action ?? "this operation"} needs the ${roleName("document", need)} role; you are ${doc.permission}. ` +
+      "Ask a workspace manager");
+  }
+  return doc;
+}

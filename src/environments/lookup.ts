@@ -1,0 +1,40 @@
+/**
+ * Looking up an organization's rank and an environment for an operation:
+ * 404 when the caller cannot see it, 403 when its role is too low.
+ * @module
+ */
+import { READ } from "../http/access.ts";
+import type { AppContext } from "../http/context.ts";
+import type { Principal } from "../http/principal.ts";
+import type { Db } from "../db/database.ts";
+import { NotFoundError } from "../errors.ts";
+import { findOrganization } from "../organizations/store.ts";
+import { requireEnvironment, type EnvironmentRow } from "./store.ts";
+
+/** An organization by name with the caller's rank on it (404 when it does not exist). */
+export async function organizationRank(db: Db, principal: Principal, orgName: string): Promise<{ id: string; rank: number }> {
+  const org = await findOrganization(db, orgName, principal);
+  if (!org) throw new NotFoundError(`organization '${orgName}' not found`);
+  return { id: org.id, rank: org.rank };
+}
+
+/** Options of {@link environmentFor}. */
+export interface EnvironmentForOptions {
+  need?: number;
+  visibleThroughPackages?: boolean;
+}
+
+/** The environment of a route's `{org}/{env}` when the caller may act on it (404/403 otherwise). */
+export async function environmentFor(
+  ctx: AppContext,
+  principal: Principal,
+  params: { org: string; env: string } & EnvironmentForOptions,
+): Promise<EnvironmentRow> {
+  const org = await organizationRank(ctx.sql, principal, params.org);
+  return await requireEnvironment(ctx.sql, principal, {
+    orgId: org.id,
+    name: params.env,
+    need: params.need ?? READ,
+    visibleThroughPackages: params.visibleThroughPackages,
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * Domain errors: what went wrong, in the domain's words, with no HTTP status.
+ * Stores and domain modules throw these; `src/http/error_handler.ts`
+ * ({@link toApiError} there) is the one place that maps them to statuses and codes.
+ * @module
+ */
+
+/** Base class of the domain errors (never carries a `status`: Elysia would use it). */
+export class DomainError extends Error {
+  /** Extra JSON fields a client sees next to `code` and `message` (for example `problems`). */
+  readonly details: Record<string, unknown>;
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.details = details;
+  }
+}
+
+/** The resource does not exist, or the caller may not know that it does. */
+export class NotFoundError extends DomainError {
+  override name = "NotFoundError";
+}
+
+/** The caller sees the resource but its role is too low for the operation. */
+export class ForbiddenError extends DomainError {
+  override name = "ForbiddenError";
+}
+
+/** The operation collides with the current state (a duplicate name, a finished run, a used token). */
+export class ConflictError extends DomainError {
+  override name = "ConflictError";
+}
+
+/** A value the caller sent is not valid for its field. */
+export class ValidationError extends DomainError {
+  override name = "ValidationError";
+}

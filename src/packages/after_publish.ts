@@ -1,0 +1,41 @@
+/**
+ * What follows a committed publish, shared by the API, watch mode and the
+ * demo (so none of them imports the package route module).
+ * @module
+ */
+import { join } from "node:path";
+import type { AppContext } from "../http/context.ts";
+import { enqueueRun } from "../runs/worker.ts";
+import { emitPackageEvent } from "../events/hub.ts";
+import type { Published } from "./publish.ts";
+
+/**
+ * What follows every publish (API, watch mode, demo) once it committed: the
+ * version's first run (every persist source, every index and the retrieval
+ * index; its failure never undoes the publish) and the `published` event.
+ * Returns the run's id, none when `INDEX_ON_PUBLISH` is false.
+ */
+export async function afterPublish(
+  ctx: AppContext,
+  published: Published,
+  options: { envId: string; packageName: string; source: "api" | "watch" | "demo"; createdBy?: string | null },
+): Promise<string | undefined> {
+  let runId: string | undefined;
+  if (ctx.config.indexOnPublish) {
+    runId = await enqueueRun(ctx, {
+      packageId: published.version.packageId,
+      versionUuid: published.version.uuid,
+      createdBy: options.createdBy ?? null,
+    });
+  }
+  await emitPackageEvent(ctx, { envId: options.envId, packageName: options.packageName }, {
+    event: "published",
+    data: { versionId: published.version.id, source: options.source, models: published.models.map((m) => m.modelPath), runId },
+  });
+  return runId;
+}
+
+/** Directory of extracted package archives. */
+export function packageCacheDir(ctx: AppContext): string {
+  return join(ctx.config.dataDir, "packages");
+}

@@ -1,0 +1,34 @@
+/**
+ * Looking up a package for an operation: 404 when it (or its environment or
+ * organization) does not exist or is invisible to the caller, 403 when visible
+ * but the role is too low.
+ * @module
+ */
+import { READ, roleName } from "../http/access.ts";
+import type { AppContext } from "../http/context.ts";
+import type { Principal } from "../http/principal.ts";
+import { ForbiddenError, NotFoundError } from "../errors.ts";
+import { findPackage, type PackageRow } from "./store.ts";
+
+/**
+ * The package of a route's `{org}/{env}/{pkg}` when the caller may act on it:
+ * 404 when it (or its environment or organization) does not exist or is
+ * invisible to the caller, 403 when visible but the role is too low.
+ */
+export async function packageFor(
+  ctx: AppContext,
+  principal: Principal,
+  params: { org: string; env: string; pkg: string; need?: number },
+): Promise<PackageRow> {
+  const missing = () => new NotFoundError(`package '${params.pkg}' not found in environment '${params.env}'`);
+  const [env] = await ctx.sql`SELECT e.id FROM environments e JOIN organizations o ON o.id = e.org_id
+                               WHERE o.name = ${params.org} AND e.name = ${params.env}`;
+  if (!env) throw missing();
+  const pkg = await findPackage(ctx.sql, principal, { envId: env.id as string, name: params.pkg });
+  if (!pkg || pkg.rank < READ) throw missing();
+  const need = params.need ?? READ;
+  if (pkg.rank < need) {
+    throw new ForbiddenError(`package '${params.pkg}': this operation needs the ${roleName("package", need)} role; you have ${pkg.permission ?? "none"}`);
+  }
+  return pkg;
+}

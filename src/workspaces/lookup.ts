@@ -1,0 +1,41 @@
+/**
+ * Looking up a workspace for an operation: 404 when it does not exist or the
+ * caller cannot see it, 403 when visible but the rank is too low.
+ * @module
+ */
+import { READ, roleName } from "../http/access.ts";
+import type { AppContext } from "../http/context.ts";
+import type { Principal } from "../http/principal.ts";
+import { ForbiddenError, NotFoundError } from "../errors.ts";
+import { workspaceLevel } from "../permissions/levels.ts";
+import { workspaceById, type WorkspaceRow } from "./store.ts";
+
+/** Options of {@link workspaceFor}. */
+export interface WorkspaceForOptions {
+  /** Rank the operation needs (1 viewer, 3 manager). */
+  need?: number;
+  /** What the operation is, for the 403 message, e.g. `deleting it`. */
+  action?: string;
+}
+
+/**
+ * The workspace `{org}/{ws}` of a route when the caller may act on it: 404 when
+ * it does not exist or the caller cannot see it (personal workspaces of others
+ * included), 403 when visible but the rank is too low.
+ */
+export async function workspaceFor(
+  ctx: AppContext,
+  principal: Principal,
+  params: { org: string; ws: string } & WorkspaceForOptions,
+): Promise<WorkspaceRow> {
+  const missing = `workspace '${params.ws}' not found in organization '${params.org}'`;
+  const found = await workspaceLevel.resolve(ctx.sql, { org: params.org, ws: params.ws });
+  const ws = found ? await workspaceById(ctx.sql, principal, found.id) : null;
+  if (!ws || ws.rank < READ) throw new NotFoundError(missing);
+  const need = params.need ?? READ;
+  if (ws.rank < need) {
+    throw new ForbiddenError(`workspace '${params.ws}': ${params.action ?? "this operation"} needs the ${roleName("workspace", need)} role; ` +
+      `you are ${ws.permission}. Ask a workspace manager or an organization admin`);
+  }
+  return ws;
+}
