@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { openDatabase } from "../../src/db/database.ts";
 import { SERVER_URL } from "../helpers/service.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
@@ -111,18 +112,11 @@ describe("the service process", () => {
         await admin.end();
       };
     } else {
-      // the embedded engine behind its socket is a server both processes reach
-      const { PGlite } = await import("@electric-sql/pglite");
-      const { vector } = await import("@electric-sql/pglite-pgvector");
-      const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-      const db = await PGlite.create({ extensions: { vector } });
-      const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: 32 });
-      await server.start();
-      url = `postgres://postgres@${server.getServerConn()}/postgres`;
-      cleanup = async () => {
-        await server.stop();
-        await db.close();
-      };
+      // the embedded engine behind a TCP socket (with the service's own fix that keeps each
+      // connection's extended-protocol messages together) is a server both processes reach
+      const db = await openDatabase({ tcp: true, max: 32 });
+      url = db.url;
+      cleanup = () => db.close();
     }
     try {
       const env = { DATABASE_URL: url, BOOTSTRAP_ADMIN_PASSWORD: "concurrent-admin-pw", JWT_SECRET: "s".repeat(40) };
