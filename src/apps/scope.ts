@@ -7,6 +7,7 @@
  */
 import type { Db } from "../db/database.ts";
 import type { AppContext } from "../http/context.ts";
+import { groupTokenPrincipal, userById, userPrincipal } from "../http/auth.ts";
 import { forbidden, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { type Claims, looksLike, type Subject, verifyCredential } from "./credentials.ts";
@@ -16,18 +17,10 @@ const CHALLENGE = 'Bearer realm="app", error="invalid_token"';
 /** The principal a credential acts as, `null` when the user or group token is gone. */
 export async function principalOf(sql: Db, subject: Subject): Promise<Principal | null> {
   if (!/^[0-9a-f-]{36}$/i.test(subject.id)) return null;
-  if (subject.kind === "user") {
-    const [u] = await sql`SELECT id, user_name, system_admin, token_version FROM users WHERE id = ${subject.id}`;
-    // a password change, reset or removal since the credential was signed ends it
-    return u && u.token_version === subject.version ? { kind: "user", userId: u.id as string, userName: u.user_name as string, systemAdmin: u.system_admin as boolean } : null;
-  }
-  const [g] = await sql`
-    SELECT t.id AS token_id, g.id AS group_id, g.name, g.org_id, o.name AS org_name
-      FROM group_tokens t JOIN groups g ON g.id = t.group_id JOIN organizations o ON o.id = g.org_id
-     WHERE t.id = ${subject.id} AND t.expires_at > now()`;
-  return g
-    ? { kind: "group", tokenId: g.token_id as string, groupId: g.group_id as string, groupName: g.name as string, orgId: g.org_id as string, orgName: g.org_name as string }
-    : null;
+  if (subject.kind === "group") return await groupTokenPrincipal(sql, { tokenId: subject.id });
+  const user = await userById(sql, subject.id);
+  // a password change, reset or removal since the credential was signed ends it
+  return user && user.tokenVersion === subject.version ? userPrincipal(user) : null;
 }
 
 /** The package route an app token may call, parsed from a request (`null` for any other route). */

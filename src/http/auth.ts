@@ -71,7 +71,8 @@ export async function sha256Hex(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function userById(sql: Db, id: string): Promise<(UserPrincipal & { tokenVersion: number; bootstrap: boolean }) | null> {
+/** A user by id with its token version (checked against every token of the user), or `null`. */
+export async function userById(sql: Db, id: string): Promise<(UserPrincipal & { tokenVersion: number; bootstrap: boolean }) | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   const [u] = await sql`SELECT id, user_name, system_admin, token_version, bootstrap FROM users WHERE id = ${id}`;
   return u
@@ -86,7 +87,8 @@ async function userById(sql: Db, id: string): Promise<(UserPrincipal & { tokenVe
     : null;
 }
 
-function userPrincipal(u: UserPrincipal): UserPrincipal {
+/** The principal of a user row (without the row's extra fields). */
+export function userPrincipal(u: UserPrincipal): UserPrincipal {
   return { kind: "user", userId: u.userId, userName: u.userName, systemAdmin: u.systemAdmin };
 }
 
@@ -172,11 +174,16 @@ async function bearer(deps: AuthDeps, token: string): Promise<UserPrincipal> {
 
 /** Resolves a group token secret to the group it acts as, or `null`. */
 export async function resolveApiKey(sql: Db, secret: string): Promise<GroupPrincipal | null> {
-  const hash = await sha256Hex(secret);
+  return await groupTokenPrincipal(sql, { secretHash: await sha256Hex(secret) });
+}
+
+/** The group an unexpired group token (by its secret's hash or by its id) acts as, or `null`. */
+export async function groupTokenPrincipal(sql: Db, token: { secretHash: string } | { tokenId: string }): Promise<GroupPrincipal | null> {
+  const match = "secretHash" in token ? sql`t.secret_hash = ${token.secretHash}` : sql`t.id = ${token.tokenId}`;
   const [row] = await sql`
     SELECT t.id AS token_id, g.id AS group_id, g.name, g.org_id, o.name AS org_name
       FROM group_tokens t JOIN groups g ON g.id = t.group_id JOIN organizations o ON o.id = g.org_id
-     WHERE t.secret_hash = ${hash} AND t.expires_at > now()`;
+     WHERE ${match} AND t.expires_at > now()`;
   return row
     ? {
       kind: "group",
