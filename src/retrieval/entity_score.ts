@@ -8,7 +8,7 @@
 import type { EntityRecord } from "./entity_text.ts";
 import type { PhraseTerms } from "./phrase_terms.ts";
 import type { EntityMatch, RankOptions } from "./rank.ts";
-import { expandAbbreviations, splitName, stem, STOP_WORDS, words } from "./text_terms.ts";
+import { containsWord, expandAbbreviations, splitName, stem, STOP_WORDS, words } from "./text_terms.ts";
 
 interface EntityTerms {
   name: Set<string>;
@@ -294,17 +294,6 @@ function valueMatch(phrase: PhraseTerms, v: string, normalized: string): number 
   return ` ${phrase.normalized} `.includes(` ${normalized} `) ? 0.9 : 0;
 }
 
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-
-/** True when `word` occurs in `text` (case-sensitive) with no letter or digit on either side. */
-function containsWord(text: string, word: string): boolean {
-  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
-    const before = text[at - 1];
-    const after = text[at + word.length];
-    if (!(before && LETTER_OR_DIGIT.test(before)) && !(after && LETTER_OR_DIGIT.test(after))) return true;
-  }
-  return false;
-}
 
 function quoteList(items: string[]): string {
   return items.map((s) => `'${s}'`).join(", ");
@@ -313,4 +302,3 @@ function quoteList(items: string[]): string {
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
-

@@ -22,7 +22,7 @@
 import type { Embedder } from "./embedder.ts";
 import type { EntityRecord } from "./entity_text.ts";
 import type { EntityMatch } from "./rank.ts";
-import { expandAbbreviations, stem, STOP_WORDS, words } from "./text_terms.ts";
+import { containsWord, expandAbbreviations, stem, STOP_WORDS, words } from "./text_terms.ts";
 
 /** Signals that {@link QuestionRankOptions.disable} can turn off (for the eval's ablation). */
 export type Signal = "idf" | "calibration" | "collapse" | "kinds" | "synonyms" | "values" | "lexical";
@@ -487,16 +487,6 @@ interface Detail {
   matchedValue?: string;
 }
 
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-
-function containsWord(text: string, word: string): boolean {
-  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
-    const before = text[at - 1];
-    const after = text[at + word.length];
-    if (!(before && LETTER_OR_DIGIT.test(before)) && !(after && LETTER_OR_DIGIT.test(after))) return true;
-  }
-  return false;
-}
 
 function kindOrder(entity: EntityRecord): number {
   return ["measure", "dimension", "view", "query", "source"].indexOf(entity.kind);

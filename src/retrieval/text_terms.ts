@@ -120,3 +120,15 @@ export function contentStems(text: string, options: { expand?: boolean } = {}): 
   const expanded = options.expand ? expandAbbreviations(raw) : raw;
   return [...new Set(expanded.filter((w) => !STOP_WORDS.has(w)).map(stem))];
 }
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** True when `word` occurs in `text` (case-sensitive) with no letter or digit on either side. */
+export function containsWord(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + word.length];
+    if (!(before && LETTER_OR_DIGIT.test(before)) && !(after && LETTER_OR_DIGIT.test(after))) return true;
+  }
+  return false;
+}
