@@ -162,21 +162,16 @@ async function execute(
     throw compileError(error);
   }
   const connectionName = prepared.connectionName;
-  if (options.dryRun) {
-    return {
-      data: [],
-      totalRows: 0,
-      truncated: false,
-      executionTime: Math.round((performance.now() - context.started) * 10) / 10,
-      metadata: {
-        schema: schemaOf(prepared.resultExplore),
-        sourceName: sourceName ?? safeSourceName(prepared),
-        queryName,
-        sql: prepared.sql.split(`${compiled.pkg.packageDir.replace(/\/+$/, "")}/`).join(""),
-        connection: connectionName,
-      },
-    };
-  }
+  const metadata = {
+    schema: schemaOf(prepared.resultExplore),
+    sourceName: sourceName ?? safeSourceName(prepared),
+    queryName,
+    // the package's own files appear by their path in the package, not the server's folder
+    sql: prepared.sql.split(`${compiled.pkg.packageDir.replace(/\/+$/, "")}/`).join(""),
+    connection: connectionName,
+  };
+  const elapsed = () => Math.round((performance.now() - context.started) * 10) / 10;
+  if (options.dryRun) return { data: [], totalRows: 0, truncated: false, executionTime: elapsed(), metadata };
   const connection = await compiled.pkg.runtime.connections.lookupConnection(connectionName);
   let rows: QueryRecord[];
   try {
@@ -202,15 +197,8 @@ async function execute(
     data,
     totalRows,
     truncated,
-    executionTime: Math.round((performance.now() - context.started) * 10) / 10,
-    metadata: {
-      schema: schemaOf(prepared.resultExplore),
-      sourceName: sourceName ?? safeSourceName(prepared),
-      queryName,
-      // the package's own files appear by their path in the package, not the server's folder
-      sql: prepared.sql.split(`${compiled.pkg.packageDir.replace(/\/+$/, "")}/`).join(""),
-      connection: connectionName,
-    },
+    executionTime: elapsed(),
+    metadata,
   };
 }
 
