@@ -17,7 +17,7 @@ import type { Db } from "../db/database.ts";
 import { badRequest, forbidden } from "../http/errors.ts";
 import { principalKey } from "../http/access.ts";
 import { type Principal, principalLabel } from "../http/principal.ts";
-import { effectiveValues, type Holder, holderGroups } from "./effective.ts";
+import { effectiveValues, type Holder, holderGroups } from "../attributes/effective.ts";
 import { type AccessRules, accessRules, type BoundArgument, fillBindings } from "./lineage.ts";
 import { sourceArgumentNames } from "./query_text.ts";
 

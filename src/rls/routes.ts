@@ -16,7 +16,7 @@ import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { groupFor } from "../groups/access.ts";
 import { isMember } from "../organizations/store.ts";
-import { effectiveValues } from "./effective.ts";
+import { effectiveValues } from "../attributes/effective.ts";
 
 const tags = ["attributes"];
 

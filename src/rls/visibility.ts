@@ -16,7 +16,7 @@ import type { Db } from "../db/database.ts";
 import type { ModelMetadata, SourceMetadata } from "../engine/mod.ts";
 import { MODEL, principalKey } from "../http/access.ts";
 import type { Principal } from "../http/principal.ts";
-import { holderGroups } from "./effective.ts";
+import { holderGroups } from "../attributes/effective.ts";
 import type { SourceAccess } from "./publish_check.ts";
 
 type Stored = SourceMetadata & { access?: SourceAccess };

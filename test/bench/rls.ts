@@ -13,7 +13,7 @@
  */
 import type { Principal } from "../../src/http/principal.ts";
 import type { QueryLogEntry } from "../../src/query_log/store.ts";
-import { effectiveValues } from "../../src/rls/effective.ts";
+import { effectiveValues } from "../../src/attributes/effective.ts";
 import { queryLogWriter } from "../../src/query_log/writer.ts";
 import { createQueryRunner } from "../../src/query/service.ts";
 import { SALES_MODEL, startSalesWorld } from "../rls/world.ts";

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startTestService, type TestService } from "../helpers/service.ts";
-import { resolveAttribute, resolveAttributes } from "../../src/attributes/resolve.ts";
+import { effectiveValues } from "../../src/attributes/effective.ts";
+import type { Db } from "../../src/db/database.ts";
+
+/** Effective values of a user as a name → value record (the rules live once, in effectiveValues). */
+async function resolveAttributes(db: Db, o: { userId: string; orgId: string }): Promise<Record<string, unknown>> {
+  const values = await effectiveValues(db, { kind: "user", id: o.userId }, { orgId: o.orgId });
+  return Object.fromEntries(values.map((v) => [v.name, v.value]));
+}
+
+async function resolveAttribute(db: Db, o: { userId: string; orgId: string; name: string }): Promise<unknown> {
+  return (await resolveAttributes(db, o))[o.name];
+}
 import { API, createOrg, grantOrg, userId } from "./fixtures.ts";
 
 let s: TestService;

@@ -13,7 +13,7 @@
  * group; `fromGroups` lists all) or `default`; absent when the value is null.
  * @module
  */
-import type { AttributeType } from "../attributes/store.ts";
+import type { AttributeType } from "./store.ts";
 import type { Db } from "../db/database.ts";
 
 /** Whose values: a user or a group, by id. */
