@@ -9,6 +9,8 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Connection } from "@malloydata/malloy";
 import { parse as parsePgUrl } from "pg-connection-string";
+import { engineLimits } from "../engine/duckdb_sandbox.ts";
+import { guardMysql } from "../engine/mysql_guard.ts";
 import { badRequest } from "../http/errors.ts";
 import { checkedAddress, type HostPolicy, hostPolicy } from "./host_policy.ts";
 
@@ -237,13 +239,14 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
     }
     case "mysql": {
       const { MySQLConnection } = await import("@malloydata/db-mysql");
-      return new MySQLConnection(spec.name, {
+      // read-only session, one statement at a time, no FILE privilege: also for the connection check
+      return guardMysql(new MySQLConnection(spec.name, {
         host: await destination(String(c.host), options),
         port: c.port as number | undefined,
         database: str(c.databaseName),
         user: str(c.userName),
         password: s.password,
-      });
+      }), { statementTimeoutMs: () => engineLimits().statementTimeoutMs });
     }
     case "bigquery": {
       const { BigQueryConnection } = await import("@malloydata/db-bigquery");

@@ -10,6 +10,7 @@ import { badRequest } from "../http/errors.ts";
 import type { PackageFiles } from "./archive.ts";
 import { engineLimits, openPackageDuckDB, type PackageDuckDBOptions } from "./duckdb_sandbox.ts";
 import { guardDuckDB } from "./duckdb_guard.ts";
+import { guardMysql } from "./mysql_guard.ts";
 import { guardPostgres } from "./postgres_guard.ts";
 import { formatProblems, type Problem, problemsOf, redactPath } from "./problems.ts";
 
@@ -118,13 +119,17 @@ export function createPackageRuntime(
  * Every environment connection a package uses passes through here: a
  * PostgreSQL connection runs each statement read-only, alone and checked by
  * the server's planner ({@link guardPostgres}), with the query timeout as its
- * statement timeout; an environment DuckDB or MotherDuck connection has every
- * statement checked by DuckDB's parser ({@link guardDuckDB}).
+ * statement timeout; a MySQL connection runs in a read-only session that
+ * takes one statement at a time ({@link guardMysql}); an environment DuckDB
+ * or MotherDuck connection has every statement checked by DuckDB's parser
+ * ({@link guardDuckDB}).
  */
 function guardConnection(connection: Connection | undefined): Connection | undefined {
   if (!connection) return connection;
   guardDuckDB(connection);
-  return guardPostgres(connection, { statementTimeoutMs: () => engineLimits().statementTimeoutMs });
+  const limits = { statementTimeoutMs: () => engineLimits().statementTimeoutMs };
+  guardMysql(connection, limits);
+  return guardPostgres(connection, limits);
 }
 
 /**
