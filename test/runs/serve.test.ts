@@ -185,6 +185,20 @@ describe("#(index_values)", () => {
     expect(values.body).toMatchObject({ valueCount: 2, distinctCount: 5, values: [{ value: "AA", count: 3 }, { value: "UA", count: 3 }] });
   });
 
+  test("an index of a persisted source reads its materialization, not the definition", async () => {
+    // a long flight of a new carrier after long_flights was built (AA 3, UA 1, ZZ 2, QQ 1 in its file)
+    await appendToExtractedCsv(w, "served", "XY,BOS,SEA,2496,2024-03-02\n");
+    const r = await run({ dimensions: ["flights.carrier_code", "long_flights.carrier_code"] });
+    expect(r.state).toBe("succeeded");
+    const unit = (target: string) => r.units.find((u: { target: string }) => u.target === target);
+    expect(unit("flights.carrier_code")).toMatchObject({ state: "succeeded", valueCount: 2, distinctCount: 6 });
+    expect(unit("long_flights.carrier_code")).toMatchObject({ state: "succeeded", valueCount: 2, distinctCount: 4 });
+    const list = await w.s.call("GET", `${P}/versions/1.0.0/indexes`, { token: w.admin });
+    const c = list.body.find((i: { sourceName: string; dimension: string }) => i.sourceName === "long_flights" && i.dimension === "carrier_code");
+    const values = await w.s.call("GET", `${P}/versions/1.0.0/indexes/${c.id}`, { token: w.admin });
+    expect(values.body.values).toEqual([{ value: "AA", count: 3 }, { value: "ZZ", count: 2 }]);
+  });
+
   test("the default keeps 1,000 of more distinct values", async () => {
     const model = `source: numbers is duckdb.sql("SELECT range::VARCHAR AS label FROM range(1500)") extend {
   #(index)
