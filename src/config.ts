@@ -70,6 +70,8 @@ export interface Config {
   runStaleAfterMs: number;
   /** How often the worker looks for runs queued by other nodes, ms (`RUN_POLL_MS`, default 2,000). */
   runPollMs: number;
+  /** Whether this node claims and executes runs (`RUN_WORKER`, default true; `false`: a node that only serves, runs are built by other nodes). */
+  runWorker: boolean;
   /** Longest a single run unit may take, ms (`RUN_UNIT_TIMEOUT_MS`, default 600,000). */
   runUnitTimeoutMs: number;
   /** Memory per query in bytes (`QUERY_MEMORY_LIMIT`, bytes or e.g. `2GiB`; default 1 GiB, at most a quarter of the host's memory). */
@@ -200,6 +202,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     runHeartbeatMs: Math.max(10, intFrom(env.RUN_HEARTBEAT_MS, 2_000, "RUN_HEARTBEAT_MS")),
     runStaleAfterMs: Math.max(100, intFrom(env.RUN_STALE_AFTER_MS, 60_000, "RUN_STALE_AFTER_MS")),
     runPollMs: Math.max(10, intFrom(env.RUN_POLL_MS, 2_000, "RUN_POLL_MS")),
+    runWorker: env.RUN_WORKER !== "false",
     runUnitTimeoutMs: Math.max(1, intFrom(env.RUN_UNIT_TIMEOUT_MS, 600_000, "RUN_UNIT_TIMEOUT_MS")),
     queryMemoryLimit: Math.min(sizeFrom(env.QUERY_MEMORY_LIMIT, 1024 ** 3, "QUERY_MEMORY_LIMIT"), Math.floor(totalmem() / 4)),
     queryThreads: Math.max(1, intFrom(env.QUERY_THREADS, Math.floor(cpus().length / 2), "QUERY_THREADS")),

@@ -19,6 +19,16 @@
  * is only done when nothing else in it needs the warehouse (a join to a
  * warehouse table keeps it on its definition), and never inside a source of
  * another connection.
+ *
+ * Inside a SQL source (`duckdb.sql("... %{ S } ...")`), Malloy expands each
+ * `%{ }` segment when it writes the query's SQL: a `%{ S -> { ... } }` query
+ * segment is rewritten like any query, and a `%{ S }` segment naming a
+ * persistable (SQL or query) source becomes `(SELECT <its columns> FROM
+ * '<file>')` when it would expand to exactly S's SQL (the same query or SQL
+ * text, S without filters of its own) and the SQL source is on `duckdb`, the
+ * connection that reads the file. The columns are the ones that SQL
+ * returns, under their names, so the SQL around the segment sees the same
+ * shape as at compile time. Anything else keeps its definition.
  * @module
  */
 
@@ -60,6 +70,8 @@ const PERSIST = /^#@\s*(\S+\s+)*persist\b/;
 
 interface Target {
   m: MaterializedSource;
+  /** The materialized source's own definition. */
+  def: Json;
   markers: Set<string>;
   filters: string[];
   fields: Set<string>;
@@ -142,7 +154,64 @@ function rewriteSource(def: Json, targets: Target[], used: Set<string>): Json {
     const query = rewriteQuery(def.query as Json, targets, used, def.connection as string);
     if (query !== def.query) out = { ...out, query };
   }
+  if (def.type === "sql_select") {
+    const segments = rewriteSegments(def, targets, used);
+    if (segments !== def.selectSegments) out = { ...out, selectSegments: segments };
+  }
   return out;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** Whether `a` and `b` expand to the same SQL (Malloy writes a query source's query, or a SQL source's text and segments). */
+function sameSql(a: Json, b: Json): boolean {
+  if (a.type !== b.type) return false;
+  if (a.type === "query_source") return JSON.stringify(a.query) === JSON.stringify(b.query);
+  return a.selectStr === b.selectStr && JSON.stringify(a.selectSegments ?? []) === JSON.stringify(b.selectSegments ?? []);
+}
+
+/** A `%{ S }` segment as SQL reading S's file, or undefined when the file is not what the segment expands to. */
+function segmentFromFile(segment: Json, targets: Target[]): Json | undefined {
+  const t = targetOf(segment, targets);
+  if (!t || t.filters.length > 0 || !sameSql(segment, t.def)) return undefined;
+  // The columns the segment's SQL returns: its plain fields (not computed dimensions, measures, views or joins).
+  const plain = (t.def.fields as Json[]).filter((f) => !isJoin(f) && f.join === undefined && f.type !== "turtle" && f.e === undefined && f.expressionType !== "aggregate");
+  const columns = new Set(t.m.columns);
+  if (plain.length === 0 || plain.some((f) => !columns.has(activeName(f)))) return undefined;
+  const list = plain.map((f) => activeName(f) === f.name ? quoteIdentifier(f.name as string) : `${quoteIdentifier(activeName(f))} AS ${quoteIdentifier(f.name as string)}`);
+  return { sql: `(SELECT ${list.join(", ")} FROM ${quoteString(t.m.path)})` };
+}
+
+/** The `%{ }` segments of a SQL source `def`, rewritten (see the module comment); the same array when nothing changes. */
+function rewriteSegments(def: Json, targets: Target[], used: Set<string>): unknown {
+  const segments = def.selectSegments;
+  if (!Array.isArray(segments)) return segments;
+  const connection = def.connection as string;
+  let changed = false;
+  const next = (segments as Json[]).map((segment) => {
+    if (!segment || typeof segment !== "object" || "sql" in segment) return segment;
+    let out = segment;
+    if (segment.type === "query_source" || segment.type === "sql_select") {
+      const file = connection === "duckdb" ? segmentFromFile(segment, targets) : undefined;
+      if (file) {
+        used.add(targetOf(segment, targets)!.m.sourceName);
+        out = file;
+      } else if (segment.type === "query_source" && segment.query && typeof segment.query === "object") {
+        const query = rewriteQuery(segment.query as Json, targets, used, connection);
+        if (query !== segment.query) out = { ...segment, query };
+      } else if (segment.type === "sql_select") {
+        const inner = rewriteSegments(segment, targets, used);
+        if (inner !== segment.selectSegments) out = { ...segment, selectSegments: inner };
+      }
+    } else if (segment.type === "query") {
+      out = rewriteQuery(segment, targets, used, connection);
+    }
+    if (out !== segment) changed = true;
+    return out;
+  });
+  return changed ? next : segments;
 }
 
 function rewriteJoins(def: Json, targets: Target[], used: Set<string>): Json {
@@ -186,7 +255,7 @@ export function rewriteModel<T extends object>(modelDef: T, built: readonly Mate
     const markers = new Set(notesOf(def.annotations, true).filter((n) => PERSIST.test((n.text ?? "").trim())).map(noteKey));
     if (markers.size === 0) for (const n of notesOf(def.annotations)) if (PERSIST.test((n.text ?? "").trim())) markers.add(noteKey(n));
     if (markers.size === 0) continue;
-    targets.push({ m, markers, filters: filterCodes(def), fields: new Set((def.fields as Json[]).filter((f) => !isJoin(f)).map(activeName)) });
+    targets.push({ m, def, markers, filters: filterCodes(def), fields: new Set((def.fields as Json[]).filter((f) => !isJoin(f)).map(activeName)) });
   }
   const used = new Set<string>();
   if (targets.length === 0) return { modelDef, used };

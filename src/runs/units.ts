@@ -3,7 +3,9 @@
  * a Parquet file, stores it content-addressed in the platform database and
  * switches the source's materialization to it (src/materializations/); an index unit computes the
  * distinct values of its `#(index)` dimension and commits them with its index
- * row; the retrieval step of a full run re-embeds the version's entities with
+ * row, reading what queries read (the materializations built so far, so an
+ * index of a persisted source holds the values of its materialization, see
+ * src/materializations/serve.ts); the retrieval step of a full run re-embeds the version's entities with
  * the built values (src/retrieval/indexer.ts) and the values of
  * low-cardinality string dimensions without `#(index)` (auto_values.ts).
  * @module
@@ -15,7 +17,7 @@ import type { ModelMetadata } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { builtIndexValues, completeIndexBuild, failIndexBuild, type IndexKey, startIndexBuild } from "../indexes/store.ts";
 import { cachedLocation, hashFile, isFile } from "../materializations/files.ts";
-import { retireFiles } from "../materializations/serve.ts";
+import { retireFiles, serveMaterializations } from "../materializations/serve.ts";
 import {
   completeMaterialization,
   failMaterialization,
@@ -98,8 +100,16 @@ export async function runIndexUnit(ctx: AppContext, job: { scope: UnitScope; uni
     const dimension = { sourceName: unit.sourceName, path: unit.path! };
     const maxValues = indexValuesLimit(compiled, dimension);
     const timing = { timeoutMs: ctx.config.runUnitTimeoutMs, signal: scope.signal };
-    const values = await dimensionValues(compiled, dimension, { maxValues, ...timing });
-    const distinctCount = values.length < maxValues ? values.length : await distinctValueCount(compiled, dimension, timing);
+    // The values queries see: a persisted source (or one built on it) reads its materialization.
+    const served = await serveMaterializations(ctx, compiled, scope.version);
+    let values: IndexedValue[];
+    let distinctCount: number;
+    try {
+      values = await dimensionValues(served.compiled, dimension, { maxValues, ...timing });
+      distinctCount = values.length < maxValues ? values.length : await distinctValueCount(served.compiled, dimension, timing);
+    } finally {
+      served.release();
+    }
     if (scope.signal.aborted) throw scope.signal.reason;
     await completeIndexBuild(ctx.sql, key, { runId: scope.runId, values, distinctCount });
     return { valueCount: values.length, distinctCount };
@@ -121,10 +131,21 @@ export async function runRetrievalStep(ctx: AppContext, scope: UnitScope): Promi
 
 /** Values of low-cardinality string dimensions without `#(index)` (src/retrieval/auto_values.ts); failures are logged, never fail the run. */
 async function automaticValues(ctx: AppContext, scope: UnitScope, built: ReadonlyMap<string, IndexedValue[]>): Promise<Map<string, IndexedValue[]>> {
-  return await autoIndexValues((modelPath) => compiledModelFor(ctx, { ...scope.version, modelPath }), scope.models, {
-    built,
-    timeoutMs: ctx.config.runUnitTimeoutMs,
-    signal: scope.signal,
-    onError: (key, error) => ctx.log({ level: "warn", event: "auto_index_failed", runId: scope.runId, target: key, error: error instanceof Error ? error.message : String(error) }),
-  });
+  // Like index units, they read the materializations (pinned until the step ends).
+  const releases: Array<() => void> = [];
+  const servedFor = async (modelPath: string) => {
+    const served = await serveMaterializations(ctx, await compiledModelFor(ctx, { ...scope.version, modelPath }), scope.version);
+    releases.push(served.release);
+    return served.compiled;
+  };
+  try {
+    return await autoIndexValues(servedFor, scope.models, {
+      built,
+      timeoutMs: ctx.config.runUnitTimeoutMs,
+      signal: scope.signal,
+      onError: (key, error) => ctx.log({ level: "warn", event: "auto_index_failed", runId: scope.runId, target: key, error: error instanceof Error ? error.message : String(error) }),
+    });
+  } finally {
+    for (const release of releases) release();
+  }
 }

@@ -49,8 +49,12 @@ function stateOf(ctx: AppContext): WorkerState {
   return state;
 }
 
-/** Starts polling for queued runs (every `RUN_POLL_MS`) and claims one now. */
+/**
+ * Starts polling for queued runs (every `RUN_POLL_MS`) and claims one now;
+ * nothing on a node with `RUN_WORKER=false` (other nodes build its runs).
+ */
 export function startWorker(ctx: AppContext): void {
+  if (!ctx.config.runWorker) return;
   const state = stateOf(ctx);
   state.stopped = false;
   state.poll ??= setInterval(() => kickWorker(ctx), ctx.config.runPollMs);
@@ -66,8 +70,9 @@ export async function stopWorker(ctx: AppContext): Promise<void> {
   await state.draining;
 }
 
-/** Makes the worker look for queued runs now (no-op while it is busy). */
+/** Makes the worker look for queued runs now (no-op while it is busy, or on a node with `RUN_WORKER=false`). */
 export function kickWorker(ctx: AppContext): void {
+  if (!ctx.config.runWorker) return;
   const state = stateOf(ctx);
   if (state.stopped || state.draining) return;
   state.draining = drain(ctx, state)

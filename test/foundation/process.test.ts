@@ -4,51 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { openDatabase } from "../../src/db/database.ts";
+import { ROOT, startMain, stopAll, waitHealthy } from "../helpers/process.ts";
 import { SERVER_URL } from "../helpers/service.ts";
 
-const ROOT = join(import.meta.dir, "..", "..");
 const dirs: string[] = [];
 afterAll(async () => {
+  // children of a failed test are still running: stop them before their folders go
+  await stopAll();
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 }, 120_000);
-
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
-}
-
-interface Proc {
-  proc: ReturnType<typeof Bun.spawn>;
-  port: number;
-  output: () => Promise<string>;
-}
-
-function startMain(env: Record<string, string>): Proc {
-  const port = freePort();
-  const proc = Bun.spawn(["bun", "src/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  return { proc, port, output: async () => (await new Response(proc.stdout as ReadableStream).text()) + (await new Response(proc.stderr as ReadableStream).text()) };
-}
-
-async function waitHealthy(port: number, timeoutMs = 30_000): Promise<number> {
-  const start = performance.now();
-  while (performance.now() - start < timeoutMs) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/health`);
-      if (r.status === 200) return performance.now() - start;
-    } catch {
-      // not listening yet
-    }
-    await Bun.sleep(100);
-  }
-  throw new Error(`service on ${port} not healthy after ${timeoutMs} ms`);
-}
 
 async function token(port: number, password: string): Promise<string> {
   const r = await fetch(`http://127.0.0.1:${port}/api/v0/auth/token`, {
@@ -143,6 +107,8 @@ describe("the service process", () => {
       expect(await a.proc.exited).toBe(0);
       expect(await b.proc.exited).toBe(0);
     } finally {
+      // a failed expectation above leaves both children running on the database about to go
+      await stopAll();
       await cleanup();
     }
   }, 120_000);

@@ -65,7 +65,7 @@ export async function waitRun(
   options: { token: string; until?: (run: Record<string, unknown>) => boolean; timeoutMs?: number },
 ): Promise<TestResponse["body"]> {
   const until = options.until ?? ((run) => ["succeeded", "failed", "cancelled"].includes(run.state as string));
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.timeoutMs ?? 240_000);
   while (Date.now() < deadline) {
     const r = await w.s.call("GET", path, { token: options.token });
     if (r.status !== 200) throw new Error(`GET ${path}: ${r.status} ${JSON.stringify(r.body)}`);
@@ -90,7 +90,8 @@ export async function parquetRows(w: World, location: string): Promise<number> {
 
 /**
  * A model whose `#@ persist` sources are read directly, through `extend`,
- * joined and in a named query (the serving tests).
+ * joined, in a named query and inside SQL sources (`%{ source }` and
+ * `%{ query }`) (the serving tests).
  */
 export const SERVE_MODEL = `source: flights is duckdb.table('data/flights.csv') extend {
   #(index)
@@ -119,6 +120,10 @@ source: joined is duckdb.table('data/flights.csv') extend {
 }
 
 query: long_count is long_flights -> { aggregate: n is count() }
+
+source: via_sql is duckdb.sql("""SELECT carrier, flight_count FROM %{ carrier_stats } AS s""")
+
+source: via_query is duckdb.sql("""SELECT count(*) AS n FROM %{ long_flights -> { select: * } } AS l""")
 `;
 
 /** Rows appended to the package's CSV after a build (a new carrier, one long flight). */

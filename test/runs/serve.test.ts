@@ -14,7 +14,7 @@ import { runQuery } from "../../src/engine/query.ts";
 import { publish, startWorld, type World } from "../packages/helpers.ts";
 import { appendToExtractedCsv, EXTRA_ROWS, pkgPath, runsPackage, SERVE_MODEL, waitRun } from "./fixtures.ts";
 
-setDefaultTimeout(120_000);
+setDefaultTimeout(300_000); // two full runs (retrieval embeddings included) on a loaded machine
 
 let w: World;
 const P = pkgPath("served");
@@ -54,6 +54,11 @@ describe("a persisted DuckDB source", () => {
     const r = await query(LONG);
     expect(r.data).toEqual([{ n: 4 }]);
     expect(r.metadata.materialization).toBeUndefined();
+    for (const text of ["run: via_sql -> { aggregate: c is count() }", "run: via_query -> { select: n }"]) {
+      const viaSql = await query(text);
+      expect(viaSql.data).toEqual([text.includes("via_sql") ? { c: 3 } : { n: 4 }]);
+      expect(viaSql.metadata.materialization).toBeUndefined();
+    }
   });
 
   test("after the build reads the materialization, everywhere it is used, until the next run", async () => {
@@ -97,6 +102,15 @@ describe("a persisted DuckDB source", () => {
     // a query text that extends the persisted source itself
     const adHoc = await query("run: long_flights extend { dimension: far is distance > 2500 } -> { group_by: far; aggregate: n is count(); order_by: far }");
     expect(adHoc.data).toEqual([{ far: false, n: 2 }, { far: true, n: 2 }]);
+
+    // inside SQL sources: `%{ carrier_stats }` and `%{ long_flights -> { select: * } }` read the files
+    const viaSql = await query("run: via_sql -> { select: carrier, flight_count; order_by: carrier }");
+    expect(viaSql.data).toEqual([{ carrier: "AA", flight_count: 3 }, { carrier: "UA", flight_count: 3 }, { carrier: "WN", flight_count: 2 }]);
+    expect(viaSql.metadata.materialization).toEqual({ id: m.carrier_stats!.id, builtAt: m.carrier_stats!.builtAt });
+    expect(viaSql.metadata.sql).toContain(`${m.carrier_stats!.sha256}.parquet`);
+    const viaQuery = await query("run: via_query -> { select: n }");
+    expect(viaQuery.data).toEqual([{ n: 4 }]);
+    expect(viaQuery.metadata.materialization).toEqual({ id: m.long_flights!.id, builtAt: m.long_flights!.builtAt });
 
     const named = await w.s.call("POST", Q, { token: w.admin, body: { queryName: "long_count", sourceName: "long_flights" } });
     expect(named.status, JSON.stringify(named.body)).toBe(200);
@@ -169,6 +183,20 @@ describe("#(index_values)", () => {
     const c = list.body.find((i: { sourceName: string; dimension: string }) => i.sourceName === "flights" && i.dimension === "carrier_code");
     const values = await w.s.call("GET", `${P}/versions/1.0.0/indexes/${c.id}`, { token: w.admin });
     expect(values.body).toMatchObject({ valueCount: 2, distinctCount: 5, values: [{ value: "AA", count: 3 }, { value: "UA", count: 3 }] });
+  });
+
+  test("an index of a persisted source reads its materialization, not the definition", async () => {
+    // a long flight of a new carrier after long_flights was built (AA 3, UA 1, ZZ 2, QQ 1 in its file)
+    await appendToExtractedCsv(w, "served", "XY,BOS,SEA,2496,2024-03-02\n");
+    const r = await run({ dimensions: ["flights.carrier_code", "long_flights.carrier_code"] });
+    expect(r.state).toBe("succeeded");
+    const unit = (target: string) => r.units.find((u: { target: string }) => u.target === target);
+    expect(unit("flights.carrier_code")).toMatchObject({ state: "succeeded", valueCount: 2, distinctCount: 6 });
+    expect(unit("long_flights.carrier_code")).toMatchObject({ state: "succeeded", valueCount: 2, distinctCount: 4 });
+    const list = await w.s.call("GET", `${P}/versions/1.0.0/indexes`, { token: w.admin });
+    const c = list.body.find((i: { sourceName: string; dimension: string }) => i.sourceName === "long_flights" && i.dimension === "carrier_code");
+    const values = await w.s.call("GET", `${P}/versions/1.0.0/indexes/${c.id}`, { token: w.admin });
+    expect(values.body.values).toEqual([{ value: "AA", count: 3 }, { value: "ZZ", count: 2 }]);
   });
 
   test("the default keeps 1,000 of more distinct values", async () => {

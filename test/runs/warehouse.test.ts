@@ -38,6 +38,8 @@ source: wh_long is wflights extend {
   where: distance > 2000
   dimension: far is distance > 2500
 }
+
+source: wh_sql is wh.sql("""SELECT carrier, flight_count FROM %{ wh_stats } AS s""")
 `;
 
 beforeAll(async () => {
@@ -119,6 +121,11 @@ describe("a persisted PostgreSQL source", () => {
       { carrier: "AA", dep_date: "2024-01-01T00:00:00.000Z", dep_at: "2024-01-01T08:00:00.000Z", distance: 2475 },
       { carrier: "AA", dep_date: "2024-01-02T00:00:00.000Z", dep_at: "2024-01-02T09:30:00.000Z", distance: 2475 },
     ]);
+    // SQL of the warehouse cannot read the Parquet file: `%{ wh_stats }` in wh.sql(...) stays on the definition
+    const inWarehouseSql = await query("run: wh_sql -> { select: *; order_by: carrier }");
+    expect(inWarehouseSql.data.map((r: { carrier: string }) => r.carrier)).toEqual(["AA", "UA", "WN", "ZZ"]);
+    expect(inWarehouseSql.metadata.connection).toBe("wh");
+    expect(inWarehouseSql.metadata.materialization).toBeUndefined();
     const stats = await query("run: wh_stats -> { select: *; order_by: carrier }");
     expect(stats.data).toEqual([{ carrier: "AA", flight_count: 3 }, { carrier: "UA", flight_count: 3 }, { carrier: "WN", flight_count: 2 }]);
     expect(stats.metadata.materialization).toEqual({ id: m.wh_stats.id, builtAt: m.wh_stats.builtAt });
