@@ -4,7 +4,7 @@
  * switches the source's materialization to it (src/materializations/); an index unit computes the
  * distinct values of its `#(index)` dimension and commits them with its index
  * row; the retrieval step of a full run re-embeds the version's entities with
- * the built values (src/retrieval/indexer.ts) and the values of
+ * the built values (src/retrieval/index/indexer.ts) and the values of
  * low-cardinality string dimensions without `#(index)` (auto_values.ts).
  * @module
  */
@@ -23,10 +23,10 @@ import {
   startMaterialization,
 } from "../materializations/store.ts";
 import { compiledModelFor, type ModelTarget } from "../query/models.ts";
-import { autoIndexValues } from "../retrieval/auto_values.ts";
+import { autoIndexValues } from "../retrieval/index/auto_values.ts";
 import { distinctValueCount, indexValuesLimit } from "../indexes/values.ts";
-import { dimensionValues, type IndexedValue } from "../retrieval/indexed_values.ts";
-import { indexVersion } from "../retrieval/indexer.ts";
+import { dimensionValues, type IndexedValue } from "../retrieval/index/indexed_values.ts";
+import { indexVersion } from "../retrieval/index/indexer.ts";
 import type { PlannedUnit } from "./plan.ts";
 
 /** What every unit of one run works on. */
@@ -119,7 +119,7 @@ export async function runRetrievalStep(ctx: AppContext, scope: UnitScope): Promi
   await indexVersion(ctx, scope.version.versionUuid, { values, manageStatus: false });
 }
 
-/** Values of low-cardinality string dimensions without `#(index)` (src/retrieval/auto_values.ts); failures are logged, never fail the run. */
+/** Values of low-cardinality string dimensions without `#(index)` (src/retrieval/index/auto_values.ts); failures are logged, never fail the run. */
 async function automaticValues(ctx: AppContext, scope: UnitScope, built: ReadonlyMap<string, IndexedValue[]>): Promise<Map<string, IndexedValue[]>> {
   return await autoIndexValues((modelPath) => compiledModelFor(ctx, { ...scope.version, modelPath }), scope.models, {
     built,
