@@ -189,7 +189,7 @@ function readme(words: number, bytes: number): string {
   return `# wink-glove-100d
 
 Default embedding model of the platform: static 100-dimensional GloVe word
-vectors, mean-pooled and normalized by \`src/retrieval/embedder.ts\`.
+vectors, mean-pooled and normalized by \`src/retrieval/embedding/embedder.ts\`.
 Built by \`bun scripts/build_embedding_model.ts\` (deterministic); do not edit by hand.
 
 - Vocabulary: \`[PAD]\` (0, zero row), \`[UNK]\` (1, tiny constant row) and the

@@ -46,7 +46,7 @@ import { workspacePackageRoutes } from "./workspaces/package_routes.ts";
 import { documentRoutes } from "./documents/routes.ts";
 import { bookmarkRoutes } from "./bookmarks/routes.ts";
 import { codingRoutes, extensionVersionRoutes } from "./coding/routes.ts";
-import { connectionEntityRoutes } from "./retrieval/connection_entities_routes.ts";
+import { connectionEntityRoutes } from "./retrieval/connections/routes.ts";
 import { watchRoutes } from "./watch/routes.ts";
 import { eventRoutes } from "./events/routes.ts";
 import { appRoutes } from "./apps/routes.ts";

@@ -10,7 +10,7 @@ import { bootstrapAdmin, jwtSecret, type BootstrapResult } from "./auth/bootstra
 import { buildApp, createContext, createHandler, type App, type HandlerOptions } from "./app.ts";
 import type { AppContext } from "./http/context.ts";
 import type { McpRoutesOptions } from "./mcp/routes.ts";
-import { resumeIndexing, waitForIndexing } from "./retrieval/indexer.ts";
+import { resumeIndexing, waitForIndexing } from "./retrieval/index/indexer.ts";
 import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";
 import { closePackageStreams } from "./events/hub.ts";

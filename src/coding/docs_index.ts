@@ -12,8 +12,8 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { getEmbedder } from "../retrieval/embedder.ts";
-import { STOP_WORDS, expandAbbreviations, stem, words } from "../retrieval/text_terms.ts";
+import { getEmbedder } from "../retrieval/embedding/embedder.ts";
+import { STOP_WORDS, expandAbbreviations, stem, words } from "../retrieval/text/text_terms.ts";
 
 /** Folder of the documentation the coding API serves. */
 export const DOCS_DIR: string = join(import.meta.dir, "..", "..", "docs");

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Db, Sql } from "../db/database.ts";
-import type { IndexedValue } from "../retrieval/indexed_values.ts";
+import type { IndexedValue } from "../retrieval/index/indexed_values.ts";
 
 /** Which index: a dimension of a source of a model of a version. */
 export interface IndexKey {

@@ -6,10 +6,10 @@
  * @module
  */
 import type { Principal } from "../http/principal.ts";
-import type { ContextResult } from "../retrieval/context_result.ts";
+import type { ContextResult } from "../retrieval/answer/context_result.ts";
 import { NAME_PATTERN, VERSION_ID_PATTERN } from "../http/params.ts";
 
-export type { ContextResult } from "../retrieval/context_result.ts";
+export type { ContextResult } from "../retrieval/answer/context_result.ts";
 
 /** Arguments of `execute_query`: `query` alone, or `query_name` with `source_name`. */
 export interface ExecuteQueryArgs {

@@ -14,9 +14,10 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { required } from "../http/auth.ts";
 import type { Principal } from "../http/principal.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
-import { mergeRankings } from "./rank.ts";
-import { checkScope, type SearchScope, scopedEntities, scopedVersions, type StoredEntity } from "./scoped_entities.ts";
+import { mergeRankings } from "./ranking/rank.ts";
+import { checkScope, type SearchScope, scopedEntities, scopedVersions, type StoredEntity } from "./index/scoped_entities.ts";
 import { rankQuestion } from "./search.ts";
 
 /** Entity types of a search target. */
@@ -143,6 +144,7 @@ async function searchTarget(
 export function retrievalRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/retrieval" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .post(
       "/context",
       async ({ body, principal }) => {
@@ -172,6 +174,8 @@ export function retrievalRoutes(ctx: AppContext) {
       },
       {
         body: contextBody,
+        // any authenticated caller; only packages it may read are searched (scopedVersions), 404 for an organization it cannot see
+        access: "custom:readable-packages",
         detail: {
           summary: "Search semantic-model context by entity type (source, dimension, measure, view, dimensional_value); without search_text the most prominent items",
           tags: ["retrieval"],

@@ -10,11 +10,12 @@ import type { Db } from "../db/database.ts";
 import type { AppContext } from "../http/context.ts";
 import { badRequest } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
-import { buildContextResult, type ContextResult } from "./context_result.ts";
-import { getEmbedder } from "./embedder.ts";
-import { prepareScope, type QuestionRankOptions, rankQuestionEntities } from "./question_rank.ts";
-import type { RankedPhrase } from "./rank.ts";
-import { checkScope, type ScopedVersion, scopedEntities, scopedVersions, type StoredEntity } from "./scoped_entities.ts";
+import { buildContextResult, type ContextResult } from "./answer/context_result.ts";
+import { getEmbedder } from "./embedding/embedder.ts";
+import { type QuestionRankOptions, rankQuestionEntities } from "./ranking/question_rank.ts";
+import { prepareScope } from "./ranking/scope_index.ts";
+import type { RankedPhrase } from "./ranking/types.ts";
+import { checkScope, type ScopedVersion, scopedEntities, scopedVersions, type StoredEntity } from "./index/scoped_entities.ts";
 
 /** Arguments of a search, snake_case exactly as the MCP tool `get_context` takes them. */
 export interface ContextSearchArgs {

@@ -6,7 +6,7 @@
  * row, reading what queries read (the materializations built so far, so an
  * index of a persisted source holds the values of its materialization, see
  * src/materializations/serve.ts); the retrieval step of a full run re-embeds the version's entities with
- * the built values (src/retrieval/indexer.ts) and the values of
+ * the built values (src/retrieval/index/indexer.ts) and the values of
  * low-cardinality string dimensions without `#(index)` (auto_values.ts).
  * @module
  */
@@ -25,10 +25,10 @@ import {
   startMaterialization,
 } from "../materializations/store.ts";
 import { compiledModelFor, type ModelTarget } from "../query/models.ts";
-import { autoIndexValues } from "../retrieval/auto_values.ts";
+import { autoIndexValues } from "../retrieval/index/auto_values.ts";
 import { distinctValueCount, indexValuesLimit } from "../indexes/values.ts";
-import { dimensionValues, type IndexedValue } from "../retrieval/indexed_values.ts";
-import { indexVersion } from "../retrieval/indexer.ts";
+import { dimensionValues, type IndexedValue } from "../retrieval/index/indexed_values.ts";
+import { indexVersion } from "../retrieval/index/indexer.ts";
 import type { PlannedUnit } from "./plan.ts";
 
 /** What every unit of one run works on. */
@@ -129,7 +129,7 @@ export async function runRetrievalStep(ctx: AppContext, scope: UnitScope): Promi
   await indexVersion(ctx, scope.version.versionUuid, { values, manageStatus: false });
 }
 
-/** Values of low-cardinality string dimensions without `#(index)` (src/retrieval/auto_values.ts); failures are logged, never fail the run. */
+/** Values of low-cardinality string dimensions without `#(index)` (src/retrieval/index/auto_values.ts); failures are logged, never fail the run. */
 async function automaticValues(ctx: AppContext, scope: UnitScope, built: ReadonlyMap<string, IndexedValue[]>): Promise<Map<string, IndexedValue[]>> {
   // Like index units, they read the materializations (pinned until the step ends).
   const releases: Array<() => void> = [];

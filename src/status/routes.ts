@@ -8,7 +8,7 @@ import { required } from "../http/auth.ts";
 import { principalKey } from "../http/access.ts";
 import { security } from "../http/security.ts";
 import { publicAccess } from "../http/route_access.ts";
-import { embedderStatus } from "../retrieval/embedder.ts";
+import { embedderStatus } from "../retrieval/embedding/embedder.ts";
 import { DATABASE_RETRY_AFTER_S } from "../http/error_handler.ts";
 
 /** How long a readiness probe waits for the platform database. */

@@ -14,12 +14,12 @@
 import type { ModelMetadata } from "../../src/engine/metadata.ts";
 import type { Principal } from "../../src/http/principal.ts";
 import { insertModelMetadata } from "../../src/models/store.ts";
-import { indexVersion } from "../../src/retrieval/indexer.ts";
-import type { IndexedValue } from "../../src/retrieval/indexed_values.ts";
-import { mergeRankings } from "../../src/retrieval/rank.ts";
+import { indexVersion } from "../../src/retrieval/index/indexer.ts";
+import type { IndexedValue } from "../../src/retrieval/index/indexed_values.ts";
+import { mergeRankings } from "../../src/retrieval/ranking/rank.ts";
 import { createContextSearcher, rankQuestion } from "../../src/retrieval/search.ts";
-import type { StoredEntity } from "../../src/retrieval/scoped_entities.ts";
-import { contentStems, expandAbbreviations, splitName, stem } from "../../src/retrieval/text_terms.ts";
+import type { StoredEntity } from "../../src/retrieval/index/scoped_entities.ts";
+import { contentStems, expandAbbreviations, splitName, stem } from "../../src/retrieval/text/text_terms.ts";
 import { startTestService } from "../helpers/service.ts";
 import { BENCH_PACKAGES, dim, msr, source, view } from "./retrieval_packages.ts";
 import { HELD_OUT_QUESTIONS, QUESTIONS, type BenchQuestion } from "./retrieval_questions.ts";

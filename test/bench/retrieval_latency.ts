@@ -16,8 +16,8 @@
 import type { ModelMetadata } from "../../src/engine/metadata.ts";
 import type { Principal } from "../../src/http/principal.ts";
 import { insertModelMetadata } from "../../src/models/store.ts";
-import { indexVersion } from "../../src/retrieval/indexer.ts";
-import type { IndexedValue } from "../../src/retrieval/indexed_values.ts";
+import { indexVersion } from "../../src/retrieval/index/indexer.ts";
+import type { IndexedValue } from "../../src/retrieval/index/indexed_values.ts";
 import { createContextSearcher } from "../../src/retrieval/search.ts";
 import { startTestService } from "../helpers/service.ts";
 import { dim, msr, source, view } from "./retrieval_packages.ts";

@@ -8,17 +8,18 @@
  * @module
  */
 import type { ModelMetadata } from "../../src/engine/metadata.ts";
-import { phraseEmbeddingText } from "../../src/retrieval/answer_types.ts";
-import { getEmbedder, type Embedder } from "../../src/retrieval/embedder.ts";
-import { embedEntities, SOURCE_DOC_WEIGHT } from "../../src/retrieval/entity_vectors.ts";
-import { entitiesFromMetadata, type EntityRecord, type EntityTextOptions } from "../../src/retrieval/entity_text.ts";
-import { loadLexicon } from "../../src/retrieval/lexicon.ts";
-import { buildMemoryIndex, searchMemoryIndex, type MemoryIndex } from "../../src/retrieval/memory_index.ts";
-import { splitPhrases } from "../../src/retrieval/phrases.ts";
-import { mergeRankings, rankEntities, type RankOptions, type RankPhrase } from "../../src/retrieval/rank.ts";
-import { buildContextResult } from "../../src/retrieval/context_result.ts";
-import { contentStems, expandAbbreviations, splitName, stem } from "../../src/retrieval/text_terms.ts";
-import { alignmentSimilarity, alignmentWords, createWordVectors, vectorsOf, type WordVectors } from "../../src/retrieval/word_alignment.ts";
+import { phraseEmbeddingText } from "../../src/retrieval/answer/answer_types.ts";
+import { getEmbedder, type Embedder } from "../../src/retrieval/embedding/embedder.ts";
+import { embedEntities, SOURCE_DOC_WEIGHT } from "../../src/retrieval/index/entity_vectors.ts";
+import { entitiesFromMetadata, type EntityRecord, type EntityTextOptions } from "../../src/retrieval/index/entity_text.ts";
+import { loadLexicon } from "../../src/retrieval/text/lexicon.ts";
+import { buildMemoryIndex, searchMemoryIndex, type MemoryIndex } from "../../src/retrieval/ranking/memory_index.ts";
+import { splitPhrases } from "../../src/retrieval/text/phrases.ts";
+import { mergeRankings, rankEntities } from "../../src/retrieval/ranking/rank.ts";
+import type { RankOptions, RankPhrase } from "../../src/retrieval/ranking/types.ts";
+import { buildContextResult } from "../../src/retrieval/answer/context_result.ts";
+import { contentStems, expandAbbreviations, splitName, stem } from "../../src/retrieval/text/text_terms.ts";
+import { alignmentSimilarity, alignmentWords, createWordVectors, vectorsOf, type WordVectors } from "../../src/retrieval/ranking/word_alignment.ts";
 import { BENCH_PACKAGES, dim, msr, source, view, type BenchPackage } from "./retrieval_packages.ts";
 import { HELD_OUT_QUESTIONS, QUESTIONS, type BenchQuestion } from "./retrieval_questions.ts";
 

@@ -10,22 +10,24 @@
  * Run: `bun run eval [--verbose] [--ablate]`.
  * @module
  */
-import { getEmbedder } from "../../src/retrieval/embedder.ts";
-import { embedEntities } from "../../src/retrieval/entity_vectors.ts";
-import { entitiesFromMetadata, type EntityRecord } from "../../src/retrieval/entity_text.ts";
-import { loadLexicon } from "../../src/retrieval/lexicon.ts";
-import { buildContextResult } from "../../src/retrieval/context_result.ts";
-import { prepareScope, rankQuestionEntities, type QuestionRankOptions, type ScopeIndex } from "../../src/retrieval/question_rank.ts";
-import { phraseEmbeddingText } from "../../src/retrieval/answer_types.ts";
-import { splitPhrases } from "../../src/retrieval/phrases.ts";
-import { mergeRankings, rankEntities, type RankPhrase } from "../../src/retrieval/rank.ts";
-import { contentStems, splitName } from "../../src/retrieval/text_terms.ts";
+import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
+import { embedEntities } from "../../src/retrieval/index/entity_vectors.ts";
+import { entitiesFromMetadata, type EntityRecord } from "../../src/retrieval/index/entity_text.ts";
+import { loadLexicon } from "../../src/retrieval/text/lexicon.ts";
+import { buildContextResult } from "../../src/retrieval/answer/context_result.ts";
+import { rankQuestionEntities, type QuestionRankOptions } from "../../src/retrieval/ranking/question_rank.ts";
+import { prepareScope, type ScopeIndex } from "../../src/retrieval/ranking/scope_index.ts";
+import { phraseEmbeddingText } from "../../src/retrieval/answer/answer_types.ts";
+import { splitPhrases } from "../../src/retrieval/text/phrases.ts";
+import { mergeRankings, rankEntities } from "../../src/retrieval/ranking/rank.ts";
+import type { RankPhrase } from "../../src/retrieval/ranking/types.ts";
+import { contentStems, splitName } from "../../src/retrieval/text/text_terms.ts";
 import { EVAL_PACKAGES } from "./packages.ts";
 import { EVAL_QUESTIONS, half, type EvalQuestion } from "./questions.ts";
 
 const args = new Set(process.argv.slice(2));
 const embedder = await getEmbedder();
-if (!embedder) throw new Error("the embedding model did not load; the eval needs it (see src/retrieval/embedder.ts)");
+if (!embedder) throw new Error("the embedding model did not load; the eval needs it (see src/retrieval/embedding/embedder.ts)");
 const lexicon = loadLexicon();
 
 // Entities of every package, ids prefixed by the package (as the database's ids are unique).

@@ -94,8 +94,6 @@ const PENDING = new Set<string>([
   "GET /api/v0/organizations/{org}/bookmarks/",
   "GET /api/v0/organizations/{org}/bookmarks/{bookmarkType}/{objectId}",
   "DELETE /api/v0/organizations/{org}/bookmarks/{bookmarkType}/{objectId}",
-  "POST /api/v0/retrieval/context",
-  "POST /api/v0/retrieval/connection-entities",
   "GET /api/v0/coding/extension-version",
   "GET /api/v0/coding/docs/search",
   "POST /api/v0/coding/docs/answer",

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { phraseEmbeddingText } from "../../src/retrieval/answer_types.ts";
+import { phraseEmbeddingText } from "../../src/retrieval/answer/answer_types.ts";
 
 describe("phraseEmbeddingText", () => {
   test("rewrites question words into answer-type words, whole words only", () => {

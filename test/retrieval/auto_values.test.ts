@@ -9,11 +9,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileModel, createPackageRuntime, modelMetadata, runQuery } from "../../src/engine/mod.ts";
-import { autoIndexCandidates, autoIndexValues } from "../../src/retrieval/auto_values.ts";
-import { buildContextResult } from "../../src/retrieval/context_result.ts";
-import { getEmbedder } from "../../src/retrieval/embedder.ts";
-import { entitiesFromMetadata } from "../../src/retrieval/entity_text.ts";
-import { prepareScope, rankQuestionEntities } from "../../src/retrieval/question_rank.ts";
+import { autoIndexCandidates, autoIndexValues } from "../../src/retrieval/index/auto_values.ts";
+import { buildContextResult } from "../../src/retrieval/answer/context_result.ts";
+import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
+import { entitiesFromMetadata } from "../../src/retrieval/index/entity_text.ts";
+import { rankQuestionEntities } from "../../src/retrieval/ranking/question_rank.ts";
+import { prepareScope } from "../../src/retrieval/ranking/scope_index.ts";
 
 const MODEL = `
 source: teams is duckdb.sql("""

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { splitCompound } from "../../src/retrieval/compound_words.ts";
+import { splitCompound } from "../../src/retrieval/text/compound_words.ts";
 
 const DICTIONARY = new Set(["sign", "up", "stock", "out", "carrier", "sig", "head", "count", "headcount", "check", "in"]);
 const isWord = (w: string) => DICTIONARY.has(w);

@@ -9,7 +9,7 @@ import {
   getEmbedder,
   resetEmbedder,
   type Embedder,
-} from "../../src/retrieval/embedder.ts";
+} from "../../src/retrieval/embedding/embedder.ts";
 
 const vocab: Record<string, number> = (await Bun.file(join(DEFAULT_EMBEDDING_MODEL_DIR, "tokenizer.json")).json()).model.vocab;
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import type { ModelMetadata } from "../../src/engine/metadata.ts";
-import { scopeTerms, scoreEntity } from "../../src/retrieval/entity_score.ts";
-import { entitiesFromMetadata, type EntityRecord } from "../../src/retrieval/entity_text.ts";
-import type { Lexicon } from "../../src/retrieval/lexicon.ts";
-import { phraseTerms } from "../../src/retrieval/phrase_terms.ts";
-import { stem } from "../../src/retrieval/text_terms.ts";
+import { scopeTerms, scoreEntity } from "../../src/retrieval/ranking/entity_score.ts";
+import { entitiesFromMetadata, type EntityRecord } from "../../src/retrieval/index/entity_text.ts";
+import type { Lexicon } from "../../src/retrieval/text/lexicon.ts";
+import { phraseTerms } from "../../src/retrieval/ranking/phrase_terms.ts";
+import { stem } from "../../src/retrieval/text/text_terms.ts";
 import { dim, msr, source } from "../bench/retrieval_packages.ts";
 
 const META: ModelMetadata = {

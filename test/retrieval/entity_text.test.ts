@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { ModelMetadata } from "../../src/engine/metadata.ts";
-import { entitiesFromMetadata } from "../../src/retrieval/entity_text.ts";
-import type { Lexicon } from "../../src/retrieval/lexicon.ts";
-import { contentStems, splitName, stem } from "../../src/retrieval/text_terms.ts";
+import { entitiesFromMetadata } from "../../src/retrieval/index/entity_text.ts";
+import type { Lexicon } from "../../src/retrieval/text/lexicon.ts";
+import { contentStems, splitName, stem } from "../../src/retrieval/text/text_terms.ts";
 import { dim, msr, source, view } from "../bench/retrieval_packages.ts";
 
 const META: ModelMetadata = {

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_EXCEPTIONS_DIR, loadLexicon, readExceptions } from "../../src/retrieval/lexicon.ts";
+import { DEFAULT_EXCEPTIONS_DIR, loadLexicon, readExceptions } from "../../src/retrieval/text/lexicon.ts";
 
 /** Writes a tiny WordNet database: synsets as [part, words, pointers], pointers as [symbol, synsetIndex, sourceTarget]. */
 function writeDict(synsets: Array<[string, string[], Array<[string, number, string]>]>): string {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { splitPhrases, splitPhrasesLocally } from "../../src/retrieval/phrases.ts";
+import { splitPhrases, splitPhrasesLocally } from "../../src/retrieval/text/phrases.ts";
 
 const phraseTexts = (question: string) => splitPhrasesLocally(question).map((p) => p.phrase);
 

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import type { ModelMetadata } from "../../src/engine/metadata.ts";
-import { buildContextResult, malloyReference } from "../../src/retrieval/context_result.ts";
-import { entitiesFromMetadata, type EntityRecord } from "../../src/retrieval/entity_text.ts";
-import type { Lexicon } from "../../src/retrieval/lexicon.ts";
-import { buildMemoryIndex, searchMemoryIndex } from "../../src/retrieval/memory_index.ts";
-import { mergeRankings, rankEntities } from "../../src/retrieval/rank.ts";
-import { stem } from "../../src/retrieval/text_terms.ts";
+import { buildContextResult, malloyReference } from "../../src/retrieval/answer/context_result.ts";
+import { entitiesFromMetadata, type EntityRecord } from "../../src/retrieval/index/entity_text.ts";
+import type { Lexicon } from "../../src/retrieval/text/lexicon.ts";
+import { buildMemoryIndex, searchMemoryIndex } from "../../src/retrieval/ranking/memory_index.ts";
+import { mergeRankings, rankEntities } from "../../src/retrieval/ranking/rank.ts";
+import { stem } from "../../src/retrieval/text/text_terms.ts";
 import { dim, msr, source, view } from "../bench/retrieval_packages.ts";
 
 const META: ModelMetadata = {

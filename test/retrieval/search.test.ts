@@ -7,7 +7,7 @@ import { ApiError } from "../../src/http/errors.ts";
 import type { Principal } from "../../src/http/principal.ts";
 import { waitForRuns } from "../../src/runs/worker.ts";
 import { createContextSearcher, type ContextSearcher } from "../../src/retrieval/search.ts";
-import type { ContextResult } from "../../src/retrieval/context_result.ts";
+import type { ContextResult } from "../../src/retrieval/answer/context_result.ts";
 import { API, publish, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { ecommerceFiles } from "./fixtures.ts";
 

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Lexicon } from "./lexicon.ts";
-import { expandAbbreviations, stem, STOP_WORDS, words } from "./text_terms.ts";
+import type { Lexicon } from "../text/lexicon.ts";
+import { expandAbbreviations, stem, STOP_WORDS, words } from "../text/text_terms.ts";
 
 /** The terms of one phrase, computed once and matched against every entity. */
 export interface PhraseTerms {

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../engine/metadata.ts";
-import { splitCompound } from "./compound_words.ts";
-import type { Lexicon } from "./lexicon.ts";
-import { contentStems, expandAbbreviations, splitName, stem, STOP_WORDS } from "./text_terms.ts";
+import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../../engine/metadata.ts";
+import { splitCompound } from "../text/compound_words.ts";
+import type { Lexicon } from "../text/lexicon.ts";
+import { contentStems, expandAbbreviations, splitName, stem, STOP_WORDS } from "../text/text_terms.ts";
 
 /** What an entity is. */
 export type EntityKind = "source" | "dimension" | "measure" | "view" | "query";

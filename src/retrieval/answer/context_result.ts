@@ -11,10 +11,10 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EntityRecord } from "./entity_text.ts";
+import type { EntityRecord } from "../index/entity_text.ts";
 import { malloyName, malloyNotes } from "./malloy_notes.ts";
-import type { QuestionMatch } from "./question_rank.ts";
-import type { EntityMatch, RankedPhrase } from "./rank.ts";
+import type { QuestionMatch } from "../ranking/question_rank.ts";
+import type { EntityMatch, RankedPhrase } from "../ranking/types.ts";
 
 /** One entity of a phrase, as `get_context` returns it. */
 export interface ContextEntity {
@@ -75,7 +75,7 @@ export interface ContextResultOptions {
 }
 
 /** Default location of the Malloy reference. */
-export const MALLOY_REFERENCE_PATH: string = join(import.meta.dir, "..", "..", "docs", "malloy_reference.md");
+export const MALLOY_REFERENCE_PATH: string = join(import.meta.dir, "..", "..", "..", "docs", "malloy_reference.md");
 
 let reference: string | null = null;
 

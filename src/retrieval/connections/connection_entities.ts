@@ -20,13 +20,13 @@
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { Connection } from "@malloydata/malloy";
-import { environmentConnection, listConnections, type ConnectionRow } from "../connections/store.ts";
-import { openPackageDuckDB } from "../engine/duckdb_sandbox.ts";
-import type { AppContext } from "../http/context.ts";
-import type { Principal } from "../http/principal.ts";
-import { listPackages } from "../packages/store.ts";
-import { extractedVersionDir } from "../query/models.ts";
-import { latestVersion } from "../versions/store.ts";
+import { environmentConnection, listConnections, type ConnectionRow } from "../../connections/store.ts";
+import { openPackageDuckDB } from "../../engine/duckdb_sandbox.ts";
+import type { AppContext } from "../../http/context.ts";
+import type { Principal } from "../../http/principal.ts";
+import { listPackages } from "../../packages/store.ts";
+import { extractedVersionDir } from "../../query/models.ts";
+import { latestVersion } from "../../versions/store.ts";
 
 /** A table (or data file) and its columns, before matching. */
 export interface RawTable {

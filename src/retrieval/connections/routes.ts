@@ -10,16 +10,17 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { required } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
-import { badRequest, notFound } from "../http/errors.ts";
-import { security } from "../http/security.ts";
-import { environmentFor } from "../environments/lookup.ts";
-import { findConnection } from "../connections/store.ts";
-import { findPackage } from "../packages/store.ts";
+import { required } from "../../http/auth.ts";
+import type { AppContext } from "../../http/context.ts";
+import { badRequest, notFound } from "../../http/errors.ts";
+import { routeAccess } from "../../http/route_access.ts";
+import { security } from "../../http/security.ts";
+import { environmentFor } from "../../environments/lookup.ts";
+import { findConnection } from "../../connections/store.ts";
+import { findPackage } from "../../packages/store.ts";
 import { enumerateEntities } from "./connection_entities.ts";
 import { matchTables, unmatchedTables } from "./connection_entities_match.ts";
-import { getEmbedder } from "./embedder.ts";
+import { getEmbedder } from "../embedding/embedder.ts";
 
 const NAME = "^[a-zA-Z0-9_-]+$";
 
@@ -38,6 +39,7 @@ const body = t.Object({
 export function connectionEntityRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/retrieval" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .post(
       "/connection-entities",
       async ({ body, principal }) => {
@@ -73,6 +75,8 @@ export function connectionEntityRoutes(ctx: AppContext) {
       },
       {
         body,
+        // a viewer of the environment named in the body (environmentFor; 404 when the caller cannot see it)
+        access: "custom:environment-viewer",
         detail: {
           summary: "Search or enumerate connection entities (tables, columns, modeling suggestions), grouped by table",
           description: "Lists the tables of the environment's postgres and duckdb connections and the data files (connection 'duckdb') " +

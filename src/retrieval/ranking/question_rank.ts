@@ -19,10 +19,11 @@
  *
  * @module
  */
-import type { Embedder } from "./embedder.ts";
-import type { EntityRecord } from "./entity_text.ts";
-import type { EntityMatch } from "./rank.ts";
-import { containsWord, expandAbbreviations, stem, STOP_WORDS, words } from "./text_terms.ts";
+import type { Embedder } from "../embedding/embedder.ts";
+import type { EntityRecord } from "../index/entity_text.ts";
+import { type ScopeIndex, stemmed, wordVectors } from "./scope_index.ts";
+import { type EntityMatch, kindOrder } from "./types.ts";
+import { containsWord, expandAbbreviations, stem, STOP_WORDS, words } from "../text/text_terms.ts";
 
 /** Signals that {@link QuestionRankOptions.disable} can turn off (for the eval's ablation). */
 export type Signal = "idf" | "calibration" | "collapse" | "kinds" | "synonyms" | "values" | "lexical";
@@ -48,205 +49,6 @@ export interface QuestionMatch extends EntityMatch {
   alsoIn?: string[];
   /** The entity's name is written in the question. */
   exact?: boolean;
-}
-
-interface EntityWords {
-  /** Stems of name words (abbreviations expanded, compounds split) and their lexicon synonyms. */
-  name: Set<string>;
-  doc: Set<string>;
-  related: Set<string>;
-  /** Stems of the source's name and doc (fields), or the model doc (sources). */
-  context: Set<string>;
-  /** Distinct plain words of name and doc (for word vectors). */
-  plain: string[];
-  /** Name word stems, for name coverage. */
-  nameList: string[];
-  /** The name, lowercase, and whether it is an identifier one could write (`a_b`, `a.b`, `aB`). */
-  written: string;
-  identifier: boolean;
-  values: Array<[value: string, normalized: string]>;
-}
-
-/** What ranking needs of a scope, computed once per entity array. */
-export interface ScopeIndex {
-  entities: readonly EntityRecord[];
-  /** Entity vectors, by position (`null`: none). */
-  vectors: (Float32Array | null)[];
-  words: EntityWords[];
-  /** Entities having each stem (name or doc). */
-  df: Map<string, number>;
-  /** Scope words with a vector, and their stems. */
-  vocab: Array<{ word: string; stem: string; vector: Float32Array }>;
-  /** Entities (positions) by stem of their name, doc, synonyms and context: only these are matched word by word. */
-  postings: Map<string, number[]>;
-  /** Entities by the first stemmed word of an indexed value, or by a short code as written. */
-  valuePostings: Map<string, number[]>;
-  /** Collapse key of each entity: the field it shows (`model#source.field`), shared by join and extend copies. */
-  canonical: string[];
-}
-
-const wordsCache = new WeakMap<EntityRecord, EntityWords>();
-const wordVectorCache = new Map<string, Float32Array | null>();
-
-function entityWords(e: EntityRecord): EntityWords {
-  let w = wordsCache.get(e);
-  if (w) return w;
-  const plain = [...new Set(words(`${e.text} ${e.description ?? ""}`).filter((x) => !STOP_WORDS.has(x) && x.length > 1 && !/^\d+$/.test(x)))];
-  w = {
-    name: new Set(e.lexicalTerms.name),
-    doc: new Set(e.lexicalTerms.doc),
-    related: new Set(e.lexicalTerms.related),
-    context: new Set(e.lexicalTerms.context),
-    plain,
-    nameList: e.lexicalTerms.name,
-    written: e.name.toLowerCase(),
-    identifier: /[_.]|[a-z][A-Z]/.test(e.name),
-    values: (e.values ?? []).map((v) => v.trim()).filter((v) => v.length >= 2)
-      .map((v) => [v, v.length <= 3 ? "" : stemmed(v)] as [string, string]),
-  };
-  wordsCache.set(e, w);
-  return w;
-}
-
-/** Word vectors of `list`, embedding only words never seen by this process. */
-async function wordVectors(embedder: Embedder, list: readonly string[]): Promise<Map<string, Float32Array>> {
-  const missing = [...new Set(list.filter((w) => !wordVectorCache.has(w)))];
-  for (let i = 0; i < missing.length; i += 512) {
-    const batch = missing.slice(i, i + 512);
-    const out = await embedder.embed(batch);
-    batch.forEach((w, j) => wordVectorCache.set(w, out[j] ?? null));
-  }
-  const map = new Map<string, Float32Array>();
-  for (const w of list) {
-    const v = wordVectorCache.get(w);
-    if (v) map.set(w, v);
-  }
-  return map;
-}
-
-const scopeCache = new WeakMap<readonly EntityRecord[], Promise<ScopeIndex>>();
-
-/**
- * Prepares a scope for ranking (word statistics, word vectors, collapse
- * keys); memoized per entity array, so pass the same array again to reuse it.
- *
- * @example
- * const scope = await prepareScope(entities, embedder, (e) => vectors.get(e.id));
- */
-export function prepareScope(
-  entities: readonly EntityRecord[],
-  embedder: Embedder | null,
-  vectorOf: (e: EntityRecord) => Float32Array | null | undefined,
-): Promise<ScopeIndex> {
-  const known = scopeCache.get(entities);
-  if (known) return known;
-  const promise = (async () => {
-    const list = entities.map(entityWords);
-    const df = new Map<string, number>();
-    const plain = new Set<string>();
-    for (const w of list) {
-      for (const s of new Set([...w.name, ...w.doc])) df.set(s, (df.get(s) ?? 0) + 1);
-      for (const p of w.plain) plain.add(p);
-    }
-    const vectors = embedder ? await wordVectors(embedder, [...plain]) : new Map<string, Float32Array>();
-    const postings = new Map<string, number[]>();
-    const valuePostings = new Map<string, number[]>();
-    const post = (map: Map<string, number[]>, key: string, i: number) => {
-      const entries = map.get(key);
-      if (!entries) map.set(key, [i]);
-      else if (entries.at(-1) !== i) entries.push(i);
-    };
-    list.forEach((w, i) => {
-      for (const set of [w.name, w.doc, w.related, w.context]) for (const t of set) post(postings, t, i);
-      for (const [v, normalized] of w.values) post(valuePostings, normalized === "" ? v : normalized.split(" ")[0]!, i);
-    });
-    return {
-      postings,
-      valuePostings,
-      entities,
-      vectors: entities.map((e) => vectorOf(e) ?? null),
-      words: list,
-      df,
-      vocab: [...vectors].map(([word, vector]) => ({ word, stem: stem(word), vector })),
-      canonical: collapseKeys(entities),
-    };
-  })();
-  scopeCache.set(entities, promise);
-  promise.catch(() => scopeCache.delete(entities));
-  return promise;
-}
-
-/**
- * Collapse keys: a field of a join (`customer.c_name` in `orders`) is the
- * field of the source whose own fields include every field of the join
- * (`customer.c_name`); a field of a source that extends another (its fields
- * include all of the other's) is the other's field.
- */
-function collapseKeys(entities: readonly EntityRecord[]): string[] {
-  // Top-level field signatures per source of a model (within one package).
-  const place = (e: EntityRecord) => `${e.origin ? `${e.origin.environmentName}/${e.origin.packageName}/` : ""}${e.modelPath}`;
-  const top = new Map<string, Map<string, Set<string>>>();
-  const joined = new Map<string, Set<string>>();
-  for (const e of entities) {
-    if (e.kind === "source" || e.kind === "query") continue;
-    const m = place(e);
-    const dot = e.name.lastIndexOf(".");
-    if (dot < 0) {
-      let sources = top.get(m);
-      if (!sources) top.set(m, sources = new Map());
-      let fields = sources.get(e.sourceName);
-      if (!fields) sources.set(e.sourceName, fields = new Set());
-      fields.add(`${e.name}:${e.dataType}`);
-    } else {
-      const key = `${m}#${e.sourceName}.${e.name.slice(0, dot)}`;
-      let fields = joined.get(key);
-      if (!fields) joined.set(key, fields = new Set());
-      fields.add(`${e.name.slice(dot + 1)}:${e.dataType}`);
-    }
-  }
-  const covers = (big: Set<string>, small: Set<string>) => {
-    if (small.size === 0 || small.size > big.size) return false;
-    for (const f of small) if (!big.has(f)) return false;
-    return true;
-  };
-  // Base of each source: the smallest other source whose fields it all has (an extend).
-  const base = new Map<string, string>();
-  for (const [m, sources] of top) {
-    for (const [name, fields] of sources) {
-      let best: string | undefined;
-      for (const [other, theirs] of sources) {
-        if (other === name || theirs.size < 2 || !covers(fields, theirs)) continue;
-        if (theirs.size === fields.size && other > name) continue;
-        if (!best || theirs.size < sources.get(best)!.size) best = other;
-      }
-      if (best) base.set(`${m}#${name}`, best);
-    }
-  }
-  // Target of each join: the source whose own fields include all the join's fields (smallest such).
-  const target = new Map<string, string>();
-  for (const [key, fields] of joined) {
-    const m = key.slice(0, key.indexOf("#"));
-    let best: string | undefined;
-    for (const [name, theirs] of top.get(m) ?? []) {
-      if (!covers(theirs, fields)) continue;
-      if (!best || theirs.size < top.get(m)!.get(best)!.size) best = name;
-    }
-    if (best) target.set(key, best);
-  }
-  return entities.map((e) => {
-    const m = place(e);
-    if (e.kind === "source" || e.kind === "query") return `${m}#${e.sourceName}/${e.kind}:${e.name}`;
-    const dot = e.name.lastIndexOf(".");
-    let source = e.sourceName;
-    let field = e.name;
-    if (dot >= 0) {
-      const t = target.get(`${m}#${e.sourceName}.${e.name.slice(0, dot)}`);
-      if (t) [source, field] = [t, e.name.slice(dot + 1)];
-    }
-    const b = base.get(`${m}#${source}`);
-    if (b && top.get(m)?.get(b)?.has(`${field}:${e.dataType}`)) source = b;
-    return `${m}#${source}.${field}:${e.kind}`;
-  });
 }
 
 /** Kind cues of a question: which entity kinds it asks for. */
@@ -465,11 +267,6 @@ function containsIdentifier(text: string, name: string): boolean {
   return !(before && /[\w.]/.test(before)) && !(after && /\w/.test(after));
 }
 
-/** Every word of a text stemmed (stop words kept), joined by one space: `Sales Representatives` -> `sale representative`. */
-function stemmed(text: string): string {
-  return words(text).map(stem).join(" ");
-}
-
 /** Score of an indexed value written in the question: short codes as a word, case kept; others by stemmed words. */
 function valueMatch(text: string, padded: string, v: string, normalized: string): number {
   if (v.length <= 3) return containsWord(text, v) ? 0.9 : 0;
@@ -485,9 +282,4 @@ interface Detail {
   value: number;
   exact: boolean;
   matchedValue?: string;
-}
-
-
-function kindOrder(entity: EntityRecord): number {
-  return ["measure", "dimension", "view", "query", "source"].indexOf(entity.kind);
 }

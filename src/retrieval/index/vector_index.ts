@@ -9,13 +9,26 @@
  * pgvector accept this; searches must write the same expression
  * (`embedding::vector(n) <=> $1::vector(n)`) for the planner to use it.
  *
+ * Vectors go to and come from the database in pgvector's text form through
+ * the `pgvector` package's `toSql`/`fromSql` (bound as text, cast with
+ * `::vector` in the statement; read back with `embedding::text`).
+ *
  * @module
  */
-import type { Sql } from "../db/database.ts";
+import { fromSql, toSql } from "pgvector";
+import type { Sql } from "../../db/database.ts";
 
-/** The pgvector text form of a vector: `[0.1,0.2,...]`. */
+/** The pgvector text form of a vector (`[0.1,0.2,...]`, by `pgvector`'s `toSql`); non-finite components are written as 0. */
 export function vectorLiteral(vector: Float32Array): string {
-  return `[${Array.from(vector, (x) => (Number.isFinite(x) ? x : 0)).join(",")}]`;
+  return toSql(Array.from(vector, (x) => (Number.isFinite(x) ? x : 0)))!;
+}
+
+/** A vector read as pgvector text (`embedding::text`), by `pgvector`'s `fromSql`; `undefined` for SQL NULL. */
+export function vectorFromSql(text: string | null): Float32Array | undefined {
+  if (!text) return undefined;
+  const parsed = fromSql(text);
+  if (!Array.isArray(parsed)) throw new Error("expected a dense pgvector vector, got a sparse one");
+  return Float32Array.from(parsed);
 }
 
 /** `vector(<dimension>)`, checked, for SQL text (dimensions cannot be bind parameters). */

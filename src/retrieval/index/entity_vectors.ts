@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Embedder } from "./embedder.ts";
+import type { Embedder } from "../embedding/embedder.ts";
 import type { EntityRecord } from "./entity_text.ts";
 
 /** Weight of the source doc's vector against the entity's own (both unit length). */

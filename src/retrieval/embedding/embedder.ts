@@ -20,7 +20,7 @@ import { join, resolve } from "node:path";
 export const DEFAULT_EMBEDDING_MODEL = "wink-glove-100d";
 
 /** Directory of the default model inside the repository. */
-export const DEFAULT_EMBEDDING_MODEL_DIR: string = join(import.meta.dir, "..", "..", "models", DEFAULT_EMBEDDING_MODEL);
+export const DEFAULT_EMBEDDING_MODEL_DIR: string = join(import.meta.dir, "..", "..", "..", "models", DEFAULT_EMBEDDING_MODEL);
 
 /** A loaded embedding model. */
 export interface Embedder {

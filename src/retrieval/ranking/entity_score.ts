@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { EntityRecord } from "./entity_text.ts";
+import type { EntityRecord } from "../index/entity_text.ts";
 import type { PhraseTerms } from "./phrase_terms.ts";
-import type { EntityMatch, RankOptions } from "./rank.ts";
-import { containsWord, expandAbbreviations, splitName, stem, STOP_WORDS, words } from "./text_terms.ts";
+import type { EntityMatch, RankOptions } from "./types.ts";
+import { containsWord, expandAbbreviations, splitName, stem, STOP_WORDS, words } from "../text/text_terms.ts";
 
 interface EntityTerms {
   name: Set<string>;

@@ -11,16 +11,17 @@
  *
  * @module
  */
-import type { Db } from "../db/database.ts";
-import type { ModelMetadata } from "../engine/metadata.ts";
-import { principalKey } from "../http/access.ts";
-import { badRequest, notFound } from "../http/errors.ts";
-import type { Principal } from "../http/principal.ts";
-import { findOrganization } from "../organizations/store.ts";
+import type { Db } from "../../db/database.ts";
+import type { ModelMetadata } from "../../engine/metadata.ts";
+import { principalKey } from "../../http/access.ts";
+import { badRequest, notFound } from "../../http/errors.ts";
+import type { Principal } from "../../http/principal.ts";
+import { findOrganization } from "../../organizations/store.ts";
 import { entitiesFromMetadata, type EntityRecord, type LexicalTerms } from "./entity_text.ts";
 import type { IndexedValue } from "./indexed_values.ts";
-import { loadLexicon } from "./lexicon.ts";
-import { retrievalAccess, type VersionAccess } from "../rls/visibility.ts";
+import { loadLexicon } from "../text/lexicon.ts";
+import { vectorFromSql } from "./vector_index.ts";
+import { retrievalAccess, type VersionAccess } from "../../rls/visibility.ts";
 
 /** A search scope, as the MCP tool's arguments name it. */
 export interface SearchScope {
@@ -192,15 +193,6 @@ function accessKey(access: VersionAccess | undefined): string {
 const COMBINED_LIMIT = 32;
 const combinedCache = new Map<string, StoredEntity[]>();
 
-/** `[0.1,0.2]` (pgvector's text form) as a vector. */
-function parseVector(text: string | null): Float32Array | undefined {
-  if (!text) return undefined;
-  const parts = text.slice(1, -1).split(",");
-  const out = new Float32Array(parts.length);
-  for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i]);
-  return out;
-}
-
 async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise<void> {
   const uuids = versions.map((v) => v.versionUuid);
   const rows = await db`
@@ -214,7 +206,7 @@ async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise
   for (const r of rows) {
     const values = r.indexed_values as IndexedValue[] | null;
     const kind = r.kind as EntityRecord["kind"];
-    const vector = parseVector(r.embedding as string | null);
+    const vector = vectorFromSql(r.embedding as string | null);
     byVersion.get(r.version as string)!.push({
       id: r.id as string,
       kind,

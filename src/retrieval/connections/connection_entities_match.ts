@@ -11,9 +11,9 @@
  * score is its name's score or 0.9 times its best column's, whichever is higher.
  * @module
  */
-import type { Embedder } from "./embedder.ts";
+import type { Embedder } from "../embedding/embedder.ts";
 import type { RawTable } from "./connection_entities.ts";
-import { contentStems, expandAbbreviations, splitName } from "./text_terms.ts";
+import { contentStems, expandAbbreviations, splitName } from "../text/text_terms.ts";
 
 /** A column in a result. */
 export interface EntityColumn {

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { Embedder } from "./embedder.ts";
-import { STOP_WORDS, words } from "./text_terms.ts";
+import type { Embedder } from "../embedding/embedder.ts";
+import { STOP_WORDS, words } from "../text/text_terms.ts";
 
 /** Word vectors by word, filled on demand. */
 export interface WordVectors {

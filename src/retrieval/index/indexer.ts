@@ -13,16 +13,16 @@
  * @module
  */
 import { join } from "node:path";
-import { extractArchive, type ModelMetadata, readArchive } from "../engine/mod.ts";
-import type { AppContext } from "../http/context.ts";
-import { connectionLookup } from "../connections/store.ts";
-import { readBlob } from "../packages/store.ts";
-import { setIndexStatus } from "../versions/store.ts";
-import { embedderStatus, getEmbedder } from "./embedder.ts";
+import { extractArchive, type ModelMetadata, readArchive } from "../../engine/mod.ts";
+import type { AppContext } from "../../http/context.ts";
+import { connectionLookup } from "../../connections/store.ts";
+import { readBlob } from "../../packages/store.ts";
+import { setIndexStatus } from "../../versions/store.ts";
+import { embedderStatus, getEmbedder } from "../embedding/embedder.ts";
 import { embedEntities, entityVectorKey } from "./entity_vectors.ts";
 import { entitiesFromMetadata, type EntityRecord } from "./entity_text.ts";
 import { computeIndexedValues, type IndexedValue } from "./indexed_values.ts";
-import { loadLexicon } from "./lexicon.ts";
+import { loadLexicon } from "../text/lexicon.ts";
 import { ensureVectorIndex, vectorLiteral } from "./vector_index.ts";
 
 /** What one indexing run did. */

@@ -65,7 +65,7 @@ export interface LexiconOptions {
 }
 
 /** The WordNet 3.0 exception lists kept in the repository. */
-export const DEFAULT_EXCEPTIONS_DIR: string = join(import.meta.dir, "..", "..", "models", "wordnet_exceptions");
+export const DEFAULT_EXCEPTIONS_DIR: string = join(import.meta.dir, "..", "..", "..", "models", "wordnet_exceptions");
 
 const PARTS = ["noun", "verb", "adj", "adv"] as const;
 const POS_FILE: Record<string, (typeof PARTS)[number]> = { n: "noun", v: "verb", a: "adj", s: "adj", r: "adv" };

@@ -12,8 +12,8 @@
  *
  * @module
  */
-import type { ModelMetadata } from "../engine/metadata.ts";
-import { type CompiledModel, runQuery } from "../engine/mod.ts";
+import type { ModelMetadata } from "../../engine/metadata.ts";
+import { type CompiledModel, runQuery } from "../../engine/mod.ts";
 import { dimensionValues, type IndexedValue } from "./indexed_values.ts";
 
 /** Most distinct values of a dimension indexed automatically. */
