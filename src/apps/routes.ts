@@ -19,6 +19,7 @@ import { sessionPrincipal } from "../http/browser_token.ts";
 import type { AppContext } from "../http/context.ts";
 import { notFound, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { packageFor } from "../packages/lookup.ts";
 import { pkgParams } from "../http/resource_params.ts";
@@ -102,9 +103,8 @@ function appHeaders(extra: Record<string, string>): Headers {
 
 /** The caller of an app file: `Authorization`, else the browser session; a page asks a browser without either to sign in. */
 async function appCaller(ctx: AppContext, input: AppRequest): Promise<Principal | Response> {
+  // `principal` already holds the browser session when there is no `Authorization` (see appsPlugin)
   if (input.principal) return input.principal;
-  const session = await sessionPrincipal(ctx, input.request);
-  if (session) return session;
   if (wantsHtml(input.request)) {
     const url = new URL(input.request.url);
     return new Response(null, { status: 303, headers: { location: signInUrl(url.pathname + url.search), "cache-control": "no-store" } });
@@ -182,24 +182,31 @@ async function serveApp(ctx: AppContext, input: AppRequest): Promise<Response> {
 
 const TOKEN_DOC = "Answers `{ token, expiresAt }`: an app token for this package, read-only (its models, queries and events " +
   "stream), expiring after `APP_TOKEN_TTL_S` (default 900 s). Any caller who may read the package: `Authorization` (access token, " +
-  "API key, or an app token of this package, which renews itself) or the browser session cookie. The app token is refused by " +
+  "API key, an app token of this package, which renews itself, or an OAuth access token issued for an MCP resource of the package's " +
+  "organization, `/mcp/{org}` or `/mcp/{org}/workspace/...`; this is the one REST route that accepts one) or the browser session cookie. The app token is refused by " +
   "every other route. Answers CORS requests of sandboxed apps (origin `null`) and of `APP_ORIGIN`, without credentials.";
 
 function appsPlugin(ctx: AppContext, prefix: string) {
   const detail = { summary: "In-package web app files (public/ of the latest version; package viewer)", description: APP_DOC, tags: ["data"] };
   return new Elysia({ prefix })
     .use(security(ctx))
-    .get("/:env/packages/:pkg/app", (c) => serveApp(ctx, c), { params: pkgParams, detail: { ...detail, summary: "The app root; `.../app` redirects to `.../app/`" } })
+    .use(routeAccess(ctx))
+    // the routes of this plugin (and only they, with the sign-in pages) also read the browser session cookie
+    .derive(async ({ principal, request }) => ({ principal: principal ?? await sessionPrincipal(ctx, request) }))
+    // app files: package viewer through `Authorization` or the session, or the asset capability of the page's `<base>`
+    .get("/:env/packages/:pkg/app", (c) => serveApp(ctx, c), {
+      params: pkgParams,
+      access: "custom:app-files",
+      detail: { ...detail, summary: "The app root; `.../app` redirects to `.../app/`" },
+    })
     .get("/:env/packages/:pkg/app/*", (c) => serveApp(ctx, c as AppRequest), {
       params: t.Object({ ...pkgParams.properties }, { additionalProperties: true }),
+      access: "custom:app-files",
       detail,
     })
-    .post("/:env/packages/:pkg/app-token", async ({ params, principal, request }) => {
-      const caller = principal ?? await sessionPrincipal(ctx, request);
-      const pkg = await packageFor(ctx, required(caller), params);
-      return await issueAppToken(ctx, caller!, pkg);
-    }, {
+    .post("/:env/packages/:pkg/app-token", async ({ pkg, principal }) => await issueAppToken(ctx, required(principal), pkg), {
       params: pkgParams,
+      pkgAccess: "viewer",
       response: { 200: t.Object({ token: t.String(), expiresAt: t.String({ format: "date-time" }) }) },
       detail: { summary: "Get an app token of a package (read-only, short-lived; package viewer)", description: TOKEN_DOC, tags: ["data"] },
     });
