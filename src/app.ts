@@ -58,6 +58,7 @@ import { signInRoutes } from "./signin/routes.ts";
 import { docsRoutes } from "./docs/routes.ts";
 import { appPreflight, withAppCors } from "./apps/cors.ts";
 import { documentResponses } from "./docs/responses.ts";
+import { appOriginGate } from "./apps/origin.ts";
 
 /** Options of {@link buildApp}. */
 export interface BuildOptions {
@@ -232,10 +233,17 @@ export function createHandler(ctx: AppContext, app: App, options: HandlerOptions
     } catch (error) {
       refused = error instanceof ApiError ? error : new ApiError("VALIDATION_ERROR", "request body could not be read");
     }
+    // APP_ORIGIN serves app files only, and reads no credential of the platform (apps/origin.ts)
+    let gate: Response | undefined;
+    if (!refused) {
+      const gated = await appOriginGate(ctx, request);
+      if (gated instanceof Response) gate = gated;
+      else request = gated;
+    }
     const meta = beginRequest(request, address);
     // in-package apps (origin `null` or APP_ORIGIN) call the app-token, events, models and query routes
-    const preflight = refused ? undefined : appPreflight(ctx, request);
-    let response = withAppCors(ctx, request, refused ? errorResponse(refused, meta.id) : await withoutServerPaths(preflight ?? await app.handle(request)));
+    const preflight = refused || gate ? undefined : appPreflight(ctx, request);
+    let response = gate ?? withAppCors(ctx, request, refused ? errorResponse(refused, meta.id) : await withoutServerPaths(preflight ?? await app.handle(request)));
     if (!refused && response.ok && request.method === "GET" && new URL(request.url).pathname === OPENAPI_PATH) {
       const headers = new Headers(response.headers);
       headers.delete("content-length");

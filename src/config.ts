@@ -119,7 +119,11 @@ export interface Config {
   appTokenTtlSeconds: number;
   /** Lifetime of a browser session (sign-in cookie), s (`SESSION_TTL_S`, default 28,800). */
   sessionTtlSeconds: number;
-  /** Separate origin apps are served from (`APP_ORIGIN`, e.g. `https://apps.example.com`); unset: sandboxed on this origin. */
+  /**
+   * Separate origin apps are served from (`APP_ORIGIN`, e.g. `https://apps.example.com`; needs `PUBLIC_URL`
+   * on another host): it serves app files only, and the platform origin sends app URLs there. Unset: apps
+   * are served sandboxed on this origin. Both ways, app files carry the sandbox CSP.
+   */
   appOrigin?: string;
   /** Package events kept for `Last-Event-ID` replay, per package (`EVENT_HISTORY`, default 1,000). */
   eventHistory: number;
@@ -146,6 +150,28 @@ function publicUrlFrom(value: string | undefined): string | undefined {
     throw new Error(`PUBLIC_URL must be an absolute http(s) URL such as https://data.example.com, got '${value}'`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`PUBLIC_URL must be http or https, got '${value}'`);
+  return url.origin;
+}
+
+/**
+ * `APP_ORIGIN`: the origin in-package apps are served from, which serves
+ * nothing else. It needs `PUBLIC_URL` (the platform's own origin, where app
+ * URLs are opened and the API is called) on another host.
+ */
+function appOriginFrom(value: string | undefined, publicUrl: string | undefined): string | undefined {
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`APP_ORIGIN must be an absolute http(s) origin such as https://apps.example.com, got '${value}'`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`APP_ORIGIN must be http or https, got '${value}'`);
+  if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+    throw new Error(`APP_ORIGIN must be an origin only (scheme, host, port), without a path, got '${value}'`);
+  }
+  if (!publicUrl) throw new Error("APP_ORIGIN needs PUBLIC_URL: the platform's own origin, where app URLs are opened and the API is called");
+  if (new URL(publicUrl).host === url.host) throw new Error(`APP_ORIGIN (${url.origin}) must be on another host than PUBLIC_URL (${publicUrl})`);
   return url.origin;
 }
 
@@ -228,7 +254,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     queryLogDays: Math.max(1, intFrom(env.QUERY_LOG_DAYS, 30, "QUERY_LOG_DAYS")),
     appTokenTtlSeconds: Math.max(1, intFrom(env.APP_TOKEN_TTL_S, 900, "APP_TOKEN_TTL_S")),
     sessionTtlSeconds: Math.max(60, intFrom(env.SESSION_TTL_S, 28_800, "SESSION_TTL_S")),
-    appOrigin: env.APP_ORIGIN ? env.APP_ORIGIN.replace(/\/+$/, "") : undefined,
+    appOrigin: appOriginFrom(env.APP_ORIGIN, publicUrlFrom(env.PUBLIC_URL)),
     eventHistory: Math.max(1, intFrom(env.EVENT_HISTORY, 1000, "EVENT_HISTORY")),
     idpSigninUrl: env.IDP_SIGNIN_URL || undefined,
   };

@@ -13,6 +13,9 @@
  * - **Asset capability** (`typ: asset+jwt`): a path segment that lets a
  *   sandboxed app (an opaque origin: the browser sends it no cookie) load the
  *   non-HTML files of its own package's `public/` folder, and nothing else.
+ * - **Launch** (`typ: launch+jwt`, `APP_ORIGIN` only): posted by the platform's
+ *   launch form to the app origin, which answers the app page with an app
+ *   token; 60 seconds, in a form body (never in a URL).
  * @module
  */
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
@@ -20,12 +23,13 @@ import type { Db } from "../db/database.ts";
 import type { Principal } from "../http/principal.ts";
 
 /** The kinds of browser credentials. */
-export type CredentialKind = "app" | "session" | "asset";
+export type CredentialKind = "app" | "session" | "asset" | "launch";
 
 const LABELS: Record<CredentialKind, string> = {
   app: "app token key v1",
   session: "browser session key v1",
   asset: "app asset key v1",
+  launch: "app launch key v1",
 };
 
 const keys = new Map<string, Promise<Uint8Array>>();

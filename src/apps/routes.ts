@@ -10,6 +10,10 @@
  * (`<meta name="app-token">`, read-only, this package only) and a `<base>` whose
  * path holds an asset capability, since a sandboxed page's requests carry no
  * cookie: it serves the non-HTML files of this package's `public/` only.
+ *
+ * With `APP_ORIGIN` (see ./origin.ts) the platform origin serves no app file:
+ * a page answers a launch form that posts a 60-second launch credential to the
+ * same URL on the app origin, which answers the page (the `POST` route here).
  * @module
  */
 import { Elysia, t } from "elysia";
@@ -19,6 +23,7 @@ import { sessionPrincipal } from "../http/browser_token.ts";
 import type { AppContext } from "../http/context.ts";
 import { notFound, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { packageFor } from "../packages/lookup.ts";
 import { pkgParams } from "../http/resource_params.ts";
@@ -28,6 +33,7 @@ import { resolveVersion } from "../versions/store.ts";
 import { signCredential, subjectOf, verifyCredential } from "./credentials.ts";
 import { appFile, appPath, contentTypeOf, extractedDir } from "./files.ts";
 import { principalOf } from "./scope.ts";
+import { atAppOrigin } from "./origin.ts";
 
 /** The CSP of every app file: an opaque origin that may run scripts, submit forms and open popups. */
 export const APP_CSP = "sandbox allow-scripts allow-forms allow-popups";
@@ -57,9 +63,13 @@ const APP_DOC = "Serves `public/<path>` of the latest unarchived version (`index
   "`Content-Security-Policy: " + APP_CSP + "` (an opaque origin), the content type of the extension and `Cache-Control: no-cache`. " +
   "HTML: opened with `Authorization` or the browser session cookie (sign-in at `/signin`; a browser without either is sent there " +
   "and back), answered with `Cache-Control: no-store` and two injected elements: `<meta name=\"app-token\" content=\"…\">` (the app " +
-  "token of `POST .../app-token`) and a `<base href=\".../app/~<capability>/…\">` so the app's relative URLs load its other files " +
+  "token of `POST .../app-token`), `<meta name=\"app-api\" content=\"…\">` (the package's API address: its path, or with `APP_ORIGIN` " +
+  "the platform's origin and path) and a `<base href=\".../app/~<capability>/…\">` so the app's relative URLs load its other files " +
   "(a sandboxed page sends no cookie; the capability serves non-HTML files of this package's `public/` only). Other files carry an " +
-  "`ETag` (`If-None-Match` answers 304). `..` or `.` segments: 400; a missing file: 404.";
+  "`ETag` (`If-None-Match` answers 304). `..` or `.` segments: 400; a missing file: 404. With `APP_ORIGIN`, app files are served " +
+  "on that origin only: here a page answers a form that posts a 60-second launch credential to the same URL there (see the POST " +
+  "of this path), another file a 303 to its file link there, a file link a 308 there; on the app origin a page without a launch " +
+  "answers 303 to the same URL on `PUBLIC_URL`, and no `Authorization` or cookie is read.";
 
 /** What the app handler reads of Elysia's context. */
 interface AppRequest {
@@ -102,9 +112,8 @@ function appHeaders(extra: Record<string, string>): Headers {
 
 /** The caller of an app file: `Authorization`, else the browser session; a page asks a browser without either to sign in. */
 async function appCaller(ctx: AppContext, input: AppRequest): Promise<Principal | Response> {
+  // `principal` already holds the browser session when there is no `Authorization` (see appsPlugin)
   if (input.principal) return input.principal;
-  const session = await sessionPrincipal(ctx, input.request);
-  if (session) return session;
   if (wantsHtml(input.request)) {
     const url = new URL(input.request.url);
     return new Response(null, { status: 303, headers: { location: signInUrl(url.pathname + url.search), "cache-control": "no-store" } });
@@ -139,6 +148,75 @@ async function serveAsset(ctx: AppContext, input: AppRequest, capability: string
   return new Response(Bun.file(found.file), { headers });
 }
 
+/** A file of the package's latest version, for a caller who may read the package. */
+async function latestFile(ctx: AppContext, caller: Principal, params: AppRequest["params"], raw: string) {
+  const pkg = await packageFor(ctx, caller, params);
+  const path = appPath(raw);
+  const version = await resolveVersion(ctx.sql, pkg.id);
+  if (!version) throw notFound(`package '${pkg.name}' has no unarchived version`);
+  const found = await appFile(await extractedDir(ctx, version.blobSha256), path);
+  return { pkg, version, found, type: contentTypeOf(found.path) };
+}
+
+/**
+ * An app page: the file with the app token, the asset capability of its
+ * `<base>` and the package's API address (`<meta name="app-api">`: the
+ * platform's origin and path when the page is on `APP_ORIGIN`) injected.
+ */
+async function appPage(ctx: AppContext, caller: Principal, appBase: string, file: Awaited<ReturnType<typeof latestFile>>): Promise<Response> {
+  const { pkg, version, found, type } = file;
+  const appToken = await issueAppToken(ctx, caller, pkg);
+  const asset = await signCredential(ctx.jwtSecret, "asset", {
+    subject: await subjectOf(ctx.sql, caller),
+    scope: { envId: pkg.envId, packageName: pkg.name },
+    ttlSeconds: ctx.config.sessionTtlSeconds,
+  });
+  const dir = found.path.includes("/") ? found.path.slice(0, found.path.lastIndexOf("/") + 1) : "";
+  const api = `${ctx.config.appOrigin ? ctx.config.publicUrl : ""}${appBase.slice(0, -"/app/".length)}`;
+  const elements = `<meta name="app-token" content="${attr(appToken.token)}"><meta name="app-token-expires" content="${appToken.expiresAt}">` +
+    `<meta name="app-api" content="${attr(api)}"><base href="${attr(`${appBase}~${asset.token}/${dir}`)}">`;
+  const html = injectIntoHtml(await Bun.file(found.file).text(), elements);
+  return new Response(html, { headers: appHeaders({ "content-type": type, "cache-control": "no-store", "x-version-id": version.id }) });
+}
+
+/** The launch form's script, and the CSP hash that lets only it run. */
+const LAUNCH_SCRIPT = "document.forms[0].submit()";
+const LAUNCH_SCRIPT_HASH = new Bun.CryptoHasher("sha256").update(LAUNCH_SCRIPT).digest("base64");
+
+/**
+ * The platform's answer to an app page when apps live on `APP_ORIGIN`: a form
+ * that posts a 60-second launch credential to the same path on the app
+ * origin (in the body: no credential in a URL), submitted by the one script
+ * the page's CSP allows.
+ */
+async function launchPage(ctx: AppContext, caller: Principal, request: Request, file: Awaited<ReturnType<typeof latestFile>>): Promise<Response> {
+  const appOrigin = ctx.config.appOrigin!;
+  const url = new URL(request.url);
+  const launch = await signCredential(ctx.jwtSecret, "launch", {
+    subject: await subjectOf(ctx.sql, caller),
+    scope: { envId: file.pkg.envId, packageName: file.pkg.name },
+    ttlSeconds: 60,
+  });
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Opening the app...</title></head><body>` +
+    `<form method="post" action="${attr(`${appOrigin}${url.pathname}${url.search}`)}"><input type="hidden" name="launch" value="${attr(launch.token)}">` +
+    `<noscript><button type="submit">Open the app</button></noscript></form><script>${LAUNCH_SCRIPT}</script></body></html>`;
+  return new Response(html, {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy": `default-src 'none'; script-src 'sha256-${LAUNCH_SCRIPT_HASH}'; form-action ${appOrigin}; frame-ancestors 'none'; base-uri 'none'`,
+      "referrer-policy": "no-referrer",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
+
+/** A redirect to the same path and query on another origin. */
+function sameUrlOn(origin: string, request: Request, status: number): Response {
+  const url = new URL(request.url);
+  return new Response(null, { status, headers: { location: `${origin}${url.pathname}${url.search}`, "cache-control": "no-store" } });
+}
+
 async function serveApp(ctx: AppContext, input: AppRequest): Promise<Response> {
   const { request } = input;
   const url = new URL(request.url);
@@ -146,60 +224,95 @@ async function serveApp(ctx: AppContext, input: AppRequest): Promise<Response> {
   if (url.pathname.endsWith("/app")) {
     return new Response(null, { status: 301, headers: { location: `${url.pathname}/${url.search}` } });
   }
+  const separate = ctx.config.appOrigin !== undefined;
+  const onAppOrigin = atAppOrigin(ctx, request);
   const { appBase, raw } = splitAppUrl(request, input.params.pkg);
   if (raw.startsWith("~")) {
+    // a file link of a page: served on the app origin only
+    if (separate && !onAppOrigin) return sameUrlOn(ctx.config.appOrigin!, request, 308);
     const slash = raw.indexOf("/");
     return await serveAsset(ctx, input, raw.slice(1, slash < 0 ? undefined : slash), slash < 0 ? "" : raw.slice(slash + 1));
   }
+  // on the app origin, a page opens through the platform's launch form (it reads no credential of its own)
+  if (onAppOrigin) return sameUrlOn(ctx.config.publicUrl!, request, 303);
   const caller = await appCaller(ctx, input);
   if (caller instanceof Response) return caller;
-  const pkg = await packageFor(ctx, required(caller), input.params);
-  const path = appPath(raw);
-  const version = await resolveVersion(ctx.sql, pkg.id);
-  if (!version) throw notFound(`package '${pkg.name}' has no unarchived version`);
-  const found = await appFile(await extractedDir(ctx, version.blobSha256), path);
-  const type = contentTypeOf(found.path);
-  if (type.startsWith("text/html")) {
-    const appToken = await issueAppToken(ctx, caller, pkg);
+  const file = await latestFile(ctx, caller, input.params, raw);
+  if (file.type.startsWith("text/html")) return separate ? await launchPage(ctx, caller, request, file) : await appPage(ctx, caller, appBase, file);
+  if (separate) {
+    // another file opened by its plain URL: through a file link on the app origin
     const asset = await signCredential(ctx.jwtSecret, "asset", {
       subject: await subjectOf(ctx.sql, caller),
-      scope: { envId: pkg.envId, packageName: pkg.name },
-      ttlSeconds: ctx.config.sessionTtlSeconds,
+      scope: { envId: file.pkg.envId, packageName: file.pkg.name },
+      ttlSeconds: 60,
     });
-    const dir = found.path.includes("/") ? found.path.slice(0, found.path.lastIndexOf("/") + 1) : "";
-    const elements = `<meta name="app-token" content="${attr(appToken.token)}"><meta name="app-token-expires" content="${appToken.expiresAt}">` +
-      `<base href="${attr(`${appBase}~${asset.token}/${dir}`)}">`;
-    const html = injectIntoHtml(await Bun.file(found.file).text(), elements);
-    return new Response(html, { headers: appHeaders({ "content-type": type, "cache-control": "no-store", "x-version-id": version.id }) });
+    return new Response(null, { status: 303, headers: { location: `${ctx.config.appOrigin}${appBase}~${asset.token}/${file.found.path}`, "cache-control": "no-store" } });
   }
-  const etag = await etagOf(version.blobSha256, found.path);
-  const headers = appHeaders({ "cache-control": "no-cache", etag, "x-version-id": version.id });
+  const etag = await etagOf(file.version.blobSha256, file.found.path);
+  const headers = appHeaders({ "cache-control": "no-cache", etag, "x-version-id": file.version.id });
   const match = request.headers.get("if-none-match");
   if (match && match.split(",").some((m) => m.trim() === etag)) return new Response(null, { status: 304, headers });
-  headers.set("content-type", type);
-  return new Response(Bun.file(found.file), { headers });
+  headers.set("content-type", file.type);
+  return new Response(Bun.file(file.found.file), { headers });
 }
+
+/** `POST .../app/*` on `APP_ORIGIN`: the launch form's post, answered with the app page. */
+async function launchApp(ctx: AppContext, input: AppRequest & { body: { launch: string } }): Promise<Response> {
+  if (!atAppOrigin(ctx, input.request)) throw notFound("app pages are posted to on APP_ORIGIN only; open the app with GET");
+  const claims = await verifyCredential(ctx.jwtSecret, "launch", input.body.launch);
+  const principal = claims ? await principalOf(ctx.sql, claims.subject) : null;
+  // expired (a reload after a minute) or invalid: open the app again through the platform
+  if (!claims?.scope || !principal) return sameUrlOn(ctx.config.publicUrl!, input.request, 303);
+  const { appBase, raw } = splitAppUrl(input.request, input.params.pkg);
+  const file = await latestFile(ctx, principal, input.params, raw);
+  if (file.pkg.envId !== claims.scope.envId || file.pkg.name !== claims.scope.packageName) throw notFound("app file not found");
+  if (!file.type.startsWith("text/html")) throw notFound("only app pages are opened with a launch form");
+  return await appPage(ctx, principal, appBase, file);
+}
+
+const LAUNCH_DOC = "Only with `APP_ORIGIN`, and only on that origin (404 elsewhere). Opening an app page on the platform origin " +
+  "(`GET .../app/...`, signed in) answers a form that posts `launch` (a 60-second credential of the viewer for this package, " +
+  "`application/x-www-form-urlencoded`) here; the answer is the app page, with its app token, the asset capability of its " +
+  "`<base>` and `<meta name=\"app-api\">` (the package's API address on the platform origin). An expired or invalid `launch` " +
+  "answers 303 to the same URL on `PUBLIC_URL`, which signs the viewer in and posts a fresh one.";
 
 const TOKEN_DOC = "Answers `{ token, expiresAt }`: an app token for this package, read-only (its models, queries and events " +
   "stream), expiring after `APP_TOKEN_TTL_S` (default 900 s). Any caller who may read the package: `Authorization` (access token, " +
-  "API key, or an app token of this package, which renews itself) or the browser session cookie. The app token is refused by " +
+  "API key, an app token of this package, which renews itself, or an OAuth access token issued for an MCP resource of the package's " +
+  "organization, `/mcp/{org}` or `/mcp/{org}/workspace/...`; this is the one REST route that accepts one) or the browser session cookie. The app token is refused by " +
   "every other route. Answers CORS requests of sandboxed apps (origin `null`) and of `APP_ORIGIN`, without credentials.";
 
 function appsPlugin(ctx: AppContext, prefix: string) {
   const detail = { summary: "In-package web app files (public/ of the latest version; package viewer)", description: APP_DOC, tags: ["data"] };
   return new Elysia({ prefix })
     .use(security(ctx))
-    .get("/:env/packages/:pkg/app", (c) => serveApp(ctx, c), { params: pkgParams, detail: { ...detail, summary: "The app root; `.../app` redirects to `.../app/`" } })
+    .use(routeAccess(ctx))
+    // the routes of this plugin (and only they, with the sign-in pages) also read the browser session cookie
+    .derive(async ({ principal, request }) => ({ principal: principal ?? await sessionPrincipal(ctx, request) }))
+    // app files: package viewer through `Authorization` or the session, or the asset capability of the page's `<base>`
+    .get("/:env/packages/:pkg/app", (c) => serveApp(ctx, c), {
+      params: pkgParams,
+      access: "custom:app-files",
+      detail: { ...detail, summary: "The app root; `.../app` redirects to `.../app/`" },
+    })
     .get("/:env/packages/:pkg/app/*", (c) => serveApp(ctx, c as AppRequest), {
       params: t.Object({ ...pkgParams.properties }, { additionalProperties: true }),
+      access: "custom:app-files",
       detail,
     })
-    .post("/:env/packages/:pkg/app-token", async ({ params, principal, request }) => {
-      const caller = principal ?? await sessionPrincipal(ctx, request);
-      const pkg = await packageFor(ctx, required(caller), params);
-      return await issueAppToken(ctx, caller!, pkg);
-    }, {
+    .post("/:env/packages/:pkg/app/*", (c) => launchApp(ctx, c as AppRequest & { body: { launch: string } }), {
+      params: t.Object({ ...pkgParams.properties }, { additionalProperties: true }),
+      body: t.Object({ launch: t.String({ maxLength: 4096 }) }),
+      access: "custom:app-launch",
+      detail: {
+        summary: "Open an app page on APP_ORIGIN (the platform's launch form posts here)",
+        description: LAUNCH_DOC,
+        tags: ["data"],
+      },
+    })
+    .post("/:env/packages/:pkg/app-token", async ({ pkg, principal }) => await issueAppToken(ctx, required(principal), pkg), {
       params: pkgParams,
+      pkgAccess: "viewer",
       response: { 200: t.Object({ token: t.String(), expiresAt: t.String({ format: "date-time" }) }) },
       detail: { summary: "Get an app token of a package (read-only, short-lived; package viewer)", description: TOKEN_DOC, tags: ["data"] },
     });

@@ -11,6 +11,9 @@ import { groupTokenPrincipal, userById, userPrincipal } from "../http/auth.ts";
 import { forbidden, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { type Claims, looksLike, type Subject, verifyCredential } from "./credentials.ts";
+import { grantActive } from "../oauth/store.ts";
+import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";
+import { mcpPath, serviceOrigin } from "../mcp/protected_resource.ts";
 
 const CHALLENGE = 'Bearer realm="app", error="invalid_token"';
 
@@ -89,4 +92,58 @@ export async function acceptAppToken(ctx: AppContext, request: Request, token: s
   const principal = await principalOf(ctx.sql, claims.subject);
   if (!principal) throw unauthenticated("the user or API key of this app token no longer exists", CHALLENGE);
   return { principal, claims };
+}
+
+/** An OAuth access token's bearer value in `Authorization`, or `null`. */
+function oauthTokenOf(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (!header) return null;
+  const [scheme, value] = header.split(/\s+/, 2);
+  return scheme?.toLowerCase() === "bearer" && value && isOAuthAccessToken(value) ? value : null;
+}
+
+/**
+ * An OAuth access token at the app-token endpoint (and only there): the user
+ * of an MCP client's token gets an app token of a package they can read.
+ * The audience rule still holds: the token must have been issued by this
+ * service for one of the MCP resources of the package's organization
+ * (`/mcp/{org}` or `/mcp/{org}/workspace/...`), with the `mcp` scope and a
+ * grant that stands; what it yields (an app token, read-only, one package)
+ * is no more than that MCP resource already reads. Every other REST route
+ * and every other MCP resource still refuses it.
+ */
+export async function acceptOAuthForAppToken(ctx: AppContext, request: Request, token: string): Promise<Principal> {
+  const challenge = 'Bearer realm="app", error="invalid_token"';
+  const route = appRouteOf(request.method, new URL(request.url).pathname);
+  if (route?.kind !== "app-token") throw unauthenticated("OAuth access tokens are accepted by the MCP endpoint they were issued for and by POST .../packages/{pkg}/app-token only", challenge);
+  const origin = serviceOrigin(ctx.config, request);
+  let verified;
+  try {
+    verified = await verifyAccessToken(token, { secret: ctx.jwtSecret, issuer: origin });
+  } catch (error) {
+    throw unauthenticated((error as Error).message, challenge);
+  }
+  const orgResource = `${origin}${mcpPath(route.org)}`;
+  if (verified.audience !== orgResource && !verified.audience.startsWith(`${orgResource}/workspace/`)) {
+    throw forbidden(`this OAuth access token was issued for ${verified.audience}; it can get app tokens of organization '${route.org}' only when issued for ${orgResource}`);
+  }
+  if (!verified.scope.includes("mcp")) throw unauthenticated("OAuth access token lacks the 'mcp' scope; authorize again with scope=mcp", challenge);
+  if (!(await grantActive(ctx.sql, verified.grantId))) throw unauthenticated("the authorization of this OAuth access token was revoked; authorize again", challenge);
+  const user = await userById(ctx.sql, verified.userId);
+  if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
+  return { ...userPrincipal(user), oauth: true };
+}
+
+/**
+ * The caller of a request that carries an app credential: an app token (its
+ * package's routes only), or an OAuth access token at the app-token endpoint.
+ * `undefined` when `Authorization` holds neither, so the ordinary
+ * authentication decides.
+ */
+export async function appCredentialPrincipal(ctx: AppContext, request: Request): Promise<Principal | undefined> {
+  const appToken = appTokenOf(request);
+  if (appToken) return (await acceptAppToken(ctx, request, appToken)).principal;
+  const oauth = oauthTokenOf(request);
+  if (oauth && appRouteOf(request.method, new URL(request.url).pathname)?.kind === "app-token") return await acceptOAuthForAppToken(ctx, request, oauth);
+  return undefined;
 }

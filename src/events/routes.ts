@@ -15,6 +15,8 @@ import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
+import { routeAccess } from "../http/route_access.ts";
+import type { Claims } from "../apps/credentials.ts";
 import { packageFor } from "../packages/lookup.ts";
 import { pkgParams } from "../http/resource_params.ts";
 import { type PackageKey, eventsAfter, streamState, subscribe } from "./hub.ts";
@@ -168,26 +170,26 @@ const STREAM_DOC = "`text/event-stream`. Every event has an `id:` of the package
 function eventsPlugin(ctx: AppContext, prefix: string) {
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
+    // `EventSource` cannot send headers: an app token may come as `?app_token=` (this route only)
+    .derive(async ({ principal, request, query }): Promise<{ principal: Principal | null; appClaims: Claims | null }> => {
+      const appToken = typeof query.app_token === "string" ? query.app_token : "";
+      if (principal || !appToken) return { principal, appClaims: null };
+      const app = await acceptAppToken(ctx, request, appToken);
+      return { principal: app.principal, appClaims: app.claims };
+    })
     .get(
       "/:env/packages/:pkg/events",
-      async ({ params, principal, request, query }) => {
-        let caller: Principal;
-        let expiresAt: number | undefined;
-        let subject: (() => Promise<Principal | null>) | undefined;
-        if (!principal && query.app_token) {
-          const app = await acceptAppToken(ctx, request, query.app_token);
-          caller = app.principal;
-          expiresAt = app.claims.exp * 1000;
-          subject = () => principalOf(ctx.sql, app.claims.subject);
-        } else {
-          caller = required(principal);
-        }
-        const pkg = await packageFor(ctx, caller, params);
+      async ({ params, principal, pkg, appClaims, request }) => {
+        const caller = required(principal);
+        const expiresAt = appClaims ? appClaims.exp * 1000 : undefined;
+        // an app token's user or API key is read again for every check (removed, or password changed: revoked)
+        const current = async () => appClaims ? await principalOf(ctx.sql, appClaims.subject) : caller;
         const recheck = async () => {
-          const current = subject ? await subject() : caller;
-          if (!current) return null;
+          const who = await current();
+          if (!who) return null;
           try {
-            const again = await packageFor(ctx, current, params);
+            const again = await packageFor(ctx, who, params);
             return again.envId === pkg.envId && again.id === pkg.id ? { latestVersion: again.latestVersion } : null;
           } catch (error) {
             const api = apiErrorOf(error);
@@ -214,6 +216,7 @@ function eventsPlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: pkgParams,
+        pkgAccess: "viewer",
         query: t.Object({
           app_token: t.Optional(t.String({ maxLength: 4096 })),
           lastEventId: t.Optional(t.String({ maxLength: 20 })),

@@ -9,7 +9,7 @@ import { authenticate, type TokenSigner, externalIdp } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { requestMeta } from "./context.ts";
 import { principalLabel, rateLimitKey } from "./principal.ts";
-import { acceptAppToken, appTokenOf } from "../apps/scope.ts";
+import { appCredentialPrincipal } from "../apps/scope.ts";
 
 /** Elysia plugin deriving `principal` and `signer` for the routes that use it. */
 export function security(ctx: AppContext) {
@@ -19,11 +19,9 @@ export function security(ctx: AppContext) {
     .derive({ as: "scoped" }, async ({ request, jwt: signer, route }) => {
       const meta = requestMeta(request);
       if (meta) meta.route = route;
-      // an in-package app's token: only its package's models, queries and events (403 elsewhere)
-      const appToken = appTokenOf(request);
-      const principal = appToken
-        ? (await acceptAppToken(ctx, request, appToken)).principal
-        : await authenticate(
+      // an in-package app's token: only its package's models, queries and events (403 elsewhere);
+      // an OAuth access token at the app-token endpoint (only there: see apps/scope.ts)
+      const principal = await appCredentialPrincipal(ctx, request) ?? await authenticate(
           { sql: ctx.sql, signer: signer as TokenSigner, idp, failures: ctx.identity.authFailures, address: meta?.address },
           request,
         );

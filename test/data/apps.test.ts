@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "
 import { rm } from "node:fs/promises";
 import { API, publish, smallPackage, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { openEvents, serve } from "./helpers.ts";
+import { authorize, pkce, registerClient, REDIRECT_URI, tokenRequest } from "../helpers/oauth.ts";
 
 // explicit: a file run after another in the same process must not fall back to bun's 5 s
 setDefaultTimeout(60_000);
@@ -241,6 +242,58 @@ describe("in-package web apps", () => {
     expect((await fetch(`${origin}${PKG}/app-token`, { method: "POST" })).status).toBe(401);
     const session = await signIn("viewer", "pw-viewer-secret");
     expect((await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: { cookie: session.cookie } })).status).toBe(200);
+  });
+
+  test("an OAuth access token of the user gets an app token at the app-token endpoint only, for its organization's packages", async () => {
+    const clientId = await registerClient(origin);
+    const oauthToken = async (userName: string, password: string, resource: string) => {
+      const { verifier, challenge } = await pkce();
+      const back = await authorize(origin, { clientId, resource, challenge, userName, password });
+      const t = await tokenRequest(origin, {
+        grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: REDIRECT_URI,
+        client_id: clientId, code_verifier: verifier, resource,
+      });
+      expect(t.status).toBe(200);
+      return t.body.access_token as string;
+    };
+    const viewerOAuth = await oauthToken("viewer", "pw-viewer-secret", `${origin}/mcp/acme`);
+    const bearer = { authorization: `Bearer ${viewerOAuth}` };
+    const issued = await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: bearer });
+    expect(issued.status).toBe(200);
+    const { token } = await issued.json() as { token: string };
+    expect((await fetch(`${origin}${PKG}/models`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    // the same path under /projects
+    expect((await fetch(`${origin}${PKG.replace("/environments/", "/projects/")}/app-token`, { method: "POST", headers: bearer })).status).toBe(200);
+    // the OAuth token itself still opens no REST route, not even the package's data routes
+    for (const [method, path] of [["GET", `${PKG}/models`], ["GET", PKG], ["GET", `${API}/organizations/acme`], ["GET", `${PKG}/events`], ["GET", `${PKG}/app/`]] as const) {
+      const r = await fetch(`${origin}${path}`, { method, headers: bearer, redirect: "manual" });
+      expect(`${method} ${path}: ${r.status}`).toBe(`${method} ${path}: 401`);
+    }
+    // nor the MCP resource of another organization (its audience is /mcp/acme)
+    await w.s.call("POST", `${API}/organizations`, { token: w.admin, body: { name: "elsewhere" } });
+    const other = await fetch(`${origin}/mcp/elsewhere`, {
+      method: "POST",
+      headers: { ...bearer, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+    });
+    expect(other.status).toBe(401);
+    // a token issued for another organization's MCP resource gets no app token of acme
+    const forOther = await oauthToken("viewer", "pw-viewer-secret", `${origin}/mcp/elsewhere`);
+    const refused = await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: { authorization: `Bearer ${forOther}` } });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).code).toBe("INSUFFICIENT_PERMISSIONS");
+    // a user who cannot read the package gets none; a revoked grant gets none
+    await userWith(w, "oauth-outsider");
+    const outsider = await oauthToken("oauth-outsider", "pw-oauth-outsider-secret", `${origin}/mcp/acme`);
+    expect((await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: { authorization: `Bearer ${outsider}` } })).status).toBe(404);
+    const revoke = await fetch(`${origin}/oauth/revoke`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: viewerOAuth, client_id: clientId }),
+    });
+    expect(revoke.status).toBe(200);
+    const afterRevoke = await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: bearer });
+    expect(afterRevoke.status).toBe(401);
   });
 
   test("CORS for the sandboxed app (origin null): app-token, models, query, events; never credentials", async () => {

@@ -169,4 +169,61 @@ describe.skipIf(!existsSync(CHROMIUM))("the demo app in Chromium", () => {
     expect(await statusText()).toContain("access to this package was removed");
     expect(await page.textContent("#rows")).not.toContain("Magazines");
   });
+
+  test("with APP_ORIGIN: the app opens on its own origin (localhost), the data renders, and it reads no platform credential", async () => {
+    const [env] = await w.s.service.db.sql`SELECT id FROM environments WHERE name = 'demo'`;
+    const [u] = await w.s.service.db.sql`SELECT id FROM users WHERE user_name = 'viewer'`;
+    await w.s.service.db.sql`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role)
+      VALUES ('environment', ${env!.id as string}, 'user', ${u!.id as string}, 'viewer') ON CONFLICT DO NOTHING`;
+    // one listener, two host names: 127.0.0.1 is the platform (PUBLIC_URL), localhost the app origin
+    let handle: (r: Request) => Promise<Response> = async () => new Response("starting", { status: 503 });
+    const two = Bun.serve({ port: 0, hostname: "127.0.0.1", idleTimeout: 0, fetch: (r) => handle(r) });
+    const platform = `http://127.0.0.1:${two.port}`;
+    const apps = `http://localhost:${two.port}`;
+    const separate = await startService({ ...w.s.config, logRequests: false, publicUrl: platform, appOrigin: apps }, { db: { ...w.s.service.db, close: async () => {} }, log: () => {} });
+    extra.push(separate);
+    handle = (r) => separate.handle(r);
+    const context = await browser.newContext();
+    try {
+      const tab = await context.newPage();
+      tab.on("console", (m) => console.log(`[app origin page] ${m.text()}`));
+      await tab.goto(`${platform}${PKG}/app/`);
+      expect(tab.url()).toContain("/signin?return=");
+      await tab.fill("#userName", "viewer");
+      await tab.fill("#password", "pw-viewer-secret");
+      await Promise.all([tab.waitForURL(`${apps}${PKG}/app/`), tab.click("button[type=submit]")]);
+      await tab.waitForFunction(() => document.querySelectorAll("#rows tr").length > 0, undefined, { timeout: 30_000 });
+      expect(await tab.textContent("#status")).toContain("version 1.0.3");
+      const seen = await tab.evaluate(async (platformOrigin) => {
+        const out: Record<string, unknown> = { origin: self.origin, url: location.href, html: document.documentElement.outerHTML };
+        try {
+          out.cookie = document.cookie;
+        } catch (e) {
+          out.cookie = `blocked: ${(e as Error).name}`;
+        }
+        const token = document.querySelector('meta[name="app-token"]')?.getAttribute("content") ?? "";
+        const tries: string[] = [];
+        for (const url of ["/api/v0/organizations", `${platformOrigin}/api/v0/organizations`, `${platformOrigin}/api/v0/users/viewer`]) {
+          try {
+            const r = await fetch(url, { headers: { authorization: `Bearer ${token}` }, credentials: "include" });
+            tries.push(`${url}: ${r.status}`);
+          } catch {
+            tries.push(`${url}: blocked`);
+          }
+        }
+        out.tries = tries;
+        return out;
+      }, platform);
+      expect(seen.origin).toBe("null");
+      expect(String(seen.url)).toBe(`${apps}${PKG}/app/`);
+      expect(String(seen.cookie)).toStartWith("blocked");
+      for (const t of seen.tries as string[]) expect(t).toMatch(/: (blocked|401|403|404)$/);
+      // the platform's session cookie stays on the platform's host: the app origin never received one it would accept
+      const cookies = await context.cookies(apps);
+      expect(cookies.filter((c) => c.name === "mp_session")).toEqual([]);
+    } finally {
+      await context.close();
+      two.stop(true);
+    }
+  });
 });

@@ -7,8 +7,9 @@
 const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.getAttribute("content") ?? "";
 let token = meta("app-token");
 let expiresAt = Date.parse(meta("app-token-expires")) || Date.now() + 60_000;
-// the package's API path: the app is served at <package>/app/...
-const base = new URL(".", document.baseURI).pathname.replace(/\/app\/.*$/, "");
+// the package's API address, injected by the platform (<meta name="app-api">: the platform's
+// origin when apps are served from APP_ORIGIN); else the path the app is served under, <package>/app/...
+const base = meta("app-api") || new URL(".", document.baseURI).pathname.replace(/\/app\/.*$/, "");
 const status = document.getElementById("status");
 
 async function renew() {
