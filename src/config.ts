@@ -82,6 +82,8 @@ export interface Config {
   querySpillLimit: number;
   /** Longest a model compilation may take, ms (`COMPILE_TIMEOUT_MS`, default 30,000). */
   compileTimeoutMs: number;
+  /** Most compile worker threads (`COMPILE_WORKERS`, default 2, or 1 on a single core). */
+  compileWorkers: number;
   /**
    * Host names, addresses or CIDRs that connections may reach although they are
    * loopback, private, link-local or reserved (`ALLOWED_CONNECTION_HOSTS`, comma list, default none).
@@ -234,6 +236,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     queryThreads: Math.max(1, intFrom(env.QUERY_THREADS, Math.floor(cpus().length / 2), "QUERY_THREADS")),
     querySpillLimit: sizeFrom(env.QUERY_SPILL_LIMIT, 4 * 1024 ** 3, "QUERY_SPILL_LIMIT"),
     compileTimeoutMs: Math.max(1, intFrom(env.COMPILE_TIMEOUT_MS, 30_000, "COMPILE_TIMEOUT_MS")),
+    compileWorkers: Math.max(1, intFrom(env.COMPILE_WORKERS, Math.max(1, Math.min(2, cpus().length)), "COMPILE_WORKERS")),
     allowedConnectionHosts: hostPolicy(env.ALLOWED_CONNECTION_HOSTS).entries,
     maxCompressionRatio: Math.max(1, intFrom(env.MAX_COMPRESSION_RATIO, 100, "MAX_COMPRESSION_RATIO")),
     loginMaxFailuresAccount: Math.max(1, intFrom(env.LOGIN_MAX_FAILURES_ACCOUNT, 10, "LOGIN_MAX_FAILURES_ACCOUNT")),

@@ -6,6 +6,7 @@
  */
 import { readConfig } from "./config.ts";
 import { closePackageStreams } from "./events/hub.ts";
+import { closeCompileWorkers, warmCompileWorkers } from "./engine/mod.ts";
 import { lockDataDir } from "./lock.ts";
 import { startService } from "./service.ts";
 import { type RawServer, serveRaw } from "./http/raw_server.ts";
@@ -44,6 +45,7 @@ server = await serveRaw({
   port: config.port,
   fetch: (request) => service.handle(request),
 });
+warmCompileWorkers(); // the first publish or model load does not wait for a worker to load Malloy
 service.ctx.log({ level: "info", message: `listening on http://${server.hostname}:${server.port}`, database: service.db.kind });
 
 let stopping = false;
@@ -59,6 +61,7 @@ async function shutdown(signal: string): Promise<void> {
     await closePackageStreams(service.ctx);
     await server?.stop();
     await service.close();
+    await closeCompileWorkers();
   } catch (error) {
     service.ctx.log({ level: "error", message: `shutdown: ${error instanceof Error ? error.message : String(error)}` });
   }

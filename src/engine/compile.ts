@@ -1,6 +1,8 @@
 /**
  * Compiling a package's models with a Malloy `Runtime` whose URL reader only
- * serves the files of the package archive.
+ * serves the files of the package archive. The translation itself runs in a
+ * compile worker ({@link compileInWorker}), off the event loop; the reader and
+ * the connections answer it from this thread.
  * @module
  */
 
@@ -8,6 +10,7 @@ import { resolve } from "node:path";
 import { type Connection, type Model, Runtime, type URLReader } from "@malloydata/malloy";
 import { badRequest } from "../http/errors.ts";
 import type { PackageFiles } from "./archive.ts";
+import { compileInWorker, CompileTimeoutError } from "./compile_pool.ts";
 import { engineLimits, openPackageDuckDB, type PackageDuckDBOptions } from "./duckdb_sandbox.ts";
 import { guardDuckDB } from "./duckdb_guard.ts";
 import { guardMysql } from "./mysql_guard.ts";
@@ -27,6 +30,14 @@ export interface CompileOptions {
   duckdb?: Connection;
   /** Options of the default `duckdb` connection. */
   duckdbOptions?: PackageDuckDBOptions;
+  /** Longest one model's compile may take, ms; default `COMPILE_TIMEOUT_MS` ({@link setCompileLimits}). */
+  timeoutMs?: number;
+}
+
+/** Options of {@link compileModel}. */
+export interface CompileModelOptions {
+  /** Longest the compile may take, ms; default `COMPILE_TIMEOUT_MS` ({@link setCompileLimits}). */
+  timeoutMs?: number;
 }
 
 /** A runtime bound to one package: its files, folder and connections. */
@@ -45,6 +56,8 @@ export interface CompiledModel {
   path: string;
   model: Model;
   pkg: PackageRuntime;
+  /** Length of the model definition's JSON, when the compile measured it. */
+  bytes?: number;
 }
 
 /** Every compiled model of a package, by path. */
@@ -134,21 +147,24 @@ function guardConnection(connection: Connection | undefined): Connection | undef
 
 /**
  * Compiles one model file of a package. Throws a `400` `ApiError` with
- * `details.problems` when it does not compile.
+ * `details.problems` when it does not compile, and
+ * {@link CompileTimeoutError} when it takes longer than the time limit.
  */
 export async function compileModel(
   pkg: PackageRuntime,
   modelPath: string,
+  options: CompileModelOptions = {},
 ): Promise<CompiledModel> {
-  const result = await tryCompile(pkg, modelPath);
+  const result = await tryCompile(pkg, modelPath, options.timeoutMs);
   if ("problems" in result) throw compileFailure(result.problems, 1);
   return result;
 }
 
 /**
- * Compiles every `.malloy` and `.malloynb` file of a package. When any fails,
- * throws a `400` `ApiError` whose `details.problems` lists every problem of
- * every file as `{ file, line, column, message }`.
+ * Compiles every `.malloy` and `.malloynb` file of a package, one after the
+ * other. When any fails, throws a `400` `ApiError` whose `details.problems`
+ * lists every problem of every file as `{ file, line, column, message }`; a
+ * file that takes longer than the time limit is one such problem.
  */
 export async function compilePackage(
   files: PackageFiles,
@@ -161,7 +177,10 @@ export async function compilePackage(
   const paths = [...files.keys()].filter(isModelFile).sort();
   let failed = 0;
   for (const path of paths) {
-    const result = await tryCompile(pkg, path);
+    const result = await tryCompile(pkg, path, options.timeoutMs).catch((error) => {
+      if (!(error instanceof CompileTimeoutError)) throw error;
+      return { problems: [{ file: path, message: `${error.message}; split the model or ask an administrator to raise the limit` }] };
+    });
     if ("problems" in result) {
       failed++;
       problems.push(...result.problems);
@@ -171,6 +190,26 @@ export async function compilePackage(
   }
   if (problems.length > 0) throw compileFailure(problems, failed);
   return { packageDir: pkg.packageDir, models };
+}
+
+let queryPathWarm = false;
+
+/**
+ * Once per process: translates one query of `compiled` on this thread and
+ * throws the result away. Models now compile in a worker, so without this the
+ * first query after a start would pay the cold start of Malloy's translator
+ * and SQL generator on this thread (seconds on a loaded host) inside its
+ * `QUERY_TIMEOUT_MS`; here it is paid once, when the first model loads.
+ */
+export async function warmQueryPath(compiled: CompiledModel): Promise<void> {
+  if (queryPathWarm) return;
+  queryPathWarm = true;
+  const source = compiled.model.explores[0]?.name;
+  if (source === undefined) return;
+  await compiled.pkg.runtime._loadModelFromModelDef(compiled.model._modelDef)
+    .loadQuery(`run: \`${source.replace(/`/g, "")}\` -> { select: *; limit: 1 }`)
+    .getPreparedResult()
+    .catch(() => undefined);
 }
 
 /**
@@ -191,14 +230,20 @@ export function notebookToModel(text: string): string {
     .join("\n");
 }
 
+/**
+ * Compiles one file in a worker. Answers the model or its problems; throws
+ * {@link CompileTimeoutError} (the caller decides how to report it).
+ */
 async function tryCompile(
   pkg: PackageRuntime,
   path: string,
+  timeoutMs: number | undefined,
 ): Promise<CompiledModel | { problems: Problem[] }> {
   try {
-    const model = await pkg.runtime.loadModel(pkg.urlOf(path)).getModel();
-    return { path, model, pkg };
+    const { model, bytes } = await compileInWorker(pkg.runtime, pkg.urlOf(path), { timeoutMs });
+    return { path, model, pkg, bytes };
   } catch (error) {
+    if (error instanceof CompileTimeoutError) throw error;
     const seen = new Set<string>();
     const problems = redactPath(problemsOf(error, pkg.fileOf), pkg.packageDir)
       .map((problem) => ({ ...problem, file: problem.file ?? path }))

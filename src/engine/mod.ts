@@ -30,9 +30,21 @@ export {
 } from "./duckdb_sandbox.ts";
 export { checkDuckDBSql, type CheckedSql, NOT_ALLOWED_PREFIX } from "./sql_guard.ts";
 export {
+  closeCompileWorkers,
+  type CompileLimits,
+  compileLimits,
+  CompileTimeoutError,
+  compileWorkerStats,
+  type CompileWorkerStats,
+  defaultCompileWorkers,
+  setCompileLimits,
+  warmCompileWorkers,
+} from "./compile_pool.ts";
+export {
   type CompiledModel,
   type CompiledPackage,
   compileModel,
+  type CompileModelOptions,
   compilePackage,
   type CompileOptions,
   createPackageRuntime,
@@ -40,6 +52,7 @@ export {
   type LookupConnection,
   notebookToModel,
   type PackageRuntime,
+  warmQueryPath,
 } from "./compile.ts";
 export {
   type FieldMetadata,

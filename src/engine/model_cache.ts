@@ -114,8 +114,12 @@ export function createModelCache<T>(options: ModelCacheOptions<T> = {}): ModelCa
   };
 }
 
-/** Rough bytes of a compiled model: the length of its JSON model definition. */
-export function approximateModelBytes(value: { model: { _modelDef: unknown } }): number {
+/**
+ * Rough bytes of a compiled model: the length of its JSON model definition
+ * (as the compile worker measured it, else measured here).
+ */
+export function approximateModelBytes(value: { model: { _modelDef: unknown }; bytes?: number }): number {
+  if (value.bytes !== undefined) return value.bytes;
   try {
     return JSON.stringify(value.model._modelDef).length;
   } catch {

@@ -16,6 +16,7 @@ import {
   approximateModelBytes,
   type CompiledModel,
   compileModel,
+  CompileTimeoutError,
   createModelCache,
   createPackageRuntime,
   extractArchive,
@@ -23,6 +24,7 @@ import {
   type ModelCache,
   type PackageFiles,
   QueryError,
+  warmQueryPath,
 } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { notFound } from "../http/errors.ts";
@@ -97,25 +99,15 @@ export async function compiledModelFor(ctx: AppContext, target: ModelTarget): Pr
     }
     const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };
     const pkg = createPackageRuntime(await modelFiles(dir), dir, { lookupConnection: connectionLookup(ctx.sql, target.envId, keys) });
-    return await withinCompileTimeout(compileModel(pkg, target.modelPath), ctx.config.compileTimeoutMs, target);
+    // The compile runs in a worker; past COMPILE_TIMEOUT_MS the worker is terminated and the
+    // query answers `timeout` (nothing is cached; the next query tries again).
+    const compiled = await compileModel(pkg, target.modelPath, { timeoutMs: ctx.config.compileTimeoutMs }).catch((error) => {
+      if (!(error instanceof CompileTimeoutError)) throw error;
+      throw new QueryError("timeout", `model '${target.modelPath}' of version ${target.versionId} did not compile within ${error.timeoutMs} ms (COMPILE_TIMEOUT_MS); split the model or ask an administrator to raise the limit`);
+    });
+    await warmQueryPath(compiled);
+    return compiled;
   });
-}
-
-/**
- * The compile, or a `timeout` QueryError after `COMPILE_TIMEOUT_MS` (the
- * compile is not cached then; the next query tries again).
- */
-async function withinCompileTimeout<T>(compile: Promise<T>, timeoutMs: number, target: ModelTarget): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new QueryError("timeout", `model '${target.modelPath}' of version ${target.versionId} did not compile within ${timeoutMs} ms (COMPILE_TIMEOUT_MS); split the model or ask an administrator to raise the limit`)), timeoutMs);
-  });
-  compile.catch(() => {});
-  try {
-    return await Promise.race([compile, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

@@ -50,7 +50,7 @@ describe("createModelCache", () => {
     expect(typeof events[0].ms).toBe("number");
     const result = await runQuery(warm, { query: "airports -> { aggregate: airport_count }" });
     expect(result.data).toEqual([{ airport_count: 3376 }]);
-  });
+  }, 60_000); // the file's first compile also starts a compile worker (it loads Malloy)
 
   test("concurrent misses share one load", async () => {
     const cache = createModelCache<number>({ log: () => {} });

@@ -1,0 +1,47 @@
+/**
+ * The messages between the main thread and a compile worker
+ * (`compile_worker.ts`). The worker runs Malloy's translator only: every file
+ * it reads and every schema it needs is asked of the main thread, where the
+ * package's URL reader and its guarded connections answer, so the archive
+ * boundary and the SQL guard stay where they are.
+ * @module
+ */
+import type { LogMessage } from "@malloydata/malloy";
+
+/** Main thread to worker: compile the model at `url` (one job at a time). */
+export interface CompileJob {
+  kind: "compile";
+  url: string;
+}
+
+/** Main thread to worker: the answer to a {@link WorkerRequest}. */
+export type HostReply =
+  | { kind: "reply"; id: number; value: unknown }
+  | { kind: "reply"; id: number; error: SerializedError };
+
+/** Worker to main thread: something only the main thread can answer. */
+export type WorkerRequest =
+  | { kind: "read"; id: number; url: string }
+  | { kind: "connection"; id: number; name: string | undefined }
+  | { kind: "tables"; id: number; connection: string | undefined; tables: Record<string, string>; options: unknown }
+  | { kind: "sql"; id: number; connection: string | undefined; request: unknown; options: unknown };
+
+/** Worker to main thread: the end of a job. */
+export type JobResult =
+  /**
+   * `modelDef` is the model definition as JSON text: parsing JSON on the main
+   * thread costs a fraction of rebuilding the same objects from a structured
+   * clone (about 6 ms against 70 ms for a 300-source model of 3.5 MB).
+   */
+  | { kind: "done"; modelDef: string; problems: LogMessage[]; fromSources: string[] }
+  | { kind: "failed"; error: SerializedError };
+
+/** An error as it crosses threads; `problems` when Malloy refused the model. */
+export interface SerializedError {
+  name: string;
+  message: string;
+  problems?: LogMessage[];
+}
+
+/** Worker to main thread. */
+export type WorkerMessage = WorkerRequest | JobResult;

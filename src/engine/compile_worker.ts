@@ -1,0 +1,117 @@
+/**
+ * A compile worker: runs Malloy's translator on one model at a time, off the
+ * main thread's event loop. It has no files and no connections of its own:
+ * its URL reader and connections forward each call to the main thread
+ * ({@link WorkerRequest}), where the package's reader (archive files only)
+ * and its guarded connections answer. It answers the compiled `ModelDef` (as
+ * JSON text) with the model's warnings and source URLs, or the error Malloy
+ * threw with its problems. Started by `compile_pool.ts`.
+ * @module
+ */
+/// <reference lib="webworker" />
+import {
+  type Connection,
+  type LookupConnection,
+  MalloyError,
+  Runtime,
+  type URLReader,
+} from "@malloydata/malloy";
+import type { CompileJob, HostReply, JobResult, SerializedError, WorkerRequest } from "./compile_protocol.ts";
+
+declare const self: DedicatedWorkerGlobalScope;
+
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+type Request = WorkerRequest extends infer R ? R extends { id: number } ? Omit<R, "id"> : never : never;
+
+const pending = new Map<number, Pending>();
+let nextId = 1;
+
+/** Asks the main thread; resolves with its reply. */
+function ask<T>(request: Request): Promise<T> {
+  const id = nextId++;
+  return new Promise<T>((resolve, reject) => {
+    pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    self.postMessage({ ...request, id } as WorkerRequest);
+  });
+}
+
+function toError(serialized: SerializedError): Error {
+  const error = new Error(serialized.message);
+  error.name = serialized.name;
+  return error;
+}
+
+function serialize(error: unknown): SerializedError {
+  if (error instanceof MalloyError) return { name: error.name, message: error.message, problems: error.problems };
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: "Error", message: String(error) };
+}
+
+/** What the main thread says about a connection: enough for the translator. */
+interface ConnectionInfo {
+  name: string;
+  dialectName: string;
+}
+
+/**
+ * A connection whose schema lookups run on the main thread. The translator
+ * needs only its name, dialect and schemas; running SQL is not a compile's
+ * business and is refused.
+ */
+function forwardedConnection(lookupName: string | undefined, info: ConnectionInfo): Connection {
+  const refuse = () => Promise.reject(new Error("a compile worker does not run SQL"));
+  const connection = {
+    name: info.name,
+    dialectName: info.dialectName,
+    getDigest: () => `compile-worker:${info.name}`,
+    fetchSchemaForTables: (tables: Record<string, string>, options: unknown) =>
+      ask({ kind: "tables", connection: lookupName, tables, options }),
+    fetchSchemaForSQLStruct: (request: unknown, options: unknown) =>
+      ask({ kind: "sql", connection: lookupName, request, options }),
+    runSQL: refuse,
+    estimateQueryCost: refuse,
+    fetchMetadata: () => Promise.resolve({}),
+    fetchTableMetadata: () => Promise.resolve({}),
+    isPool: () => false,
+    canPersist: () => false,
+    canStream: () => false,
+    close: () => Promise.resolve(),
+    idle: () => Promise.resolve(),
+  };
+  return connection as unknown as Connection;
+}
+
+async function compile(job: CompileJob): Promise<JobResult> {
+  // Per job: a connection is looked up once on the main thread, then reused.
+  const known = new Map<string | undefined, Promise<Connection>>();
+  const connections: LookupConnection<Connection> = {
+    lookupConnection(name?: string) {
+      let found = known.get(name);
+      if (!found) {
+        found = ask<ConnectionInfo>({ kind: "connection", name }).then((info) => forwardedConnection(name, info));
+        known.set(name, found);
+      }
+      return found;
+    },
+  };
+  const urlReader: URLReader = { readURL: (url: URL) => ask<string>({ kind: "read", url: url.href }) };
+  try {
+    const model = await new Runtime({ urlReader, connections }).loadModel(new URL(job.url)).getModel();
+    return { kind: "done", modelDef: JSON.stringify(model._modelDef), problems: model.problems, fromSources: model.fromSources };
+  } catch (error) {
+    return { kind: "failed", error: serialize(error) };
+  }
+}
+
+self.onmessage = (event: MessageEvent<CompileJob | HostReply>) => {
+  const message = event.data;
+  if (message.kind === "reply") {
+    const waiting = pending.get(message.id);
+    pending.delete(message.id);
+    if (!waiting) return;
+    if ("error" in message) waiting.reject(toError(message.error));
+    else waiting.resolve(message.value);
+    return;
+  }
+  void compile(message).then((result) => self.postMessage(result));
+};
