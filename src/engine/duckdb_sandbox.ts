@@ -15,8 +15,9 @@
  *   itself while it runs (its own memory limit, threads and spill folder) and
  *   a new connection on it (its own temporary schema); an abort interrupts
  *   only that connection (repeatedly, until the statement stops). Instances
- *   are opened on demand and up to two idle ones per package are kept for
- *   the next queries: only checked SELECTs ever ran in them, so they hold no
+ *   are opened on demand and idle ones are kept per package for
+ *   the next queries (`idleSessions` of {@link EngineLimits}, the query
+ *   runner's `QUERY_CONCURRENCY`): only checked SELECTs ever ran in them, so they hold no
  *   object of an earlier query. Queries of one package run concurrently;
  *   the node-wide bound is the caller's (`QUERY_CONCURRENCY`).
  * - Schema lookups Malloy runs while compiling (`DESCRIBE SELECT ...` of
@@ -54,6 +55,12 @@ export interface EngineLimits {
   tempRoot: string;
   /** Server-side statement timeout of warehouse connections (PostgreSQL), ms; 0 = none. */
   statementTimeoutMs: number;
+  /**
+   * Idle DuckDB instances kept per package for the next queries (the query
+   * runner sets it to `QUERY_CONCURRENCY`, so a package under load reuses
+   * instances instead of opening one per query). Default 2.
+   */
+  idleSessions: number;
 }
 
 /** Options of {@link openPackageDuckDB} (override the process limits). */
@@ -81,6 +88,7 @@ let limits: EngineLimits = {
   spillLimitBytes: 4 * GIB,
   tempRoot: join(tmpdir(), "malloy-duckdb"),
   statementTimeoutMs: 30_000,
+  idleSessions: 2,
 };
 
 /**
@@ -91,6 +99,7 @@ export function setEngineLimits(next: Partial<EngineLimits>): EngineLimits {
   const merged = { ...limits, ...Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)) };
   merged.memoryLimitBytes = Math.max(16 * 1024 * 1024, Math.min(merged.memoryLimitBytes, Math.floor(totalmem() / 4)));
   merged.threads = Math.max(1, Math.floor(merged.threads));
+  merged.idleSessions = Math.max(0, Math.floor(merged.idleSessions));
   limits = merged;
   return limits;
 }
@@ -173,8 +182,8 @@ export async function openSession(packageDir: string, sessionLimits: EngineLimit
 }
 
 const MALLOY_SPLIT = "-- hack: split on this";
-/** Idle instances kept per package for the next queries. */
-const MAX_IDLE = 2;
+/** Checked statements kept per package connection (most recently used last). */
+const CHECKED_ENTRIES = 500;
 const DROP_MACRO = /^\s*DROP MACRO IF EXISTS ([A-Za-z_][A-Za-z0-9_]*);\s*$/;
 const CREATE_MACRO = /^\s*CREATE MACRO ([A-Za-z_][A-Za-z0-9_]*)\(_param\) AS \(([\s\S]*)\);\s*$/;
 
@@ -187,6 +196,13 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   #overrides!: Partial<EngineLimits>;
   #schemaInstance?: Promise<Session>;
   readonly #idle: Session[] = [];
+  /**
+   * What the guard answered for statements of this connection (text in, the
+   * statement to run out): the answer depends only on the text and this
+   * connection's folders, so a statement is parsed and checked once.
+   * Refusals are not kept.
+   */
+  readonly #checked = new Map<string, Promise<string | undefined>>();
   readonly #active = new Map<Session, () => void>();
   #isClosed = false;
 
@@ -260,10 +276,11 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     const { rowLimit, abortSignal, queryMetadata } = options;
     await this.setup();
     const statements = sql.split(MALLOY_SPLIT);
-    const last = await checkDuckDBSql(this.sqlWithQueryMetadata(statements.pop() ?? "", queryMetadata), { packageDir: this.packageDir, readDirectories: this.readDirectories });
+    const lastText = this.sqlWithQueryMetadata(statements.pop() ?? "", queryMetadata);
+    const last = (await this.#check("last", lastText, async () => (await checkDuckDBSql(lastText, { packageDir: this.packageDir, readDirectories: this.readDirectories })).sql))!;
     const preludes: string[] = [];
     for (const statement of statements) {
-      const prelude = await checkPrelude(statement, this);
+      const prelude = await this.#check("prelude", statement, () => checkPrelude(statement, this));
       if (prelude) preludes.push(prelude);
     }
     if (abortSignal?.aborted) return;
@@ -279,7 +296,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     abortSignal?.addEventListener("abort", interrupt);
     try {
       for (const prelude of preludes) await (await connection.prepare(prelude)).run();
-      const result = await (await connection.prepare(last.sql)).stream();
+      const result = await (await connection.prepare(last)).stream();
       let index = 0;
       for await (const chunk of result.yieldRowObjectJson()) {
         for (const row of chunk) {
@@ -297,15 +314,33 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     }
   }
 
+  /** The guard's answer for a statement, checked once per connection (refusals are thrown, never kept). */
+  async #check(kind: "last" | "prelude", text: string, check: () => Promise<string | undefined>): Promise<string | undefined> {
+    const key = `${kind}\u0000${text}`;
+    const hit = this.#checked.get(key);
+    if (hit) {
+      this.#checked.delete(key);
+      this.#checked.set(key, hit);
+      return await hit;
+    }
+    const pending = check();
+    this.#checked.set(key, pending);
+    if (this.#checked.size > CHECKED_ENTRIES) this.#checked.delete(this.#checked.keys().next().value!);
+    pending.catch(() => {
+      if (this.#checked.get(key) === pending) this.#checked.delete(key);
+    });
+    return await pending;
+  }
+
   /** An idle instance of this package, or a new one: one query at a time per instance. */
   async #takeSession(): Promise<Session> {
     if (this.#isClosed) throw new Error(`DuckDB connection "${this.name}" is closed`);
     return this.#idle.pop() ?? await openSession(this.packageDir, this.limits, this.readDirectories.slice(1));
   }
 
-  /** Keeps up to {@link MAX_IDLE} instances for the next queries; closes the rest. */
+  /** Keeps up to `idleSessions` ({@link EngineLimits}) instances for the next queries; closes the rest. */
   async #returnSession(session: Session): Promise<void> {
-    if (this.#isClosed || this.#idle.length >= MAX_IDLE) await session.close();
+    if (this.#isClosed || this.#idle.length >= this.limits.idleSessions) await session.close();
     else this.#idle.push(session);
   }
 

@@ -141,35 +141,18 @@ async function execute(
   options: RunQueryOptions,
   context: { rowLimit: number; signal: AbortSignal; started: number },
 ): Promise<QueryResponse> {
-  const { materializer, sourceName, queryName } = chooseQuery(compiled, options);
   const compileError = (error: unknown) => {
     const problems = redactPath(problemsOf(error, (url) => fileLabel(compiled, url)), compiled.pkg.packageDir);
     const refused = problems.find((problem) => problem.message.includes(NOT_ALLOWED_PREFIX));
     if (refused) return new QueryError("not_allowed", refused.message.slice(refused.message.indexOf(NOT_ALLOWED_PREFIX)), problems);
     return new QueryError("compile", `the query does not compile: ${problems[0].message}`, problems);
   };
-  let query: PreparedQuery;
-  try {
-    query = await materializer.getPreparedQuery();
-  } catch (error) {
-    throw compileError(error);
-  }
+  const { query: compiledQuery, sourceName, queryName } = await compiledQueryOf(compiled, options, compileError);
+  let query = compiledQuery;
   if (options.authorize) query = await options.authorize(query);
-  let prepared: PreparedResult;
-  try {
-    prepared = query.preparedResult;
-  } catch (error) {
-    throw compileError(error);
-  }
+  const { prepared, metadata: generated } = sqlOf(compiled, query, compileError);
   const connectionName = prepared.connectionName;
-  const metadata = {
-    schema: schemaOf(prepared.resultExplore),
-    sourceName: sourceName ?? safeSourceName(prepared),
-    queryName,
-    // the package's own files appear by their path in the package, not the server's folder
-    sql: prepared.sql.split(`${compiled.pkg.packageDir.replace(/\/+$/, "")}/`).join(""),
-    connection: connectionName,
-  };
+  const metadata = { schema: generated.schema, sourceName: sourceName ?? generated.sourceName, queryName, sql: generated.sql, connection: generated.connection };
   const elapsed = () => Math.round((performance.now() - context.started) * 10) / 10;
   if (options.dryRun) return { data: [], totalRows: 0, truncated: false, executionTime: elapsed(), metadata };
   const connection = await compiled.pkg.runtime.connections.lookupConnection(connectionName);
@@ -200,6 +183,92 @@ async function execute(
     executionTime: elapsed(),
     metadata,
   };
+}
+
+/** A query compiled against a model definition: what {@link chooseQuery} chose, compiled. */
+interface CompiledQuery {
+  query: PreparedQuery;
+  sourceName?: string;
+  queryName?: string;
+}
+
+/** The SQL of a compiled (and authorized) query, with what the answer's metadata needs. */
+interface GeneratedSql {
+  prepared: PreparedResult;
+  metadata: { schema: ColumnSchema[]; sourceName?: string; sql: string; connection: string };
+}
+
+/** Compiled queries kept per model definition (most recently used last). */
+export const QUERY_CACHE_ENTRIES = 500;
+
+/**
+ * Compiled queries by model definition, then by (restricted mode, query text
+ * or name and source). A model definition belongs to one compiled model of
+ * one package version (a served materialization rewrites it into a new
+ * object), so an entry never serves another version, model or organization;
+ * restricted and unrestricted compiles of the same text are separate
+ * entries. Failed compiles are not kept.
+ */
+const compiledQueries = new WeakMap<ModelDef, Map<string, Promise<CompiledQuery>>>();
+
+/**
+ * Generated SQL by compiled query object. Authorization answers either the
+ * compiled query itself (no bound parameter) or a rewritten one that
+ * src/rls keeps per bound values, so the SQL of one set of values is
+ * generated once and never answers a query with other values.
+ */
+const generatedSql = new WeakMap<PreparedQuery, GeneratedSql>();
+
+async function compiledQueryOf(compiled: CompiledModel, options: RunQueryOptions, compileError: (error: unknown) => QueryError): Promise<CompiledQuery> {
+  const modelDef = options.modelDef ?? compiled.model._modelDef;
+  const key = JSON.stringify([options.restricted === true, options.query ?? null, options.queryName ?? null, options.sourceName ?? null]);
+  let byText = compiledQueries.get(modelDef);
+  if (!byText) {
+    byText = new Map();
+    compiledQueries.set(modelDef, byText);
+  }
+  const hit = byText.get(key);
+  if (hit) {
+    byText.delete(key);
+    byText.set(key, hit);
+    return await hit;
+  }
+  const { materializer, sourceName, queryName } = chooseQuery(compiled, options);
+  const pending = materializer.getPreparedQuery().then(
+    (query): CompiledQuery => ({ query, sourceName, queryName }),
+    (error: unknown) => {
+      throw compileError(error);
+    },
+  );
+  byText.set(key, pending);
+  if (byText.size > QUERY_CACHE_ENTRIES) byText.delete(byText.keys().next().value!);
+  pending.catch(() => {
+    if (byText.get(key) === pending) byText.delete(key);
+  });
+  return await pending;
+}
+
+function sqlOf(compiled: CompiledModel, query: PreparedQuery, compileError: (error: unknown) => QueryError): GeneratedSql {
+  const known = generatedSql.get(query);
+  if (known) return known;
+  let prepared: PreparedResult;
+  try {
+    prepared = query.preparedResult;
+  } catch (error) {
+    throw compileError(error);
+  }
+  const generated: GeneratedSql = {
+    prepared,
+    metadata: {
+      schema: schemaOf(prepared.resultExplore),
+      sourceName: safeSourceName(prepared),
+      // the package's own files appear by their path in the package, not the server's folder
+      sql: prepared.sql.split(`${compiled.pkg.packageDir.replace(/\/+$/, "")}/`).join(""),
+      connection: prepared.connectionName,
+    },
+  };
+  generatedSql.set(query, generated);
+  return generated;
 }
 
 function chooseQuery(

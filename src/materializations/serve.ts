@@ -97,15 +97,16 @@ async function ensureLocal(ctx: AppContext, node: NodeFiles, m: ServedMaterializ
  * The model a query of `compiled` (version `target`) runs against: with
  * every built materialization of the model substituted for its `#@ persist`
  * source, or `compiled` itself before the first build. Files are pinned
- * until {@link ServedModel.release}.
+ * until {@link ServedModel.release}. `target.hasBuilt: false` (the caller read
+ * in its own statement that none is built) skips the lookup.
  */
 export async function serveMaterializations(
   ctx: AppContext,
   compiled: CompiledModel,
-  target: { versionUuid: string; blobSha256: string },
+  target: { versionUuid: string; blobSha256: string; hasBuilt?: boolean },
 ): Promise<ServedModel> {
   const node = nodeOf(ctx);
-  let built = await servedMaterializations(ctx.sql, target.versionUuid, compiled.path);
+  let built = target.hasBuilt === false ? [] : await servedMaterializations(ctx.sql, target.versionUuid, compiled.path);
   if (built.length === 0) return { compiled, materializationFor: () => undefined, redact: (text) => text, release: () => {} };
   const folder = `${resolve(ctx.config.dataDir, "materializations", target.blobSha256)}/`;
   let local: Array<ServedMaterialization & { path: string }> = [];

@@ -100,7 +100,7 @@ export function createQueryRunner(ctx: AppContext): QueryRunner {
   let runner = runners.get(ctx);
   if (!runner) {
     const semaphore = createSemaphore(ctx.config.queryConcurrency);
-    setEngineLimits({ memoryLimitBytes: ctx.config.queryMemoryLimit, threads: ctx.config.queryThreads, spillLimitBytes: ctx.config.querySpillLimit, statementTimeoutMs: ctx.config.queryTimeoutMs });
+    setEngineLimits({ memoryLimitBytes: ctx.config.queryMemoryLimit, threads: ctx.config.queryThreads, spillLimitBytes: ctx.config.querySpillLimit, statementTimeoutMs: ctx.config.queryTimeoutMs, idleSessions: ctx.config.queryConcurrency });
     runner = {
       run: ((principal: Principal, args: QueryArgs, options: RunOptions = {}) => run(ctx, semaphore, { principal, args, options })) as QueryRunner["run"],
     };
@@ -192,7 +192,7 @@ async function authorizedRun(
   const restricted = call.principal.kind === "group" || call.principal.oauth === true || pkg.rank < MODEL;
   let sources: string[] = [];
   // Materializations: `#@ persist` sources read their latest built file (src/materializations/serve.ts).
-  const served = await serveMaterializations(ctx, compiled, { versionUuid: version.uuid, blobSha256: version.blobSha256 });
+  const served = await serveMaterializations(ctx, compiled, { versionUuid: version.uuid, blobSha256: version.blobSha256, hasBuilt: version.hasMaterializations });
   let result;
   try {
     result = await runQuery(served.compiled, {

@@ -1,7 +1,8 @@
 /**
  * SQL of the query path: everything a query needs to know about its target
  * in one round trip (organization -> environment -> package -> the caller's
- * rank on it -> the version to run), read from one snapshot. Nothing is
+ * rank on it -> the version to run -> whether it has built
+ * materializations), read from one snapshot. Nothing is
  * cached: a revoked grant or an archived version counts on the next query.
  * @module
  */
@@ -18,6 +19,8 @@ export interface TargetVersion {
   id: string;
   blobSha256: string;
   archiveStatus: ArchiveStatus;
+  /** Whether any materialization of the version is built (read in the same statement). */
+  hasMaterializations: boolean;
 }
 
 /** The package a query names, the caller's rank on it and the version to run. */
@@ -54,7 +57,9 @@ export async function findQueryTarget(db: Db, principal: Principal, names: Targe
   const [r] = await db`
     SELECT o.id AS org_id, pk.id AS package_id, pk.env_id, pk.name,
            effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank,
-           v.id AS version_uuid, v.version_id, v.blob_sha256, v.archive_status
+           v.id AS version_uuid, v.version_id, v.blob_sha256, v.archive_status,
+           EXISTS (SELECT 1 FROM materializations m
+                    WHERE m.version = v.id AND m.sha256 IS NOT NULL AND m.built_at IS NOT NULL) AS has_materializations
       FROM organizations o
       JOIN environments e ON e.org_id = o.id AND e.name = ${names.env}
       JOIN packages pk ON pk.env_id = e.id AND pk.name = ${names.pkg}
@@ -76,6 +81,7 @@ export async function findQueryTarget(db: Db, principal: Principal, names: Targe
         id: r.version_id as string,
         blobSha256: r.blob_sha256 as string,
         archiveStatus: r.archive_status as ArchiveStatus,
+        hasMaterializations: r.has_materializations === true,
       }
       : null,
   };

@@ -127,10 +127,41 @@ export async function authorizeQuery(db: Db, caller: QueryCaller, query: Prepare
     }
     filled.set(b.attribute, argument);
   }
-  const rewritten = fillBindings(query._query, query._modelDef, { trusted: trustedIn(options.compiled), values: filled });
+  return { query: boundQuery(options.compiled, query, filled), boundAttributes: attributes, sources };
+}
+
+/** Bound queries kept per compiled query (most recently used last). */
+const BOUND_ENTRIES = 256;
+
+/**
+ * The compiled query with its bound parameters filled by exactly these
+ * values, per compiled query object: the engine generates the SQL of a query
+ * object once (src/engine/query.ts), so a query bound to one set of values is
+ * rewritten and turned into SQL once and is never answered for other values.
+ * The key is every attribute's argument (type and literal), in a fixed order.
+ */
+const boundQueries = new WeakMap<PreparedQuery, Map<string, PreparedQuery>>();
+
+function boundQuery(compiled: CompiledModel, query: PreparedQuery, filled: Map<string, BoundArgument>): PreparedQuery {
+  const key = JSON.stringify([...filled].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  let byValues = boundQueries.get(query);
+  if (!byValues) {
+    byValues = new Map();
+    boundQueries.set(query, byValues);
+  }
+  const hit = byValues.get(key);
+  if (hit) {
+    byValues.delete(key);
+    byValues.set(key, hit);
+    return hit;
+  }
+  const rewritten = fillBindings(query._query, query._modelDef, { trusted: trustedIn(compiled), values: filled });
   const Prepared = query.constructor as new (q: unknown, model: unknown, problems: unknown, name?: string) => PreparedQuery;
   const model = (query as unknown as { _model: unknown })._model;
-  return { query: new Prepared(rewritten, model, query.problems, query.name), boundAttributes: attributes, sources };
+  const bound = new Prepared(rewritten, model, query.problems, query.name);
+  byValues.set(key, bound);
+  if (byValues.size > BOUND_ENTRIES) byValues.delete(byValues.keys().next().value!);
+  return bound;
 }
 
 const placeholders = new WeakMap<CompiledModel, ModelDef>();

@@ -1,33 +1,41 @@
 /**
- * Benchmark: a warm query through the service against the same compiled
- * query run directly with the engine in-process (no HTTP, no database).
+ * Benchmark: the query path against the in-process floor, in one run.
  *
- * Contenders (each runs the same Malloy on the same extracted package and the
- * same DuckDB connection):
- * - `direct`: `runQuery` on a model compiled once with `compilePackage`;
- * - `runner`: `createQueryRunner(ctx).run(principal, args)` (access check,
- *   version resolution, compiled-model cache, row limit, timeout);
- * - `rest`: `POST .../models/{modelPath}/query` over HTTP on loopback
- *   (`Bun.serve` of `service.handle`, bearer token);
- * - `mcp`: `execute_query` through the SDK `Client` and
- *   `StreamableHTTPClientTransport` on loopback (`/mcp/{org}`), with an API
- *   key of a group that is viewer on the environment (all made through the API).
+ * The floor is `@malloydata/malloy` + `@malloydata/db-duckdb` in-process on
+ * the same extracted package files: a `Runtime` with a plain
+ * `DuckDBConnection` (working directory the package folder), the model
+ * loaded once and the same query compiled and run each time
+ * (`model.loadQuery(text).run()`, rows turned into objects).
  *
- * Workloads: a view over 10 CSV rows (pure overhead) and an aggregate over a
- * 1,000,000-row Parquet file. Median of `BENCH_RUNS` (30) warm runs each,
- * contenders interleaved per round; ratios against `direct`.
- * Run: `bun test/bench/query.ts`; with `BENCH_DATABASE_URL` (a server's
- * admin URL) it runs on a new database there, dropped at the end.
+ * 1. Latency, contenders interleaved per round (`BENCH_RUNS`, 30, after 5
+ *    warm-up rounds): `floor`, `runner` (`createQueryRunner(ctx).run`, no
+ *    HTTP), `rest` (`POST .../models/{modelPath}/query` on loopback, bearer
+ *    token) and `mcp` (`execute_query` through the SDK client with an API
+ *    key); workloads: the view `by_region` over 10 CSV rows and a
+ *    1,000-row result (`select` over a Parquet file). Median per contender
+ *    and its ratio to the floor (goals: REST <= 1.2x, MCP <= 1.3x).
+ * 2. Throughput under load: `BENCH_CLIENTS` (64) concurrent clients for
+ *    `BENCH_SECONDS` (10) each, sending the 10-row view, first to the floor
+ *    (the same queries on `QUERY_CONCURRENCY` DuckDB connections, one
+ *    runtime each, every client taking a free one), then over REST to the
+ *    service (same concurrency bound): queries/s, p50 and p99, and the
+ *    service's share of the floor's throughput (goal >= 80%).
+ *
+ * Run: `bun test/bench/query.ts` (embedded database); with
+ * `BENCH_DATABASE_URL` (a server's admin URL) it runs on a new database
+ * there, dropped at the end.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { Runtime } from "@malloydata/malloy";
+import { DuckDBConnection } from "@malloydata/db-duckdb";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { readConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
-import { compilePackage, extractArchive, readArchive, runQuery, type RunQueryOptions } from "../../src/engine/mod.ts";
+import { extractArchive } from "../../src/engine/mod.ts";
 import type { Principal } from "../../src/http/principal.ts";
 import { createQueryRunner, type QueryArgs } from "../../src/query/service.ts";
 import { startService } from "../../src/service.ts";
@@ -36,6 +44,8 @@ import { parquetOf, SHOP_MODEL, shopFiles } from "../query/fixtures.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 5;
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 64);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PASSWORD = "bench-password";
 
 /** One way of running a workload's query; returns the number of rows it got. */
@@ -44,10 +54,10 @@ interface Contender {
   run(workload: Workload): Promise<number>;
 }
 
-/** A query in both spellings: engine options and REST/MCP arguments. */
+/** A query: Malloy text for the floor, arguments for REST (camelCase) and the runner/MCP (snake_case). */
 interface Workload {
   name: string;
-  engine: RunQueryOptions;
+  text: string;
   rest: Record<string, string>;
   args: Pick<QueryArgs, "query" | "query_name" | "source_name">;
 }
@@ -55,28 +65,27 @@ interface Workload {
 const BIG_MODEL = `${SHOP_MODEL}
 source: big is duckdb.table('data/big.parquet') extend {
   measure: c is count()
-  measure: s is amount.sum()
-  view: by_status is { group_by: status; aggregate: c, s; order_by: status }
 }
 `;
 
+const THOUSAND = "run: big -> { select: id, amount, status; where: id < 1000; order_by: id }";
 const WORKLOADS: Workload[] = [
   {
-    name: "view, 10 CSV rows",
-    engine: { queryName: "by_region", sourceName: "orders" },
+    name: "10-row view",
+    text: "run: orders -> by_region",
     rest: { queryName: "by_region", sourceName: "orders" },
     args: { query_name: "by_region", source_name: "orders" },
   },
   {
-    name: "view, 1M Parquet rows",
-    engine: { queryName: "by_status", sourceName: "big" },
-    rest: { queryName: "by_status", sourceName: "big" },
-    args: { query_name: "by_status", source_name: "big" },
+    name: "1,000-row result",
+    text: THOUSAND,
+    rest: { query: THOUSAND },
+    args: { query: THOUSAND },
   },
 ];
 
 /** A group `agents` with an API key, viewer on `bench/prod`, and an SDK client on `/mcp/bench` using that key. */
-async function mcpClient(base: string, headers: Record<string, string>): Promise<{ client: Client; secret: string }> {
+async function mcpClient(base: string, headers: Record<string, string>): Promise<Client> {
   const org = `${base}/organizations/bench`;
   const steps: [string, unknown?][] = [
     [`${org}/groups`, { name: "agents" }],
@@ -92,7 +101,30 @@ async function mcpClient(base: string, headers: Record<string, string>): Promise
   const client = new Client({ name: "query-bench", version: "1.0.0" });
   const mcpUrl = new URL("/mcp/bench", base);
   await client.connect(new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { authorization: `ApiKey ${secret}` } } }));
-  return { client, secret };
+  return client;
+}
+
+/** The floor: plain Malloy and DuckDB in-process on the package folder, the model loaded once. */
+async function floorRuntime(packageDir: string) {
+  const connection = new DuckDBConnection({ name: "duckdb", workingDirectory: packageDir });
+  const runtime = new Runtime({
+    urlReader: { readURL: async (url: URL) => await readFile(decodeURI(url.pathname), "utf8") },
+    connections: { lookupConnection: async () => connection },
+  });
+  const model = runtime.loadModel(new URL(`file://${packageDir}/models/shop.malloy`));
+  await model.getModel();
+  return {
+    async run(text: string): Promise<number> {
+      const result = await model.loadQuery(text).run({ rowLimit: 1000 });
+      return result.data.toObject().length;
+    },
+    close: () => connection.close(),
+  };
+}
+
+function pct(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 function median(values: number[]): number {
@@ -101,9 +133,25 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** `clients` loops calling `once` for `seconds`: queries/s, p50 and p99 in ms. */
+async function load(clients: number, seconds: number, once: () => Promise<unknown>) {
+  const latencies: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      await once();
+      latencies.push(performance.now() - t0);
+    }
+  }));
+  const elapsed = (performance.now() - start) / 1000;
+  return { qps: latencies.length / elapsed, p50: pct(latencies, 50), p99: pct(latencies, 99), n: latencies.length };
+}
+
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), "query-bench-"));
-  const config = readConfig({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_PASSWORD: PASSWORD, LOG_REQUESTS: "false", RATE_LIMIT_PER_MINUTE: "0", JWT_SECRET: "q".repeat(40) });
+  const config = readConfig({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_PASSWORD: PASSWORD, LOG_REQUESTS: "false", RATE_LIMIT_PER_MINUTE: "0", JWT_SECRET: "q".repeat(40), ...(process.env.QUERY_CONCURRENCY ? { QUERY_CONCURRENCY: process.env.QUERY_CONCURRENCY } : {}) });
   const serverUrl = process.env.BENCH_DATABASE_URL;
   const scratch = serverUrl ? `bench_query_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}` : undefined;
   let url: string | undefined;
@@ -119,6 +167,7 @@ async function main(): Promise<void> {
   const service = await startService(config, { db, log: () => {} });
   const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (r) => service.handle(r) });
   const base = `http://127.0.0.1:${server.port}/api/v0`;
+  const floors: Awaited<ReturnType<typeof floorRuntime>>[] = [];
   try {
     // publish the package through the API
     const login = await fetch(`${base}/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userName: "admin", password: PASSWORD }) });
@@ -128,7 +177,7 @@ async function main(): Promise<void> {
     await fetch(`${base}/organizations/bench/environments`, { method: "POST", headers, body: JSON.stringify({ name: "prod" }) });
     const files = await shopFiles({ model: BIG_MODEL });
     files.set("data/big.parquet", await parquetOf(
-      "SELECT i AS id, (i % 1000) / 10.0 AS amount, ['shipped', 'pending', 'cancelled'][i % 3 + 1] AS status FROM range(1000000) t(i)",
+      "SELECT i AS id, (i % 1000) / 10.0 AS amount, ['shipped', 'pending', 'cancelled'][i % 3 + 1] AS status FROM range(100000) t(i)",
     ));
     files.set("publisher.json", bytes('{"name": "shop"}'));
     const zip = zipFiles(files);
@@ -139,30 +188,27 @@ async function main(): Promise<void> {
     const published = await fetch(`${base}/organizations/bench/environments/prod/packages/shop`, { method: "POST", headers: { authorization: headers.authorization }, body: form });
     if (published.status !== 201) throw new Error(`publish: ${published.status} ${await published.text()}`);
 
-    // direct: the same archive, extracted to the same folder (same DuckDB connection), compiled once
-    const packageDir = await extractArchive(zip, { cacheDir: join(dataDir, "packages") });
-    const compiled = (await compilePackage(readArchive(zip), packageDir)).models.get("models/shop.malloy")!;
+    // the floor reads the same files: the archive extracted the same way, to its own folder
+    const packageDir = await extractArchive(zip, { cacheDir: join(dataDir, "floor") });
+    for (let i = 0; i < config.queryConcurrency; i++) floors.push(await floorRuntime(packageDir));
+    const floor = floors[0]!;
     const [admin] = await db.sql`SELECT id FROM users WHERE user_name = 'admin'`;
     const principal: Principal = { kind: "user", userId: admin!.id as string, userName: "admin", systemAdmin: true };
     const runner = createQueryRunner(service.ctx);
     const target = { organization: "bench", environment_name: "prod", package_name: "shop", model_uri: "models/shop.malloy" };
     const queryUrl = `${base}/organizations/bench/environments/prod/packages/shop/models/models/shop.malloy/query`;
-    const { client: mcp, secret } = await mcpClient(base, headers);
-    const rpcHeaders = { authorization: `ApiKey ${secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
-    let rpcId = 0;
+    const mcp = await mcpClient(base, headers);
+    const rest = async (w: Workload): Promise<number> => {
+      const r = await fetch(queryUrl, { method: "POST", headers, body: JSON.stringify(w.rest) });
+      const body = (await r.json()) as { data: unknown[] };
+      if (r.status !== 200) throw new Error(`rest: ${r.status} ${JSON.stringify(body)}`);
+      return body.data.length;
+    };
 
     const contenders: Contender[] = [
-      { name: "direct", run: async (w) => (await runQuery(compiled, w.engine)).data.length },
+      { name: "floor", run: async (w) => await floor.run(w.text) },
       { name: "runner", run: async (w) => (await runner.run(principal, { ...target, ...w.args })).data.length },
-      {
-        name: "rest",
-        run: async (w) => {
-          const r = await fetch(queryUrl, { method: "POST", headers, body: JSON.stringify(w.rest) });
-          const body = (await r.json()) as { data: unknown[] };
-          if (r.status !== 200) throw new Error(`rest: ${r.status} ${JSON.stringify(body)}`);
-          return body.data.length;
-        },
-      },
+      { name: "rest", run: rest },
       {
         name: "mcp",
         run: async (w) => {
@@ -172,30 +218,11 @@ async function main(): Promise<void> {
           return (result.structuredContent as { data: unknown[] }).data.length;
         },
       },
-      {
-        // the same tool call as one plain JSON-RPC POST: the server's share of the MCP path,
-        // without the SDK client's own message validation
-        name: "mcp-rpc",
-        run: async (w) => {
-          const { package_name, environment_name, model_uri } = target;
-          const r = await fetch(`${base.replace(/\/api\/v0$/, "")}/mcp/bench`, {
-            method: "POST",
-            headers: rpcHeaders,
-            body: JSON.stringify({
-              jsonrpc: "2.0",
-              id: ++rpcId,
-              method: "tools/call",
-              params: { name: "execute_query", arguments: { environment_name, package_name, model_uri, ...w.args } },
-            }),
-          });
-          const body = (await r.json()) as { result?: { isError?: boolean; structuredContent?: { data: unknown[] } } };
-          if (r.status !== 200 || body.result?.isError) throw new Error(`mcp-rpc: ${r.status} ${JSON.stringify(body)}`);
-          return body.result!.structuredContent!.data.length;
-        },
-      },
     ];
+    const goals: Record<string, number> = { rest: 1.2, mcp: 1.3 };
 
-    console.log(`query bench (${url ? "server" : "embedded"} database), median of ${RUNS} warm runs, contenders interleaved`);
+    console.log(`query bench (${url ? "server" : "embedded"} database), QUERY_CONCURRENCY ${config.queryConcurrency}, load average ${(await loadAverage())}`);
+    console.log(`latency: median of ${RUNS} warm runs, contenders interleaved per round`);
     for (const workload of WORKLOADS) {
       const times = new Map(contenders.map((c) => [c.name, [] as number[]]));
       const rows = new Map<string, number>();
@@ -207,14 +234,36 @@ async function main(): Promise<void> {
         }
       }
       if (new Set(rows.values()).size !== 1) throw new Error(`contenders disagree on rows: ${JSON.stringify([...rows])}`);
-      const direct = median(times.get("direct")!);
-      console.log(`\n${workload.name} (${rows.get("direct")} result rows)`);
+      const base = median(times.get("floor")!);
+      console.log(`\n${workload.name} (${rows.get("floor")} result rows)`);
       for (const contender of contenders) {
         const m = median(times.get(contender.name)!);
-        console.log(`  ${contender.name.padEnd(8)} ${m.toFixed(2).padStart(8)} ms   ${(m / direct).toFixed(2)}x direct   (+${(m - direct).toFixed(2)} ms)`);
+        const ratio = m / base;
+        const goal = goals[contender.name];
+        const verdict = goal === undefined ? "" : `   goal <= ${goal}x: ${ratio <= goal ? "met" : "NOT met"}`;
+        console.log(`  ${contender.name.padEnd(7)} ${m.toFixed(2).padStart(8)} ms   ${ratio.toFixed(2)}x floor   (+${(m - base).toFixed(2)} ms)${verdict}`);
       }
     }
+
+    const view = WORKLOADS[0]!;
+    console.log(`\nthroughput: ${CLIENTS} concurrent clients for ${SECONDS} s each, ${view.name}`);
+    const free = [...floors];
+    const waiting: ((f: (typeof floors)[number]) => void)[] = [];
+    const take = async () => free.pop() ?? await new Promise<(typeof floors)[number]>((r) => waiting.push(r));
+    const give = (f: (typeof floors)[number]) => { const w = waiting.shift(); if (w) w(f); else free.push(f); };
+    const floorLoad = await load(CLIENTS, SECONDS, async () => {
+      const f = await take();
+      try { await f.run(view.text); } finally { give(f); }
+    });
+    const restLoad = await load(CLIENTS, SECONDS, () => rest(view));
+    const show = (name: string, r: typeof floorLoad) => console.log(`  ${name.padEnd(44)} ${r.qps.toFixed(1).padStart(7)} queries/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   (${r.n} queries)`);
+    show(`floor (${floors.length} DuckDB connections)`, floorLoad);
+    show(`rest (QUERY_CONCURRENCY ${config.queryConcurrency})`, restLoad);
+    const share = restLoad.qps / floorLoad.qps;
+    console.log(`  rest / floor throughput: ${(share * 100).toFixed(0)}%   goal >= 80%: ${share >= 0.8 ? "met" : "NOT met"}   load average after: ${await loadAverage()}`);
+    await mcp.close();
   } finally {
+    await Promise.all(floors.map((f) => f.close()));
     server.stop(true);
     await service.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -224,6 +273,11 @@ async function main(): Promise<void> {
       await admin.end();
     }
   }
+}
+
+async function loadAverage(): Promise<string> {
+  const { loadavg } = await import("node:os");
+  return loadavg().map((x) => x.toFixed(2)).join(" ");
 }
 
 await main();
