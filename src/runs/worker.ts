@@ -50,11 +50,11 @@ function stateOf(ctx: AppContext): WorkerState {
 }
 
 /**
- * Starts polling for queued runs (every `RUN_POLL_MS`) and claims one now;
- * nothing on a node with `RUN_WORKER=false` (other nodes build its runs).
+ * Starts polling for queued runs (every `RUN_POLL_MS`) and claims one now. A
+ * node with `RUN_WORKER=false` claims none (other nodes build its runs); it
+ * only sweeps its cache of materialization files.
  */
 export function startWorker(ctx: AppContext): void {
-  if (!ctx.config.runWorker) return;
   const state = stateOf(ctx);
   state.stopped = false;
   state.poll ??= setInterval(() => kickWorker(ctx), ctx.config.runPollMs);
@@ -70,9 +70,8 @@ export async function stopWorker(ctx: AppContext): Promise<void> {
   await state.draining;
 }
 
-/** Makes the worker look for queued runs now (no-op while it is busy, or on a node with `RUN_WORKER=false`). */
+/** Makes the worker look for queued runs now (no-op while it is busy). */
 export function kickWorker(ctx: AppContext): void {
-  if (!ctx.config.runWorker) return;
   const state = stateOf(ctx);
   if (state.stopped || state.draining) return;
   state.draining = drain(ctx, state)
@@ -152,6 +151,7 @@ async function drain(ctx: AppContext, state: WorkerState): Promise<void> {
       ctx.log({ level: "warn", event: "materialization_sweep_failed", error: message(error) })
     );
   }
+  if (!ctx.config.runWorker) return;
   while (!state.stopped) {
     for (const id of await staleRuns(ctx.sql, ctx.config.runStaleAfterMs)) {
       const run = await findRun(ctx.sql, id);

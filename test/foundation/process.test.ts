@@ -29,7 +29,7 @@ describe("the service process", () => {
     const dataDir = await mkdtemp(join(tmpdir(), "mp-data-"));
     dirs.push(dataDir);
     const first = startMain({ DATA_DIR: dataDir, DATABASE_URL: "", BOOTSTRAP_ADMIN_PASSWORD: "" });
-    await waitHealthy(first.port);
+    await waitHealthy(first, 90_000);
     // the password line is printed before listening
     first.proc.kill("SIGTERM");
     expect(await first.proc.exited).toBe(0);
@@ -39,7 +39,7 @@ describe("the service process", () => {
     expect(out).toContain("shutting down");
 
     const second = startMain({ DATA_DIR: dataDir, DATABASE_URL: "", BOOTSTRAP_ADMIN_PASSWORD: "" });
-    await waitHealthy(second.port);
+    await waitHealthy(second, 90_000);
     const t = await token(second.port, password!);
     const created = await fetch(`http://127.0.0.1:${second.port}/api/v0/organizations`, {
       method: "POST",
@@ -52,14 +52,14 @@ describe("the service process", () => {
     expect(await second.output()).not.toContain("password:");
 
     const third = startMain({ DATA_DIR: dataDir, DATABASE_URL: "", BOOTSTRAP_ADMIN_PASSWORD: "" });
-    await waitHealthy(third.port);
+    await waitHealthy(third, 90_000);
     const again = await fetch(`http://127.0.0.1:${third.port}/api/v0/organizations/survives`, {
       headers: { authorization: `Bearer ${await token(third.port, password!)}` },
     });
     expect(again.status).toBe(200);
     third.proc.kill("SIGTERM");
     expect(await third.proc.exited).toBe(0);
-  }, 120_000);
+  }, 300_000); // three (two) cold starts on a loaded machine
 
   test("two processes starting against one server database migrate it once and create one admin", async () => {
     let url: string;
@@ -83,13 +83,14 @@ describe("the service process", () => {
       cleanup = () => db.close();
     }
     try {
-      const env = { DATABASE_URL: url, BOOTSTRAP_ADMIN_PASSWORD: "concurrent-admin-pw", JWT_SECRET: "s".repeat(40) };
+      // DB_CONNECT_TIMEOUT_S: on a loaded machine the first connections take more than 1.5 s
+      const env = { DATABASE_URL: url, BOOTSTRAP_ADMIN_PASSWORD: "concurrent-admin-pw", JWT_SECRET: "s".repeat(40), DB_CONNECT_TIMEOUT_S: "30" };
       // two nodes: one database, each its own DATA_DIR (a DATA_DIR takes one server: DATA_DIR/server.lock)
       const nodeDirs = [await mkdtemp(join(tmpdir(), "node-a-")), await mkdtemp(join(tmpdir(), "node-b-"))];
       dirs.push(...nodeDirs);
       const a = startMain({ ...env, DATA_DIR: nodeDirs[0]! });
       const b = startMain({ ...env, DATA_DIR: nodeDirs[1]! });
-      await Promise.all([waitHealthy(a.port, 60_000), waitHealthy(b.port, 60_000)]);
+      await Promise.all([waitHealthy(a, 90_000), waitHealthy(b, 90_000)]);
       const sql = postgres(url, { max: 1, onnotice: () => {} });
       const migrations = await sql`SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name`;
       const files = (await Array.fromAsync(new Bun.Glob("*.sql").scan(join(ROOT, "sql")))).length;
@@ -111,5 +112,5 @@ describe("the service process", () => {
       await stopAll();
       await cleanup();
     }
-  }, 120_000);
+  }, 300_000); // three (two) cold starts on a loaded machine
 });
