@@ -313,7 +313,6 @@ function appsPlugin(ctx: AppContext, prefix: string) {
     .post("/:env/packages/:pkg/app-token", async ({ pkg, principal }) => await issueAppToken(ctx, required(principal), pkg), {
       params: pkgParams,
       pkgAccess: "viewer",
-      response: { 200: t.Object({ token: t.String(), expiresAt: t.String({ format: "date-time" }) }) },
       detail: { summary: "Get an app token of a package (read-only, short-lived; package viewer)", description: TOKEN_DOC, tags: ["data"] },
     });
 }
