@@ -204,7 +204,7 @@ async function launchPage(ctx: AppContext, caller: Principal, request: Request, 
     headers: {
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-store",
-      "content-security-policy": `default-src 'none'; script-src 'sha256-${LAUNCH_SCRIPT_HASH}'; form-action ${appOrigin}; frame-ancestors 'none'; base-uri 'none'`,
+      "content-security-policy": `default-src 'none'; script-src 'sha256-${LAUNCH_SCRIPT_HASH}'; form-action ${appOrigin} 'self'; frame-ancestors 'none'; base-uri 'none'`,
       "referrer-policy": "no-referrer",
       "x-content-type-options": "nosniff",
     },
