@@ -204,7 +204,7 @@ async function launchPage(ctx: AppContext, caller: Principal, request: Request, 
     headers: {
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-store",
-      "content-security-policy": `default-src 'none'; script-src 'sha256-${LAUNCH_SCRIPT_HASH}'; form-action ${appOrigin}; frame-ancestors 'none'; base-uri 'none'`,
+      "content-security-policy": `default-src 'none'; script-src 'sha256-${LAUNCH_SCRIPT_HASH}'; form-action ${appOrigin} 'self'; frame-ancestors 'none'; base-uri 'none'`,
       "referrer-policy": "no-referrer",
       "x-content-type-options": "nosniff",
     },
@@ -313,7 +313,6 @@ function appsPlugin(ctx: AppContext, prefix: string) {
     .post("/:env/packages/:pkg/app-token", async ({ pkg, principal }) => await issueAppToken(ctx, required(principal), pkg), {
       params: pkgParams,
       pkgAccess: "viewer",
-      response: { 200: t.Object({ token: t.String(), expiresAt: t.String({ format: "date-time" }) }) },
       detail: { summary: "Get an app token of a package (read-only, short-lived; package viewer)", description: TOKEN_DOC, tags: ["data"] },
     });
 }

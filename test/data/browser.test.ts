@@ -3,7 +3,8 @@
  * playwright-core; `.ci/run` installs it when missing): a viewer signs in,
  * the data renders, a republish shows live, the app's script holds no token
  * that can call admin routes, a restart replays the events missed while the
- * service was down, and a revoked viewer's stream ends.
+ * service was down, and a revoked viewer's stream ends. Then the same with
+ * `APP_ORIGIN`: the platform on 127.0.0.1, the app on localhost.
  * @module
  */
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
@@ -221,6 +222,10 @@ describe.skipIf(!existsSync(CHROMIUM))("the demo app in Chromium", () => {
       // the platform's session cookie stays on the platform's host: the app origin never received one it would accept
       const cookies = await context.cookies(apps);
       expect(cookies.filter((c) => c.name === "mp_session")).toEqual([]);
+      // the cross-origin event stream (to the platform) shows a republish live
+      await republish("1.0.4", "Zines");
+      await tab.waitForFunction(() => document.getElementById("status")?.textContent?.includes("version 1.0.4"), undefined, { timeout: 30_000 });
+      expect(await tab.textContent("#rows")).toContain("Zines");
     } finally {
       await context.close();
       two.stop(true);
