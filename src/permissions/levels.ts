@@ -1,15 +1,13 @@
 /**
  * The permission levels below the system: each names its path, path
- * parameters and resolver, and is served by the one factory of `routes.ts`.
+ * parameters and resolver, and is served by the one factory of `routes.ts`
+ * (`permissionLevelRoutes`).
  * Environment and package levels are served under `/environments/` and `/projects/`.
  * @module
  */
-import { Elysia } from "elysia";
-import type { AppContext } from "../http/context.ts";
 import { ADMIN } from "../http/access.ts";
-import { environmentScoped } from "../http/aliases.ts";
 import { name, uuid } from "../http/params.ts";
-import { permissionRoutes, type PermissionLevel } from "./routes.ts";
+import type { PermissionLevel } from "./access.ts";
 
 const org = name("organizationName");
 
@@ -98,13 +96,3 @@ export const documentLevel: PermissionLevel = {
   principalKinds: ["user", "group"],
   manage: ADMIN,
 };
-
-/** Permission routes of every level below the system. */
-export function permissionLevelRoutes(ctx: AppContext) {
-  return new Elysia()
-    .use(permissionRoutes(ctx, organizationLevel))
-    .use(environmentScoped((prefix) => permissionRoutes(ctx, environmentLevel(prefix))))
-    .use(environmentScoped((prefix) => permissionRoutes(ctx, packageLevel(prefix))))
-    .use(permissionRoutes(ctx, workspaceLevel))
-    .use(permissionRoutes(ctx, documentLevel));
-}

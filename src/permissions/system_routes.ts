@@ -5,10 +5,9 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { isSystemAdmin } from "../http/access.ts";
-import { required } from "../http/auth.ts";
-import { badRequest, conflict, forbidden } from "../http/errors.ts";
+import { badRequest, conflict } from "../http/errors.ts";
 import { parsePrincipal, userGroupParam } from "../http/params.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 
 function view(r: Record<string, unknown>) {
@@ -24,19 +23,18 @@ function view(r: Record<string, unknown>) {
 export function systemPermissionRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/permissions" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ principal }) => {
-        if (!isSystemAdmin(required(principal))) throw forbidden("only a system administrator can list system permissions");
+      async () => {
         const rows = await ctx.sql`SELECT user_name, created_at, updated_at FROM users WHERE system_admin ORDER BY user_name`;
         return rows.map(view);
       },
-      { detail: { summary: "List system permissions (system admins)", tags: ["permissions"] } },
+      { access: "system:admin", detail: { summary: "List system permissions (system admins)", tags: ["permissions"] } },
     )
     .post(
       "/",
-      async ({ body, principal, set }) => {
-        if (!isSystemAdmin(required(principal))) throw forbidden("only a system administrator can grant or revoke system permissions");
+      async ({ body, set }) => {
         const ref = parsePrincipal(body.userGroupId);
         if (ref.kind !== "user") throw badRequest("the system admin role is held by users only: use userGroupId user:<userName>");
         if (body.permission !== "admin") throw badRequest(`permission '${body.permission}' is not a system role; the only one is admin`);
@@ -65,6 +63,7 @@ export function systemPermissionRoutes(ctx: AppContext) {
           permission: t.String({ maxLength: 32, error: "permission must be admin" }),
           revoke: t.Optional(t.Boolean()),
         }),
+        access: "system:admin",
         detail: {
           summary: "Grant or revoke the system admin role",
           description: "Body `{ userGroupId: \"user:<name>\", permission: \"admin\", revoke?: true }`. Granting answers 201 with " +
