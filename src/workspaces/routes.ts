@@ -105,9 +105,8 @@ export function workspaceRoutes(ctx: AppContext) {
     )
     .post(
       "/personal",
-      async ({ params, principal, set }) => {
+      async ({ org, principal, set }) => {
         const user = requiredUser(principal);
-        const org = await organizationFor(ctx, user, params.org);
         const outcome = await ctx.sql.begin((tx) => personalWorkspace(tx, user, org.id));
         if (!outcome.workspace) {
           throw conflict(`the name '${PERSONAL_PREFIX}${user.userName}' is taken by a shared workspace; an organization admin must rename or delete it first`);
@@ -117,6 +116,7 @@ export function workspaceRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
+        orgAccess: "user-member",
         detail: {
           summary: "Get or create the caller's personal workspace (200 when it exists, 201 when created)",
           description: "A personal workspace (`personal-<userName>`, `personal: true`) is private to its owner: nobody else, " +
