@@ -45,19 +45,17 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
     .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ params, principal, query, request, set }) => {
+      async ({ orgSeen: org, principal, query, request, set }) => {
         const p = required(principal);
-        const org = await organizationRank(ctx.sql, p, params.org);
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listEnvironments(ctx.sql, p, { orgId: org.id, limit, after: decodeCursor(query.cursor) });
-        if (org.rank < READ && rows.length === 0) throw notFound(`organization '${params.org}' not found`);
         return pageResponse(request, rows, { limit, key: (r) => r.name, set }).map(environmentView);
       },
       {
         params: t.Object({ org: name("organizationName") }),
         query: pageQuery,
         // the organization's members, or callers granted one of its environments directly
-        access: "custom:organization-member-or-environment-viewer",
+        orgListingAccess: "environment-viewer",
         detail: { summary: "List the environments of an organization the caller can read", tags },
       },
     )

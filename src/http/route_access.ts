@@ -3,8 +3,11 @@
  * route option, and this module's macro loads the resource, decides and hands
  * the handler what it loaded. One key per level, each with one resolved shape:
  *
- * - `orgAccess: "member" | "modeler" | "admin" | "user-member"` resolves `org`
+ * - `orgAccess: "member" | "modeler" | "admin" | "user-member" | "admin-or-self"` resolves `org`
+ * - `orgListingAccess: "environment-viewer" | "package-viewer"` resolves `orgSeen` (a member, or a caller
+ *   who sees one of the organization's environments or packages)
  * - `envAccess: "viewer" | "modeler" | "admin" | "package-viewer"` resolves `env`
+ * - `publishAccess: "modeler"` resolves `env` (package modeler, or environment modeler for a new package)
  * - `pkgAccess: "viewer" | "modeler" | "admin"` resolves `pkg`
  * - `versionAccess: "viewer" | "modeler" | "admin"` resolves `pkg` and `version`
  * - `wsAccess: "viewer" | "manager"` resolves `ws`
@@ -15,7 +18,7 @@
  * - `permissionAccess: { level, need }` (the permission routes of a level; `need`:
  *   `manage`, `manage-or-own`, `manage-or-request`) resolves `grants`
  * - `userAccess: "self-or-admin"`: the user `{userName}` itself or a system administrator
- * - `access: "public" | "authenticated" | "system:admin" | "custom:<name>"` for
+ * - `access: "public" | "authenticated" | "user" | "system:admin" | "custom:<name>"` for
  *   operations on no single resource, or whose rule is a named domain function
  *   (for example publish: package modeler, or environment modeler when new).
  *
@@ -33,8 +36,8 @@ import type { AppContext } from "./context.ts";
 import type { Principal } from "./principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { organizationFor } from "../organizations/lookup.ts";
-import { environmentFor } from "../environments/lookup.ts";
-import { packageFor } from "../packages/lookup.ts";
+import { environmentFor, organizationSeenThrough } from "../environments/lookup.ts";
+import { packageFor, publishTarget } from "../packages/lookup.ts";
 import { versionFor } from "../versions/lookup.ts";
 import { shareTarget, workspaceFor } from "../workspaces/lookup.ts";
 import { documentFor, documentsWorkspace } from "../documents/lookup.ts";
@@ -43,8 +46,12 @@ import { checkKind, checkRole, locate, requireManage, requireOwn, self, type Loc
 import { parsePrincipal } from "./params.ts";
 import { security } from "./security.ts";
 
-/** Organization roles a route can need; `user-member`: a member calling with a user's token (API keys: 403, before the lookup). */
-export type OrgRule = "member" | "modeler" | "admin" | "user-member";
+/**
+ * Organization roles a route can need; `user-member`: a member calling with a
+ * user's token (API keys: 403, before the lookup); `admin-or-self`: a member who
+ * is the user `{userName}` of the path or an organization admin (403 otherwise).
+ */
+export type OrgRule = "member" | "modeler" | "admin" | "user-member" | "admin-or-self";
 /** Environment roles a route can need; `package-viewer`: a viewer of the environment or of one of its packages. */
 export type EnvRule = "viewer" | "modeler" | "admin" | "package-viewer";
 /** Package (and version) roles a route can need. */
@@ -57,19 +64,33 @@ export type DocRule = "viewer" | "editor";
 export type WsRule = "viewer" | "manager";
 /**
  * Rules on no single resource: `public` (anyone), `authenticated` (any caller
- * with credentials, 401 otherwise), `system:admin` (403 for others), or
+ * with credentials, 401 otherwise), `user` (a user's token; API keys: 403), `system:admin` (403 for others), or
  * `custom:<name>`: the decision is the named domain function the handler calls.
  */
-export type NamedRule = "public" | "authenticated" | "system:admin" | `custom:${string}`;
+export type NamedRule = "public" | "authenticated" | "user" | "system:admin" | `custom:${string}`;
 
-const RANK: Record<OrgRule | PkgRule | WsRule | DocRule, number> = { member: READ, "user-member": READ, viewer: READ, modeler: MODEL, admin: ADMIN, manager: ADMIN, editor: ADMIN };
+const RANK: Record<OrgRule | PkgRule | WsRule | DocRule, number> = { member: READ, "user-member": READ, "admin-or-self": READ, viewer: READ, modeler: MODEL, admin: ADMIN, manager: ADMIN, editor: ADMIN };
 
 type Params = Record<string, string>;
 
 /** The organization `{org}` when the caller holds `need` on it. */
 export async function orgRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: OrgRule) {
   const p = need === "user-member" ? requiredUser(principal ?? null) : required(principal ?? null);
-  return await organizationFor(ctx, p, params.org!, RANK[need]);
+  const org = await organizationFor(ctx, p, params.org!, RANK[need]);
+  if (need === "admin-or-self" && !(p.kind === "user" && p.userName === params.userName) && org.rank < ADMIN) {
+    throw new ForbiddenError(`the effective attributes of user '${params.userName}' are visible to the user and to admins of organization '${params.org}'`);
+  }
+  return org;
+}
+
+/** The organization `{org}` of a listing: a member, or a caller who sees one of its environments or packages (404 otherwise). */
+export async function orgListingRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, through: "environment-viewer" | "package-viewer") {
+  return await organizationSeenThrough(ctx.sql, required(principal ?? null), params.org!, through === "environment-viewer" ? "environment" : "package");
+}
+
+/** The environment of a publish to `{org}/{env}/{pkg}`: a package modeler, or an environment modeler when the package is new. */
+export async function publishRule(ctx: AppContext, principal: Principal | null | undefined, params: Params) {
+  return await publishTarget(ctx, required(principal ?? null), { org: params.org!, env: params.env!, pkg: params.pkg! });
 }
 
 /** The environment `{org}/{env}` when the caller holds `need` on it. */
@@ -222,7 +243,7 @@ export function namedRule(rule: NamedRule, input: RuleInput): void {
     CUSTOM_RULES[rule.slice("custom:".length)]?.(input);
     return;
   }
-  const p = required(input.principal ?? null);
+  const p = rule === "user" ? requiredUser(input.principal ?? null) : required(input.principal ?? null);
   if (rule === "system:admin" && !isSystemAdmin(p)) throw new ForbiddenError("this operation needs a system administrator");
 }
 
@@ -245,12 +266,14 @@ function declared(rule: string) {
 }
 
 /**
- * Elysia plugin adding only `access: "public"`, for routes outside the
- * authenticated groups (health, sign-in pages): it declares the rule and
- * derives nothing, so those routes keep running without authentication.
+ * Elysia plugin adding only `access: "public" | "custom:<name>"`, for routes
+ * outside the authenticated groups (health, sign-in pages, OAuth endpoints, the
+ * MCP endpoint, which authenticates its own bearer tokens): it declares the
+ * rule and derives nothing, so those routes keep running without the request
+ * authenticator; a `custom:` rule here is decided by the domain function it names.
  */
 export const publicAccess = new Elysia({ name: "public-access" }).macro({
-  access: (rule: "public") => ({ detail: declared(rule) }),
+  access: (rule: "public" | `custom:${string}`) => ({ detail: declared(rule) }),
 });
 
 /** Elysia plugin adding the access route options (see the module comment). */
@@ -274,6 +297,18 @@ export function routeAccess(ctx: AppContext) {
         detail: declared(`organization:${need}`),
         async resolve({ params, principal }) {
           return { org: await orgRule(ctx, principal, params as Params, need) };
+        },
+      }),
+      orgListingAccess: (through: "environment-viewer" | "package-viewer") => ({
+        detail: declared(`organization:member-or-${through}`),
+        async resolve({ params, principal }) {
+          return { orgSeen: await orgListingRule(ctx, principal, params as Params, through) };
+        },
+      }),
+      publishAccess: (need: "modeler") => ({
+        detail: declared(`package:${need}-or-new-in-environment`),
+        async resolve({ params, principal }) {
+          return { env: await publishRule(ctx, principal, params as Params) };
         },
       }),
       envAccess: (need: EnvRule) => ({
