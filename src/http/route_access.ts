@@ -38,7 +38,7 @@ import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { organizationFor } from "../organizations/lookup.ts";
 import { environmentFor, organizationSeenThrough } from "../environments/lookup.ts";
 import { packageFor, publishTarget } from "../packages/lookup.ts";
-import { versionFor } from "../versions/lookup.ts";
+import { versionFor } from "../packages/version_lookup.ts";
 import { shareTarget, workspaceFor } from "../workspaces/lookup.ts";
 import { documentFor, documentsWorkspace } from "../documents/lookup.ts";
 import { groupFor } from "../groups/access.ts";
