@@ -6,15 +6,11 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, MODEL } from "../http/access.ts";
-import { required } from "../http/auth.ts";
 import { notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
-import { organizationFor } from "../organizations/lookup.ts";
 import { isMember } from "../organizations/store.ts";
 import { findGroup } from "../groups/store.ts";
 import {

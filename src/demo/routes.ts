@@ -4,14 +4,11 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { MODEL, READ } from "../http/access.ts";
 import { required, requiredUser } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { forbidden, notFound } from "../http/errors.ts";
 import { name, orgParams } from "../http/params.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
-import { organizationRank } from "../environments/lookup.ts";
 import { organizationView } from "../organizations/store.ts";
 import { createDemoEnvironment, createSelfServiceOrganization } from "./store.ts";
 

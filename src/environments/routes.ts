@@ -4,11 +4,10 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { READ } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { conflict, notFound } from "../http/errors.ts";
+import { conflict, } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
@@ -36,7 +35,6 @@ const envPatch = t.Object({
 });
 
 export { environmentFor, type EnvironmentForOptions, organizationRank } from "./lookup.ts";
-import { organizationRank } from "./lookup.ts";
 
 function environmentPlugin(ctx: AppContext, prefix: string) {
   const tags = ["environments"];

@@ -12,7 +12,6 @@ import { notFound } from "../http/errors.ts";
 import { versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
-import { packageFor } from "../packages/lookup.ts";
 import { pkgParams } from "../http/resource_params.ts";
 import type { PackageRow } from "../packages/store.ts";
 import { resolveVersion, type VersionRow } from "../versions/store.ts";

@@ -4,9 +4,8 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { isSystemAdmin } from "../http/access.ts";
 import { required, requiredUser } from "../http/auth.ts";
-import { conflict, forbidden, notFound } from "../http/errors.ts";
+import { conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";

@@ -6,16 +6,15 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { MODEL, READ, principalKey } from "../http/access.ts";
+import { MODEL, READ, } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import { forbidden, notFound } from "../http/errors.ts";
+import { notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { connectionLookup } from "../connections/store.ts";
-import { environmentFor, organizationRank } from "../environments/lookup.ts";
 import { envParams } from "../http/resource_params.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";

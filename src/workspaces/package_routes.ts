@@ -5,18 +5,15 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { ADMIN, MODEL, READ } from "../http/access.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { forbidden, notFound } from "../http/errors.ts";
+import { notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
-import { workspaceFor } from "./lookup.ts";
 import { wsParams } from "../http/resource_params.ts";
-import { addPackageAccess, findPackage, listPackageAccess, removePackageAccess, type PackageRef, type WorkspaceRow } from "./store.ts";
+import { addPackageAccess, listPackageAccess, removePackageAccess, } from "./store.ts";
 
 const packageQuery = t.Object({ environmentName: name("environmentName"), packageName: name("packageName") });
 

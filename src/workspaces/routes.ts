@@ -12,7 +12,6 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
-import { organizationFor } from "../organizations/lookup.ts";
 import {
   deleteWorkspace,
   insertWorkspace,
