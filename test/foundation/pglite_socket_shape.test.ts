@@ -14,7 +14,11 @@
 import { expect, test } from "bun:test";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
-import pkg from "@electric-sql/pglite-socket/package.json" with { type: "json" };
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/** The installed package.json (its `exports` do not list it, so it is read from the resolved entry's folder). */
+const pkg = JSON.parse(readFileSync(join(dirname(Bun.resolveSync("@electric-sql/pglite-socket", import.meta.dir)), "..", "package.json"), "utf8")) as { version: string };
 
 test("the installed pglite-socket is the version the queue patch was written for", () => {
   expect(pkg.version).toBe("0.2.17");
