@@ -284,85 +284,85 @@ export function routeAccess(ctx: AppContext) {
       access: (rule: NamedRule) => ({
         detail: declared(rule),
         beforeHandle({ principal, params, request, body }) {
-          namedRule(rule, { principal, params: params as Params, request, body });
+          namedRule(rule, { principal, params: params, request, body });
         },
       }),
       userAccess: (need: "self-or-admin") => ({
         detail: declared(`user:${need}`),
         beforeHandle({ principal, params, body }) {
-          userRule(principal, params as Params, body);
+          userRule(principal, params, body);
         },
       }),
       orgAccess: (need: OrgRule) => ({
         detail: declared(`organization:${need}`),
         async resolve({ params, principal }) {
-          return { org: await orgRule(ctx, principal, params as Params, need) };
+          return { org: await orgRule(ctx, principal, params, need) };
         },
       }),
       orgListingAccess: (through: "environment-viewer" | "package-viewer") => ({
         detail: declared(`organization:member-or-${through}`),
         async resolve({ params, principal }) {
-          return { orgSeen: await orgListingRule(ctx, principal, params as Params, through) };
+          return { orgSeen: await orgListingRule(ctx, principal, params, through) };
         },
       }),
       publishAccess: (need: "modeler") => ({
         detail: declared(`package:${need}-or-new-in-environment`),
         async resolve({ params, principal }) {
-          return { env: await publishRule(ctx, principal, params as Params) };
+          return { env: await publishRule(ctx, principal, params) };
         },
       }),
       envAccess: (need: EnvRule) => ({
         detail: declared(`environment:${need}`),
         async resolve({ params, principal }) {
-          return { env: await envRule(ctx, principal, params as Params, need) };
+          return { env: await envRule(ctx, principal, params, need) };
         },
       }),
       pkgAccess: (need: PkgRule) => ({
         detail: declared(`package:${need}`),
         async resolve({ params, principal }) {
-          return { pkg: await pkgRule(ctx, principal, params as Params, need) };
+          return { pkg: await pkgRule(ctx, principal, params, need) };
         },
       }),
       versionAccess: (need: PkgRule) => ({
         detail: declared(`package:${need}`),
         async resolve({ params, principal }) {
-          return await versionRule(ctx, principal, params as Params, need);
+          return await versionRule(ctx, principal, params, need);
         },
       }),
       wsAccess: (need: WsRule) => ({
         detail: declared(`workspace:${need}`),
         async resolve({ params, principal, request }) {
-          return { ws: await wsRule(ctx, principal, params as Params, need, request.method) };
+          return { ws: await wsRule(ctx, principal, params, need, request.method) };
         },
       }),
       shareAccess: (need: "workspace-manager-package-modeler") => ({
         detail: declared(`workspace-package:${need}`),
         async resolve({ params, principal, query }) {
-          return { share: await shareRule(ctx, principal, params as Params, query) };
+          return { share: await shareRule(ctx, principal, params, query) };
         },
       }),
       groupAccess: (need: GroupRule) => ({
         detail: declared(`group:${need}`),
         async resolve({ params, principal }) {
-          return { group: await groupRule(ctx, principal, params as Params, need) };
+          return { group: await groupRule(ctx, principal, params, need) };
         },
       }),
       permissionAccess: ({ level, need }: { level: PermissionLevel; need: PermissionRule }) => ({
         detail: declared(`permissions:${need}`),
         async resolve({ params, principal, query, body }) {
-          return { grants: await permissionRule(ctx, principal, { params: params as Params, query, body }, level, need) };
+          return { grants: await permissionRule(ctx, principal, { params: params, query, body }, level, need) };
         },
       }),
       documentsAccess: (need: "viewer-of-any") => ({
         detail: declared(`documents:${need}`),
         async resolve({ params, principal }) {
-          return { wsOfDocs: await documentsRule(ctx, principal, params as Params) };
+          return { wsOfDocs: await documentsRule(ctx, principal, params) };
         },
       }),
       docAccess: (need: DocRule) => ({
         detail: declared(`document:${need}`),
         async resolve({ params, principal, request }) {
-          return { doc: await docRule(ctx, principal, params as Params, need, request.method) };
+          return { doc: await docRule(ctx, principal, params, need, request.method) };
         },
       }),
     });
