@@ -6,15 +6,11 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, MODEL } from "../http/access.ts";
-import { required } from "../http/auth.ts";
 import { notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
-import { organizationFor } from "../organizations/lookup.ts";
 import { isMember } from "../organizations/store.ts";
 import { findGroup } from "../groups/store.ts";
 import {
@@ -34,8 +30,8 @@ const groupParams = t.Object({ org: name("organizationName"), attr: name("attrib
 const tags = ["attributes"];
 
 /** The attribute named in a path, for a caller with at least `need` on the organization. */
-async function attributeFor(ctx: AppContext, principal: Principal, params: { org: string; attr: string }, need: number) {
-  const org = await organizationFor(ctx, principal, params.org, need);
+/** The attribute `{attr}` of the organization the route's `orgAccess` resolved (404 when not declared). */
+async function attributeFor(ctx: AppContext, org: { id: string }, params: { org: string; attr: string }) {
   const [attr] = await listAttributes(ctx.sql, org.id, { limit: 1, name: params.attr });
   if (!attr) throw notFound(`attribute '${params.attr}' is not declared in organization '${params.org}'; declare it with PUT first`);
   return { org, attr };
@@ -67,8 +63,8 @@ export function attributeRoutes(ctx: AppContext) {
     )
     .get(
       "/:attr",
-      async ({ params, principal }) => withoutId((await attributeFor(ctx, required(principal), params, MODEL)).attr),
-      { params: attrParams, detail: { summary: "Get an attribute with its user and group values", tags } },
+      async ({ org, params }) => withoutId((await attributeFor(ctx, org, params)).attr),
+      { params: attrParams, orgAccess: "modeler", detail: { summary: "Get an attribute with its user and group values", tags } },
     )
     .put(
       "/:attr",
@@ -95,8 +91,8 @@ export function attributeRoutes(ctx: AppContext) {
     )
     .put(
       "/:attr/users/:userName",
-      async ({ params, body, principal }) => {
-        const { org, attr } = await attributeFor(ctx, required(principal), params, ADMIN);
+      async ({ org, params, body }) => {
+        const { attr } = await attributeFor(ctx, org, params);
         checkValue(attr.type, body.value, "value");
         const [user] = await ctx.sql`SELECT id FROM users WHERE user_name = ${params.userName}`;
         if (!user || !(await isMember(ctx.sql, user.id as string, org.id))) {
@@ -107,23 +103,24 @@ export function attributeRoutes(ctx: AppContext) {
       },
       {
         params: userParams,
+        orgAccess: "admin",
         body: t.Object({ value: t.Any() }),
         detail: { summary: "Set a user's value (type-checked against the attribute)", tags },
       },
     )
     .delete(
       "/:attr/users/:userName",
-      async ({ params, principal, set }) => {
-        const { attr } = await attributeFor(ctx, required(principal), params, ADMIN);
+      async ({ org, params, set }) => {
+        const { attr } = await attributeFor(ctx, org, params);
         await ctx.sql.begin((tx) => deleteUserValue(tx, attr.id, params.userName));
         set.status = 204;
       },
-      { params: userParams, detail: { summary: "Delete a user's value (idempotent: 204 also when there was none)", tags } },
+      { params: userParams, orgAccess: "admin", detail: { summary: "Delete a user's value (idempotent: 204 also when there was none)", tags } },
     )
     .put(
       "/:attr/groups/:group",
-      async ({ params, body, principal }) => {
-        const { org, attr } = await attributeFor(ctx, required(principal), params, ADMIN);
+      async ({ org, params, body }) => {
+        const { attr } = await attributeFor(ctx, org, params);
         checkValue(attr.type, body.value, "value");
         const group = await findGroup(ctx.sql, org.id, params.group);
         if (!group) throw notFound(`group '${params.group}' not found in organization '${params.org}'`);
@@ -133,6 +130,7 @@ export function attributeRoutes(ctx: AppContext) {
       },
       {
         params: groupParams,
+        orgAccess: "admin",
         body: t.Object({
           value: t.Any(),
           rank: t.Optional(t.Union([t.Integer({ minimum: -1_000_000, maximum: 1_000_000 }), t.Null()], { error: "rank must be an integer or null" })),
@@ -145,12 +143,12 @@ export function attributeRoutes(ctx: AppContext) {
     )
     .delete(
       "/:attr/groups/:group",
-      async ({ params, principal, set }) => {
-        const { attr } = await attributeFor(ctx, required(principal), params, ADMIN);
+      async ({ org, params, set }) => {
+        const { attr } = await attributeFor(ctx, org, params);
         await ctx.sql.begin((tx) => deleteGroupValue(tx, attr.id, params.group));
         set.status = 204;
       },
-      { params: groupParams, detail: { summary: "Delete a group's value (idempotent)", tags } },
+      { params: groupParams, orgAccess: "admin", detail: { summary: "Delete a group's value (idempotent)", tags } },
     );
 }
 

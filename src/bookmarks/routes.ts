@@ -9,9 +9,9 @@ import type { AppContext } from "../http/context.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
-import type { UserPrincipal } from "../http/principal.ts";
+import type { Principal } from "../http/principal.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
-import { organizationFor } from "../organizations/lookup.ts";
 import { workspaceFor } from "../workspaces/lookup.ts";
 import { BOOKMARK_TYPES, deleteBookmark, findBookmark, insertBookmark, listBookmarks, type BookmarkOwner } from "./store.ts";
 
@@ -27,10 +27,9 @@ const bookmarkBody = t.Object({
 const oneParams = t.Object({ org: name("organizationName"), bookmarkType, objectId });
 const listQuery = t.Object({ ...pageQuery.properties, bookmarkType: t.Optional(bookmarkType) });
 
-/** The caller's bookmark scope in `{org}`: a user (API keys: 403) who is a member of the organization (404 otherwise). */
-async function ownerOf(ctx: AppContext, user: UserPrincipal, org: string): Promise<BookmarkOwner> {
-  const found = await organizationFor(ctx, user, org);
-  return { orgId: found.id, userId: user.userId };
+/** The caller's bookmark scope: the organization resolved by `orgAccess: "user-member"` (a user, API keys: 403, member of it, 404 otherwise). */
+function ownerOf(org: { id: string }, principal: Principal | null): BookmarkOwner {
+  return { orgId: org.id, userId: requiredUser(principal).userId };
 }
 
 function cursorKey(cursor: string | undefined): [string, string] | undefined {
@@ -48,12 +47,12 @@ export function bookmarkRoutes(ctx: AppContext) {
   const tags = ["bookmarks"];
   return new Elysia({ prefix: "/organizations/:org/bookmarks" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .post(
       "/",
-      async ({ params, body, principal, set }) => {
-        const user = requiredUser(principal);
-        const owner = await ownerOf(ctx, user, params.org);
-        if (body.bookmarkType === "workspace") await workspaceFor(ctx, user, { org: params.org, ws: body.objectId });
+      async ({ org, params, body, principal, set }) => {
+        const owner = ownerOf(org, principal);
+        if (body.bookmarkType === "workspace") await workspaceFor(ctx, requiredUser(principal), { org: params.org, ws: body.objectId });
         const created = await ctx.sql.begin((tx) => insertBookmark(tx, owner, body));
         if (!created) {
           throw conflict(`you already have a ${body.bookmarkType} bookmark for '${body.objectId}'; delete it first to replace it`);
@@ -63,6 +62,7 @@ export function bookmarkRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
+        orgAccess: "user-member",
         body: bookmarkBody,
         detail: {
           summary: "Bookmark a workspace, model or chat for the current user (409 when it exists)",
@@ -76,36 +76,37 @@ export function bookmarkRoutes(ctx: AppContext) {
     )
     .get(
       "/",
-      async ({ params, query, principal, request, set }) => {
-        const owner = await ownerOf(ctx, requiredUser(principal), params.org);
+      async ({ org, query, principal, request, set }) => {
+        const owner = ownerOf(org, principal);
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listBookmarks(ctx.sql, owner, { bookmarkType: query.bookmarkType, limit, after: cursorKey(query.cursor) });
         return pageResponse(request, rows, { limit, key: (r) => JSON.stringify([r.bookmarkType, r.objectId]), set });
       },
       {
         params: orgParams,
+        orgAccess: "user-member",
         query: listQuery,
         detail: { summary: "List the current user's bookmarks (`?bookmarkType=` filters), by type then object id", tags },
       },
     )
     .get(
       "/:bookmarkType/:objectId",
-      async ({ params, principal }) => {
-        const owner = await ownerOf(ctx, requiredUser(principal), params.org);
+      async ({ org, params, principal }) => {
+        const owner = ownerOf(org, principal);
         const found = await findBookmark(ctx.sql, owner, params);
         if (!found) throw notFound(`you have no ${params.bookmarkType} bookmark for '${params.objectId}'`);
         return found;
       },
-      { params: oneParams, detail: { summary: "Get one of the current user's bookmarks by type and object id", tags } },
+      { params: oneParams, orgAccess: "user-member", detail: { summary: "Get one of the current user's bookmarks by type and object id", tags } },
     )
     .delete(
       "/:bookmarkType/:objectId",
-      async ({ params, principal, set }) => {
-        const owner = await ownerOf(ctx, requiredUser(principal), params.org);
+      async ({ org, params, principal, set }) => {
+        const owner = ownerOf(org, principal);
         const gone = await ctx.sql.begin((tx) => deleteBookmark(tx, owner, params));
         if (!gone) throw notFound(`you have no ${params.bookmarkType} bookmark for '${params.objectId}'`);
         set.status = 204;
       },
-      { params: oneParams, detail: { summary: "Delete one of the current user's bookmarks (cannot be undone)", tags } },
+      { params: oneParams, orgAccess: "user-member", detail: { summary: "Delete one of the current user's bookmarks (cannot be undone)", tags } },
     );
 }

@@ -6,11 +6,11 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
 import { requestMeta } from "../http/context.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
+import { publicAccess, routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { answerQuestion } from "./docs_answer.ts";
 import { searchDocs, type ScoredPassage } from "./docs_index.ts";
@@ -31,10 +31,10 @@ export function plainTextPassages(query: string, passages: ScoredPassage[]): str
 export function codingRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/coding" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/docs/search",
-      async ({ query, principal }) => {
-        required(principal);
+      async ({ query }) => {
         const q = query.q.trim();
         if (q === "") throw badRequest("q must not be blank: ask a question, e.g. ?q=how to define a measure");
         const passages = await searchDocs(q, { limit: query.limit ?? 3 });
@@ -45,13 +45,13 @@ export function codingRoutes(ctx: AppContext) {
           q: t.String({ minLength: 1, maxLength: 1000, error: "q is required: the question or keywords to search the documentation for (at most 1000 characters)" }),
           limit: t.Optional(t.Numeric({ minimum: 1, maximum: 20, error: "limit must be an integer from 1 to 20" })),
         }),
+        access: "authenticated",
         detail: { summary: "Search the documentation; the best passages as plain text with their headings", tags },
       },
     )
     .post(
       "/docs/answer",
-      async ({ body, principal }) => {
-        required(principal);
+      async ({ body }) => {
         const question = body.question.trim();
         if (question === "") throw badRequest("question must not be blank");
         const llm = { baseUrl: ctx.config.llmBaseUrl, model: ctx.config.llmModel, apiKey: ctx.config.llmApiKey, timeoutMs: ctx.config.llmTimeoutMs };
@@ -62,6 +62,7 @@ export function codingRoutes(ctx: AppContext) {
           question: t.String({ minLength: 1, maxLength: 2000, error: "question is required: 1-2000 characters" }),
           limit: limitSchema,
         }),
+        access: "authenticated",
         detail: {
           summary: "Answer a question from the packaged Malloy documentation: answer, passages and Malloy code snippets",
           description: "Synthesized by the configured language model (LLM_BASE_URL) from the passages; without one, or when it fails, extractive.",
@@ -71,16 +72,14 @@ export function codingRoutes(ctx: AppContext) {
     )
     .get(
       "/manifests",
-      async ({ principal }) => {
-        required(principal);
+      async () => {
         return (await listManifests()).map(({ skills, ...m }) => ({ ...m, skillCategories: Object.keys(skills) }));
       },
-      { detail: { summary: "List the assistant manifests the service ships", tags } },
+      { access: "authenticated", detail: { summary: "List the assistant manifests the service ships", tags } },
     )
     .get(
       "/manifests/:name/skills",
-      async ({ params, principal }) => {
-        required(principal);
+      async ({ params }) => {
         const manifest = await findManifest(params.name);
         if (!manifest) {
           const known = (await listManifests()).map((m) => m.name).join(", ");
@@ -90,6 +89,7 @@ export function codingRoutes(ctx: AppContext) {
       },
       {
         params: t.Object({ name: name("manifest name") }),
+        access: "authenticated",
         detail: { summary: "The categorized skill set of an assistant manifest", tags },
       },
     );
@@ -97,7 +97,7 @@ export function codingRoutes(ctx: AppContext) {
 
 /** The unauthenticated route of the coding family (rate-limited per client address). */
 export function extensionVersionRoutes(ctx: AppContext) {
-  return new Elysia({ prefix: "/coding" }).get(
+  return new Elysia({ prefix: "/coding" }).use(publicAccess).get(
     "/extension-version",
     ({ query, request }) => {
       ctx.limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
@@ -107,6 +107,7 @@ export function extensionVersionRoutes(ctx: AppContext) {
     },
     {
       query: t.Object({ version: t.String({ minLength: 1, maxLength: 64, error: "version is required, e.g. ?version=1.2.3" }) }),
+      access: "public",
       detail: {
         summary: "Is this editor-extension version supported? (no authentication)",
         description: "Compares with EXTENSION_MIN_VERSION (oldest supported) and EXTENSION_LATEST_VERSION (newest available).",

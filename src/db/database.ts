@@ -179,6 +179,8 @@ const TURN_ENDS = new Set([0x53, 0x51, 0x58, 0x00]);
  * so two concurrent queries could swap portals: one connection got the other's
  * rows, or `portal "" does not exist`. This keeps the queue on one connection
  * from its first message to its Sync (and, as before, for a whole transaction).
+ * Upstream problem: electric-sql/pglite issue #1046 (pull request #977); the
+ * shape this relies on is checked by test/foundation/pglite_socket_shape.test.ts.
  */
 function keepExtendedQueriesTogether(server: object): void {
   const q = (server as { queryQueue: SocketQueue }).queryQueue;

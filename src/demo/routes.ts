@@ -4,13 +4,11 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { MODEL, READ } from "../http/access.ts";
 import { required, requiredUser } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { forbidden, notFound } from "../http/errors.ts";
 import { name, orgParams } from "../http/params.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
-import { organizationRank } from "../environments/lookup.ts";
 import { organizationView } from "../organizations/store.ts";
 import { createDemoEnvironment, createSelfServiceOrganization } from "./store.ts";
 
@@ -28,13 +26,11 @@ export function demoRoutes(ctx: AppContext) {
   const tags = ["demo"];
   return new Elysia()
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .post(
       "/organizations/:org/demo-environment",
-      async ({ params, principal, body, set }) => {
+      async ({ org, params, principal, body, set }) => {
         const p = required(principal);
-        const org = await organizationRank(ctx.sql, p, params.org);
-        if (org.rank < READ) throw notFound(`organization '${params.org}' not found`);
-        if (org.rank < MODEL) throw forbidden(`organization '${params.org}': creating a demo environment needs the admin or modeler role`);
         set.status = 201;
         return await createDemoEnvironment(ctx, { id: org.id, name: params.org }, {
           name: body?.name,
@@ -44,6 +40,7 @@ export function demoRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
+        orgAccess: "modeler",
         body: demoEnvBody,
         detail: {
           summary: "Create a demo environment with a ready sample package (organization admin or modeler)",
@@ -69,6 +66,7 @@ export function demoRoutes(ctx: AppContext) {
       },
       {
         body: selfServiceBody,
+        access: "user",
         detail: {
           summary: "Create a self-service organization; the caller becomes its admin (any user, one organization per user)",
           description: "Any authenticated user (an access token; API keys are 403). `name` defaults to `<userName>-sandbox-<6 hex>`. " +

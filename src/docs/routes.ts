@@ -5,6 +5,7 @@
  * @module
  */
 import { Elysia } from "elysia";
+import { publicAccess } from "../http/route_access.ts";
 import { dirname, join } from "node:path";
 
 const SWAGGER_DIR = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
@@ -31,7 +32,9 @@ const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsaf
 /** The documentation page and its bundled assets. */
 export function docsRoutes() {
   return new Elysia()
+    .use(publicAccess)
     .get("/api/v0/docs", () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": PAGE_CSP, "cache-control": "no-cache" } }), {
+      access: "public",
       detail: { summary: "API documentation page (Swagger UI served locally, reading /api/v0/openapi.json)", tags: ["status"], security: [] },
     })
     .get(`${ASSETS}/:file`, ({ params }) => {

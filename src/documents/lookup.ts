@@ -3,12 +3,13 @@
  * rank is too low (domain errors).
  * @module
  */
-import { READ, roleName } from "../http/access.ts";
+import { effectiveRank, READ, roleName } from "../http/access.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { documentLevel } from "../permissions/levels.ts";
-import { documentById, type DocumentRow } from "./store.ts";
+import { workspaceLevel } from "../permissions/levels.ts";
+import { documentById, listDocuments, type DocumentRow } from "./store.ts";
 
 /** The document of a route when the caller may act on it: 404 when invisible, 403 when the rank is too low. */
 export async function documentFor(
@@ -26,4 +27,18 @@ export async function documentFor(
       "Ask a workspace manager");
   }
   return doc;
+}
+
+/**
+ * The workspace `{org}/{ws}` whose documents the caller lists: it sees the
+ * workspace, or at least one of its documents (a document permission alone).
+ * 404 otherwise, as for a workspace that does not exist.
+ */
+export async function documentsWorkspace(ctx: AppContext, principal: Principal, params: { org: string; ws: string }): Promise<{ id: string }> {
+  const missing = `workspace '${params.ws}' not found in organization '${params.org}'`;
+  const found = await workspaceLevel.resolve(ctx.sql, params);
+  if (!found) throw new NotFoundError(missing);
+  if ((await effectiveRank(ctx.sql, principal, { kind: "workspace", id: found.id })) >= READ) return { id: found.id };
+  if ((await listDocuments(ctx.sql, principal, found.id, { limit: 0 })).length > 0) return { id: found.id };
+  throw new NotFoundError(missing);
 }

@@ -5,7 +5,6 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { ADMIN, principalKey, READ } from "../http/access.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
 import { ApiError, badRequest, notFound } from "../http/errors.ts";
@@ -13,8 +12,6 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
-import { workspaceLevel } from "../permissions/levels.ts";
-import { workspaceFor } from "../workspaces/lookup.ts";
 import { wsParams } from "../http/resource_params.ts";
 import { deleteDocument, documentView, insertDocument, listDocuments, updateDocument } from "./store.ts";
 
@@ -36,8 +33,6 @@ function checkContent(text: string | undefined): void {
   }
 }
 
-import { documentFor } from "./lookup.ts";
-
 function cursorKey(cursor: string | undefined): [string, string] | undefined {
   const text = decodeCursor(cursor);
   if (text === undefined) return undefined;
@@ -56,24 +51,16 @@ export function documentRoutes(ctx: AppContext) {
     .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ params, query, principal, request, set }) => {
-        const p = required(principal);
-        const missing = `workspace '${params.ws}' not found in organization '${params.org}'`;
-        const found = await workspaceLevel.resolve(ctx.sql, params);
-        if (!found) throw notFound(missing);
+      async ({ wsOfDocs, query, principal, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
-        const rows = await listDocuments(ctx.sql, p, found.id, { limit, after: cursorKey(query.cursor) });
-        if (rows.length === 0) {
-          const k = principalKey(p);
-          const [r] = await ctx.sql`SELECT effective_rank(${k.kind}, ${k.id}::uuid, 'workspace', ${found.id}::uuid) AS rank`;
-          if (Number(r?.rank ?? 0) < READ) throw notFound(missing);
-        }
+        const rows = await listDocuments(ctx.sql, required(principal), wsOfDocs.id, { limit, after: cursorKey(query.cursor) });
         const page = pageResponse(request, rows, { limit, key: (r) => JSON.stringify([r.name, r.id]), set });
         return page.map(documentView);
       },
       {
         params: wsParams,
         query: pageQuery,
+        documentsAccess: "viewer-of-any",
         detail: {
           summary: "List the documents of a workspace the caller can read (by name)",
           description: "Workspace viewers and managers see every document; a user with only a document permission sees that document.",
@@ -83,10 +70,9 @@ export function documentRoutes(ctx: AppContext) {
     )
     .post(
       "/",
-      async ({ params, body, principal, set }) => {
+      async ({ ws, body, principal, set }) => {
         const p = required(principal);
         checkContent(body.content);
-        const ws = await workspaceFor(ctx, p, { ...params, need: ADMIN, action: "creating a document" });
         const doc = await ctx.sql.begin((tx) =>
           insertDocument(tx, p, { workspaceId: ws.id, ...body, createdBy: p.kind === "user" ? p.userId : null })
         );
@@ -96,6 +82,7 @@ export function documentRoutes(ctx: AppContext) {
       {
         params: wsParams,
         body: docBody,
+        wsAccess: "manager",
         detail: {
           summary: "Create a document in the workspace of the path (workspace manager)",
           description: "Workspace managers (and organization admins) create documents; workspace viewers and document editors " +
@@ -111,15 +98,15 @@ export function documentRoutes(ctx: AppContext) {
     )
     .patch(
       "/:documentId",
-      async ({ params, body, principal }) => {
+      async ({ doc, body, principal }) => {
         const p = required(principal);
         checkContent(body.content);
-        const doc = await documentFor(ctx, p, { ...params, need: ADMIN, action: "updating it" });
         return documentView(await ctx.sql.begin((tx) => updateDocument(tx, p, { id: doc.id, ...body })));
       },
       {
         params: docParams,
         body: docPatch,
+        docAccess: "editor",
         detail: { summary: "Update a document (partial: `name`, `content`; document editor or workspace manager)", tags },
       },
     )

@@ -3,7 +3,7 @@
  * 404 when the caller cannot see it, 403 when its role is too low.
  * @module
  */
-import { READ } from "../http/access.ts";
+import { principalKey, READ } from "../http/access.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import type { Db } from "../db/database.ts";
@@ -37,4 +37,27 @@ export async function environmentFor(
     need: params.need ?? READ,
     visibleThroughPackages: params.visibleThroughPackages,
   });
+}
+
+/**
+ * The organization `{org}` of a listing open to its members and to callers
+ * who see one of its environments (or packages) through a direct grant:
+ * 404 for anyone else, as for an organization that does not exist.
+ */
+export async function organizationSeenThrough(
+  db: Db,
+  principal: Principal,
+  orgName: string,
+  through: "environment" | "package",
+): Promise<{ id: string; rank: number }> {
+  const org = await organizationRank(db, principal, orgName);
+  if (org.rank >= READ) return org;
+  const k = principalKey(principal);
+  const [any] = through === "environment"
+    ? await db`SELECT 1 FROM environments e
+                WHERE e.org_id = ${org.id} AND effective_rank(${k.kind}, ${k.id}::uuid, 'environment', e.id) >= 1 LIMIT 1`
+    : await db`SELECT 1 FROM packages pk JOIN environments e ON e.id = pk.env_id
+                WHERE e.org_id = ${org.id} AND effective_rank(${k.kind}, ${k.id}::uuid, 'package', pk.id) >= 1 LIMIT 1`;
+  if (!any) throw new NotFoundError(`organization '${orgName}' not found`);
+  return org;
 }

@@ -4,11 +4,10 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { READ } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { conflict, notFound } from "../http/errors.ts";
+import { conflict, } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
@@ -36,7 +35,6 @@ const envPatch = t.Object({
 });
 
 export { environmentFor, type EnvironmentForOptions, organizationRank } from "./lookup.ts";
-import { organizationRank } from "./lookup.ts";
 
 function environmentPlugin(ctx: AppContext, prefix: string) {
   const tags = ["environments"];
@@ -45,19 +43,17 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
     .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ params, principal, query, request, set }) => {
+      async ({ orgSeen: org, principal, query, request, set }) => {
         const p = required(principal);
-        const org = await organizationRank(ctx.sql, p, params.org);
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listEnvironments(ctx.sql, p, { orgId: org.id, limit, after: decodeCursor(query.cursor) });
-        if (org.rank < READ && rows.length === 0) throw notFound(`organization '${params.org}' not found`);
         return pageResponse(request, rows, { limit, key: (r) => r.name, set }).map(environmentView);
       },
       {
         params: t.Object({ org: name("organizationName") }),
         query: pageQuery,
         // the organization's members, or callers granted one of its environments directly
-        access: "custom:organization-member-or-environment-viewer",
+        orgListingAccess: "environment-viewer",
         detail: { summary: "List the environments of an organization the caller can read", tags },
       },
     )

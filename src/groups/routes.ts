@@ -182,13 +182,12 @@ export function groupRoutes(ctx: AppContext) {
     )
     .patch(
       "/:group/members/:principal",
-      async ({ params, body, principal }) => {
-        const group = await groupFor(ctx, required(principal), { org: params.org, group: params.group, manage: true });
+      async ({ group, params, body }) => {
         const m = await member(ctx.sql, group, params.principal);
         const ok = await ctx.sql.begin((tx) => setMemberStatus(tx, group.id, { kind: m.kind, id: m.id, status: body.status }));
         if (!ok) throw notFound(`${params.principal} is not a member of group '${group.name}'`);
         return { userGroupId: params.principal, status: body.status };
       },
-      { params: memberParams, body: t.Object({ status }), detail: { summary: "Change a member's status (admin or member)", tags } },
+      { params: memberParams, body: t.Object({ status }), groupAccess: "admin", detail: { summary: "Change a member's status (admin or member)", tags } },
     );
 }

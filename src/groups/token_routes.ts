@@ -5,11 +5,11 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { required, sha256Hex } from "../http/auth.ts";
+import { sha256Hex } from "../http/auth.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { groupParams, name } from "../http/params.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
-import { groupFor } from "./access.ts";
 import { deleteToken, insertToken, listTokens } from "./store.ts";
 
 /** A new secret: 32 random bytes, base64url without padding (43 characters). */
@@ -42,10 +42,10 @@ const tags = ["groups"];
 export function groupTokenRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations/:org/groups/:group/tokens" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .post(
       "/",
-      async ({ params, query, principal, set }) => {
-        const group = await groupFor(ctx, required(principal), { ...params, manage: true });
+      async ({ group, query, set }) => {
         const expiresAt = expiry(query.expiresAt, ctx.config);
         const secret = newSecret();
         const token = await ctx.sql.begin(async (tx) => {
@@ -58,6 +58,7 @@ export function groupTokenRoutes(ctx: AppContext) {
       },
       {
         params: groupParams,
+        groupAccess: "admin",
         query: t.Object({
           name: name("name"),
           expiresAt: t.Optional(t.String({ maxLength: 64, error: "expiresAt must be an ISO 8601 date-time" })),
@@ -72,22 +73,21 @@ export function groupTokenRoutes(ctx: AppContext) {
     )
     .get(
       "/",
-      async ({ params, principal }) => {
-        const group = await groupFor(ctx, required(principal), { ...params, manage: true });
+      async ({ group }) => {
         return await listTokens(ctx.sql, group);
       },
-      { params: groupParams, detail: { summary: "List a group's tokens (never the secrets)", tags } },
+      { params: groupParams, groupAccess: "admin", detail: { summary: "List a group's tokens (never the secrets)", tags } },
     )
     .delete(
       "/:tokenName",
-      async ({ params, principal, set }) => {
-        const group = await groupFor(ctx, required(principal), { org: params.org, group: params.group, manage: true });
+      async ({ group, params, set }) => {
         const gone = await ctx.sql.begin((tx) => deleteToken(tx, group.id, params.tokenName));
         if (!gone) throw notFound(`group '${group.name}' has no token named '${params.tokenName}'`);
         set.status = 204;
       },
       {
         params: t.Object({ org: name("organizationName"), group: name("groupName"), tokenName: name("tokenName") }),
+        groupAccess: "admin",
         detail: { summary: "Delete a group token (irreversible; it stops working on the next request)", tags },
       },
     );

@@ -3,14 +3,22 @@
  * route option, and this module's macro loads the resource, decides and hands
  * the handler what it loaded. One key per level, each with one resolved shape:
  *
- * - `orgAccess: "member" | "modeler" | "admin"` resolves `org`
+ * - `orgAccess: "member" | "modeler" | "admin" | "user-member" | "admin-or-self"` resolves `org`
+ * - `orgListingAccess: "environment-viewer" | "package-viewer"` resolves `orgSeen` (a member, or a caller
+ *   who sees one of the organization's environments or packages)
  * - `envAccess: "viewer" | "modeler" | "admin" | "package-viewer"` resolves `env`
+ * - `publishAccess: "modeler"` resolves `env` (package modeler, or environment modeler for a new package)
  * - `pkgAccess: "viewer" | "modeler" | "admin"` resolves `pkg`
  * - `versionAccess: "viewer" | "modeler" | "admin"` resolves `pkg` and `version`
  * - `wsAccess: "viewer" | "manager"` resolves `ws`
  * - `docAccess: "viewer" | "editor"` resolves `doc`
+ * - `documentsAccess: "viewer-of-any"` resolves `wsOfDocs` (the workspace, seen directly or through one of its documents)
  * - `groupAccess: "member" | "admin"` resolves `group`
- * - `access: "public" | "authenticated" | "system:admin" | "custom:<name>"` for
+ * - `shareAccess: "workspace-manager-package-modeler"` resolves `share` (`ws`, `pkg`)
+ * - `permissionAccess: { level, need }` (the permission routes of a level; `need`:
+ *   `manage`, `manage-or-own`, `manage-or-request`) resolves `grants`
+ * - `userAccess: "self-or-admin"`: the user `{userName}` itself or a system administrator
+ * - `access: "public" | "authenticated" | "user" | "system:admin" | "custom:<name>"` for
  *   operations on no single resource, or whose rule is a named domain function
  *   (for example publish: package modeler, or environment modeler when new).
  *
@@ -23,21 +31,27 @@
  */
 import { Elysia } from "elysia";
 import { ADMIN, MODEL, READ, isSystemAdmin } from "./access.ts";
-import { required } from "./auth.ts";
+import { required, requiredUser } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import type { Principal } from "./principal.ts";
-import { ForbiddenError } from "../errors.ts";
+import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { organizationFor } from "../organizations/lookup.ts";
-import { environmentFor } from "../environments/lookup.ts";
-import { packageFor } from "../packages/lookup.ts";
-import { versionFor } from "../versions/lookup.ts";
-import { workspaceFor } from "../workspaces/lookup.ts";
-import { documentFor } from "../documents/lookup.ts";
+import { environmentFor, organizationSeenThrough } from "../environments/lookup.ts";
+import { packageFor, publishTarget } from "../packages/lookup.ts";
+import { versionFor } from "../packages/version_lookup.ts";
+import { shareTarget, workspaceFor } from "../workspaces/lookup.ts";
+import { documentFor, documentsWorkspace } from "../documents/lookup.ts";
 import { groupFor } from "../groups/access.ts";
+import { checkKind, checkRole, locate, requireManage, requireOwn, self, type Located, type PermissionLevel } from "../permissions/access.ts";
+import { parsePrincipal } from "./params.ts";
 import { security } from "./security.ts";
 
-/** Organization roles a route can need. */
-export type OrgRule = "member" | "modeler" | "admin";
+/**
+ * Organization roles a route can need; `user-member`: a member calling with a
+ * user's token (API keys: 403, before the lookup); `admin-or-self`: a member who
+ * is the user `{userName}` of the path or an organization admin (403 otherwise).
+ */
+export type OrgRule = "member" | "modeler" | "admin" | "user-member" | "admin-or-self";
 /** Environment roles a route can need; `package-viewer`: a viewer of the environment or of one of its packages. */
 export type EnvRule = "viewer" | "modeler" | "admin" | "package-viewer";
 /** Package (and version) roles a route can need. */
@@ -50,18 +64,33 @@ export type DocRule = "viewer" | "editor";
 export type WsRule = "viewer" | "manager";
 /**
  * Rules on no single resource: `public` (anyone), `authenticated` (any caller
- * with credentials, 401 otherwise), `system:admin` (403 for others), or
+ * with credentials, 401 otherwise), `user` (a user's token; API keys: 403), `system:admin` (403 for others), or
  * `custom:<name>`: the decision is the named domain function the handler calls.
  */
-export type NamedRule = "public" | "authenticated" | "system:admin" | `custom:${string}`;
+export type NamedRule = "public" | "authenticated" | "user" | "system:admin" | `custom:${string}`;
 
-const RANK: Record<OrgRule | PkgRule | WsRule | DocRule, number> = { member: READ, viewer: READ, modeler: MODEL, admin: ADMIN, manager: ADMIN, editor: ADMIN };
+const RANK: Record<OrgRule | PkgRule | WsRule | DocRule, number> = { member: READ, "user-member": READ, "admin-or-self": READ, viewer: READ, modeler: MODEL, admin: ADMIN, manager: ADMIN, editor: ADMIN };
 
 type Params = Record<string, string>;
 
 /** The organization `{org}` when the caller holds `need` on it. */
 export async function orgRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: OrgRule) {
-  return await organizationFor(ctx, required(principal ?? null), params.org!, RANK[need]);
+  const p = need === "user-member" ? requiredUser(principal ?? null) : required(principal ?? null);
+  const org = await organizationFor(ctx, p, params.org!, RANK[need]);
+  if (need === "admin-or-self" && !(p.kind === "user" && p.userName === params.userName) && org.rank < ADMIN) {
+    throw new ForbiddenError(`the effective attributes of user '${params.userName}' are visible to the user and to admins of organization '${params.org}'`);
+  }
+  return org;
+}
+
+/** The organization `{org}` of a listing: a member, or a caller who sees one of its environments or packages (404 otherwise). */
+export async function orgListingRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, through: "environment-viewer" | "package-viewer") {
+  return await organizationSeenThrough(ctx.sql, required(principal ?? null), params.org!, through === "environment-viewer" ? "environment" : "package");
+}
+
+/** The environment of a publish to `{org}/{env}/{pkg}`: a package modeler, or an environment modeler when the package is new. */
+export async function publishRule(ctx: AppContext, principal: Principal | null | undefined, params: Params) {
+  return await publishTarget(ctx, required(principal ?? null), { org: params.org!, env: params.env!, pkg: params.pkg! });
 }
 
 /** The environment `{org}/{env}` when the caller holds `need` on it. */
@@ -85,10 +114,24 @@ export async function versionRule(ctx: AppContext, principal: Principal | null |
 
 /** What a method does to the resource, for 403 messages. */
 const ACTIONS: Record<string, string> = { PATCH: "updating it", PUT: "updating it", DELETE: "deleting it" };
+/** What a method does below a workspace (only documents are created there), for 403 messages. */
+const WS_ACTIONS: Record<string, string> = { ...ACTIONS, POST: "creating a document" };
 
 /** The workspace `{org}/{ws}` when the caller holds `need` on it. */
 export async function wsRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: WsRule, method = "GET") {
-  return await workspaceFor(ctx, required(principal ?? null), { org: params.org!, ws: params.ws!, need: RANK[need], action: ACTIONS[method] });
+  return await workspaceFor(ctx, required(principal ?? null), { org: params.org!, ws: params.ws!, need: RANK[need], action: WS_ACTIONS[method] });
+}
+
+/** The workspace `{org}/{ws}` and the package `?environmentName=&packageName=` of a package-access change: the caller manages the workspace and is a package admin or modeler (404 for either one it cannot see). */
+export async function shareRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, query: Record<string, unknown>) {
+  return await shareTarget(ctx, required(principal ?? null), {
+    org: params.org!, ws: params.ws!, environmentName: String(query.environmentName), packageName: String(query.packageName),
+  });
+}
+
+/** The workspace `{org}/{ws}` of a document listing: the caller sees the workspace or one of its documents. */
+export async function documentsRule(ctx: AppContext, principal: Principal | null | undefined, params: Params) {
+  return await documentsWorkspace(ctx, required(principal ?? null), { org: params.org!, ws: params.ws! });
 }
 
 /** The document `{org}/{ws}/{documentId}` when the caller holds `need` on it. */
@@ -103,11 +146,115 @@ export async function groupRule(ctx: AppContext, principal: Principal | null | u
   return await groupFor(ctx, required(principal ?? null), { org: params.org!, group: params.group!, manage: need === "admin" });
 }
 
-/** A rule on no single resource (see {@link NamedRule}); `custom:` rules are decided by their domain function. */
-export function namedRule(principal: Principal | null | undefined, rule: NamedRule): void {
-  if (rule === "public" || rule.startsWith("custom:")) return;
+/** Permission-route rules: `manage` (the level's managing role), `manage-or-own` (managers see every grant, others only their own), `manage-or-request` (managers grant, others request for themselves). */
+export type PermissionRule = "manage" | "manage-or-own" | "manage-or-request";
+
+/** What the permission rule hands the handler. */
+export interface Grants {
+  loc: Located;
+  /** `grant`: the caller manages; `request`: a pending request for the caller itself (`manage-or-request`). */
+  mode: "grant" | "request";
+  /** Set when the caller sees only its own grant (`manage-or-own` on the list). */
+  only?: ReturnType<typeof self>;
+}
+
+/**
+ * The permissions of a resource of `spec`'s level: 404 when the caller cannot
+ * see it (nor, for its own grant, is a member of its organization), 403 when
+ * the operation needs the managing role it lacks. A grant or change of a role
+ * stronger than the caller's own is 403; the role name and principal kind of
+ * the body are checked first (400), as before the resource.
+ */
+export async function permissionRule(
+  ctx: AppContext,
+  principal: Principal | null | undefined,
+  input: { params: Params; query: Record<string, unknown>; body: unknown },
+  spec: PermissionLevel,
+  need: PermissionRule,
+): Promise<Grants> {
   const p = required(principal ?? null);
+  const body = (input.body ?? {}) as { userGroupId?: string; permission?: string; requestPermission?: boolean };
+  let roleRank = 0;
+  if (need === "manage-or-request") checkKind(spec, parsePrincipal(body.userGroupId!));
+  if (need !== "manage-or-own") roleRank = checkRole(spec, body.permission!);
+  const loc = await locate(ctx, spec, p, input.params);
+  const stronger = () => new ForbiddenError(`${loc.label}: you cannot grant '${body.permission}', a stronger role than your own`);
+  if (need === "manage") {
+    requireManage(spec, loc);
+    if (roleRank > loc.rank) throw stronger();
+    return { loc, mode: "grant" };
+  }
+  if (need === "manage-or-own") {
+    const one = input.params.principal;
+    if (one === undefined) {
+      if (loc.rank >= spec.manage) return { loc, mode: "grant" };
+      await requireOwn(ctx, p, loc);
+      return { loc, mode: "grant", only: self(p) };
+    }
+    if (one === self(p).ref) await requireOwn(ctx, p, loc);
+    else requireManage(spec, loc);
+    return { loc, mode: "grant" };
+  }
+  if (loc.rank >= spec.manage) {
+    if (roleRank > loc.rank) throw stronger();
+    return { loc, mode: "grant" };
+  }
+  if (input.query.requestPermission !== true && body.requestPermission !== true) requireManage(spec, loc);
+  await requireOwn(ctx, p, loc);
+  if (p.kind !== "user") throw new ForbiddenError("API keys act as their group and cannot request access; use a user's access token");
+  if (body.userGroupId !== `user:${p.userName}`) {
+    throw new ForbiddenError(`an access request is for yourself: set userGroupId to user:${p.userName}, or ask an admin to grant ${body.userGroupId}`);
+  }
+  return { loc, mode: "request" };
+}
+
+/** What a `custom:` rule decides on. */
+export interface RuleInput {
+  principal: Principal | null | undefined;
+  params: Params;
+  request: Request;
+  body: unknown;
+}
+
+/**
+ * `custom:` rules decided here, one function each. A `custom:` rule not listed
+ * is decided by the domain function its handler calls first (named in the rule).
+ */
+export const CUSTOM_RULES: Record<string, (input: RuleInput) => void> = {
+  /**
+   * Creating an organization: a system administrator, or a signed-in caller
+   * with an invite in `X-Invite-Token`, or no session at all with an invite and
+   * `user` credentials in the body (the redemption checks them).
+   */
+  "invite-or-system-admin"({ principal, request, body }) {
+    const invite = request.headers.get("x-invite-token");
+    if (!principal && invite !== null && (body as { user?: unknown } | null)?.user) return;
+    const p = required(principal ?? null);
+    if (invite === null && !isSystemAdmin(p)) {
+      throw new ForbiddenError("only a system administrator can create organizations; others need an invite token in X-Invite-Token");
+    }
+  },
+};
+
+/** A rule on no single resource (see {@link NamedRule}). */
+export function namedRule(rule: NamedRule, input: RuleInput): void {
+  if (rule === "public") return;
+  if (rule.startsWith("custom:")) {
+    CUSTOM_RULES[rule.slice("custom:".length)]?.(input);
+    return;
+  }
+  const p = rule === "user" ? requiredUser(input.principal ?? null) : required(input.principal ?? null);
   if (rule === "system:admin" && !isSystemAdmin(p)) throw new ForbiddenError("this operation needs a system administrator");
+}
+
+/** The user `{userName}` rule: the user itself or a system administrator (404 for others, no existence leak); only a system administrator changes `systemAdmin` (403). */
+export function userRule(principal: Principal | null | undefined, params: Params, body: unknown): void {
+  const p = required(principal ?? null);
+  const admin = isSystemAdmin(p);
+  if (!admin && !(p.kind === "user" && p.userName === params.userName)) throw new NotFoundError(`user '${params.userName}' not found`);
+  if (!admin && (body as { systemAdmin?: unknown } | null)?.systemAdmin !== undefined) {
+    throw new ForbiddenError("only a system administrator can change systemAdmin");
+  }
 }
 
 /** The OpenAPI extension naming an operation's rule. */
@@ -119,12 +266,14 @@ function declared(rule: string) {
 }
 
 /**
- * Elysia plugin adding only `access: "public"`, for routes outside the
- * authenticated groups (health, sign-in pages): it declares the rule and
- * derives nothing, so those routes keep running without authentication.
+ * Elysia plugin adding only `access: "public" | "custom:<name>"`, for routes
+ * outside the authenticated groups (health, sign-in pages, OAuth endpoints, the
+ * MCP endpoint, which authenticates its own bearer tokens): it declares the
+ * rule and derives nothing, so those routes keep running without the request
+ * authenticator; a `custom:` rule here is decided by the domain function it names.
  */
 export const publicAccess = new Elysia({ name: "public-access" }).macro({
-  access: (rule: "public") => ({ detail: declared(rule) }),
+  access: (rule: "public" | `custom:${string}`) => ({ detail: declared(rule) }),
 });
 
 /** Elysia plugin adding the access route options (see the module comment). */
@@ -134,50 +283,86 @@ export function routeAccess(ctx: AppContext) {
     .macro({
       access: (rule: NamedRule) => ({
         detail: declared(rule),
-        beforeHandle({ principal }) {
-          namedRule(principal, rule);
+        beforeHandle({ principal, params, request, body }) {
+          namedRule(rule, { principal, params: params, request, body });
+        },
+      }),
+      userAccess: (need: "self-or-admin") => ({
+        detail: declared(`user:${need}`),
+        beforeHandle({ principal, params, body }) {
+          userRule(principal, params, body);
         },
       }),
       orgAccess: (need: OrgRule) => ({
         detail: declared(`organization:${need}`),
         async resolve({ params, principal }) {
-          return { org: await orgRule(ctx, principal, params as Params, need) };
+          return { org: await orgRule(ctx, principal, params, need) };
+        },
+      }),
+      orgListingAccess: (through: "environment-viewer" | "package-viewer") => ({
+        detail: declared(`organization:member-or-${through}`),
+        async resolve({ params, principal }) {
+          return { orgSeen: await orgListingRule(ctx, principal, params, through) };
+        },
+      }),
+      publishAccess: (need: "modeler") => ({
+        detail: declared(`package:${need}-or-new-in-environment`),
+        async resolve({ params, principal }) {
+          return { env: await publishRule(ctx, principal, params) };
         },
       }),
       envAccess: (need: EnvRule) => ({
         detail: declared(`environment:${need}`),
         async resolve({ params, principal }) {
-          return { env: await envRule(ctx, principal, params as Params, need) };
+          return { env: await envRule(ctx, principal, params, need) };
         },
       }),
       pkgAccess: (need: PkgRule) => ({
         detail: declared(`package:${need}`),
         async resolve({ params, principal }) {
-          return { pkg: await pkgRule(ctx, principal, params as Params, need) };
+          return { pkg: await pkgRule(ctx, principal, params, need) };
         },
       }),
       versionAccess: (need: PkgRule) => ({
         detail: declared(`package:${need}`),
         async resolve({ params, principal }) {
-          return await versionRule(ctx, principal, params as Params, need);
+          return await versionRule(ctx, principal, params, need);
         },
       }),
       wsAccess: (need: WsRule) => ({
         detail: declared(`workspace:${need}`),
         async resolve({ params, principal, request }) {
-          return { ws: await wsRule(ctx, principal, params as Params, need, request.method) };
+          return { ws: await wsRule(ctx, principal, params, need, request.method) };
+        },
+      }),
+      shareAccess: (need: "workspace-manager-package-modeler") => ({
+        detail: declared(`workspace-package:${need}`),
+        async resolve({ params, principal, query }) {
+          return { share: await shareRule(ctx, principal, params, query) };
         },
       }),
       groupAccess: (need: GroupRule) => ({
         detail: declared(`group:${need}`),
         async resolve({ params, principal }) {
-          return { group: await groupRule(ctx, principal, params as Params, need) };
+          return { group: await groupRule(ctx, principal, params, need) };
+        },
+      }),
+      permissionAccess: ({ level, need }: { level: PermissionLevel; need: PermissionRule }) => ({
+        detail: declared(`permissions:${need}`),
+        async resolve({ params, principal, query, body }) {
+          return { grants: await permissionRule(ctx, principal, { params: params, query, body }, level, need) };
+        },
+      }),
+      documentsAccess: (need: "viewer-of-any") => ({
+        detail: declared(`documents:${need}`),
+        async resolve({ params, principal }) {
+          return { wsOfDocs: await documentsRule(ctx, principal, params) };
         },
       }),
       docAccess: (need: DocRule) => ({
         detail: declared(`document:${need}`),
         async resolve({ params, principal, request }) {
-          return { doc: await docRule(ctx, principal, params as Params, need, request.method) };
+          return { doc: await docRule(ctx, principal, params, need, request.method) };
         },
       }),
     });

@@ -13,6 +13,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
+import { publicAccess } from "../http/route_access.ts";
 import { jwt } from "@elysiajs/jwt";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { READ, effectiveRank } from "../http/access.ts";
@@ -135,6 +136,7 @@ export function mcpRoutes(ctx: AppContext, options: McpRoutesOptions = {}) {
   type Handler = { request: Request; params: McpParams; jwt: unknown };
   const handler = ({ request, params, jwt: signer }: Handler) => serve(ctx, request, params, signer as TokenSigner, options);
   const app = new Elysia({ name: "mcp", seed: ctx.id })
+    .use(publicAccess)
     .use(jwt({ name: "jwt", secret: ctx.jwtSecret, alg: "HS256", exp: `${ctx.config.jwtTtlSeconds}s` }))
     .get("/.well-known/oauth-protected-resource/mcp/:org", metadata, {
       params: orgOnly,
@@ -146,9 +148,10 @@ export function mcpRoutes(ctx: AppContext, options: McpRoutesOptions = {}) {
     });
   for (const [path, params] of [["/mcp/:org", orgOnly], ["/mcp/:org/workspace/:workspace_name", orgAndWorkspace]] as const) {
     app
-      .post(path, handler, { params, parse: "none", detail: detail("MCP Streamable HTTP endpoint (JSON-RPC 2.0 over POST)") })
-      .get(path, handler, { params, detail: detail("Not served (stateless endpoint): 405") })
-      .delete(path, handler, { params, detail: detail("Not served (stateless endpoint): 405") });
+      // resolveCaller: a bearer token (or API key) whose principal sees the organization, or the workspace (404 otherwise)
+      .post(path, handler, { params, parse: "none", access: "custom:mcp-caller", detail: detail("MCP Streamable HTTP endpoint (JSON-RPC 2.0 over POST)") })
+      .get(path, handler, { params, access: "custom:mcp-caller", detail: detail("Not served (stateless endpoint): 405") })
+      .delete(path, handler, { params, access: "custom:mcp-caller", detail: detail("Not served (stateless endpoint): 405") });
   }
   return app;
 }

@@ -8,34 +8,16 @@
 import type { Principal } from "../http/principal.ts";
 import type { ContextResult } from "../retrieval/answer/context_result.ts";
 import { NAME_PATTERN, VERSION_ID_PATTERN } from "../http/params.ts";
+import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 
 export type { ContextResult } from "../retrieval/answer/context_result.ts";
 
-/** Arguments of `execute_query`: `query` alone, or `query_name` with `source_name`. */
-export interface ExecuteQueryArgs {
-  environment_name: string;
-  package_name: string;
-  /** Package-relative path of the model file, e.g. `models/flights.malloy`. */
-  model_uri: string;
-  query?: string;
-  query_name?: string;
-  source_name?: string;
-  /** Package version; the latest when absent. */
-  version_id?: string;
-  /** Rows to return (at most the server's QUERY_ROW_LIMIT). */
-  limit?: number;
-  /** Compile and authorize only; the answer is `{ sql, schema, sources }`. */
-  dry_run?: boolean;
-}
+/** Arguments of `execute_query`: `query` alone, or `query_name` with `source_name` (the type of {@link ExecuteQuerySchema}). */
+export type ExecuteQueryArgs = Static<typeof ExecuteQuerySchema>;
 
-/** Arguments of `get_context`; the scope chain is environment, package, model, source. */
-export interface GetContextArgs {
-  natural_language_query: string;
-  environment_name?: string;
-  package_name?: string;
-  model_uri?: string;
-  source_name?: string;
-}
+/** Arguments of `get_context`; the scope chain is environment, package, model, source (the type of {@link GetContextSchema}). */
+export type GetContextArgs = Static<typeof GetContextSchema>;
 
 /** The seed's `execute_query` result. */
 export interface QueryEnvelope {
@@ -88,15 +70,36 @@ export class InvalidArgumentsError extends Error {
   }
 }
 
-interface StringProperty {
-  type: "string";
-  minLength: number;
-  description: string;
-  pattern?: string;
+/** A non-empty string argument. */
+function str(description: string, extra: { pattern?: string } = {}) {
+  return Type.String({ minLength: 1, description, ...extra });
 }
 
-function str(description: string, extra: { pattern?: string } = {}): StringProperty {
-  return { type: "string", minLength: 1, description, ...extra };
+/** Arguments of `execute_query`: this one TypeBox schema is the tool's `inputSchema`, its type and its check. */
+const ExecuteQuerySchema = Type.Object({
+  environment_name: str("environment holding the package", { pattern: NAME_PATTERN }),
+  package_name: str("package holding the model", { pattern: NAME_PATTERN }),
+  model_uri: str("package-relative path of the model file, e.g. models/flights.malloy"),
+  query: Type.Optional(str("Malloy query text; omit source_name with it")),
+  query_name: Type.Optional(str("a view of source_name, or a named query of the model; needs source_name")),
+  source_name: Type.Optional(str("the source whose view query_name names; only with query_name")),
+  version_id: Type.Optional(str("package version to query (default: the latest)", { pattern: VERSION_ID_PATTERN })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, description: "rows to return (at most the server's row limit)" })),
+  dry_run: Type.Optional(Type.Boolean({ description: "compile and authorize without running; answers { sql, schema, sources }" })),
+}, { additionalProperties: false });
+
+/** Arguments of `get_context` (see {@link ExecuteQuerySchema}). */
+const GetContextSchema = Type.Object({
+  natural_language_query: str("the question, in plain language"),
+  environment_name: Type.Optional(str("search scope: an environment", { pattern: NAME_PATTERN })),
+  package_name: Type.Optional(str("search scope: a package; requires environment_name", { pattern: NAME_PATTERN })),
+  model_uri: Type.Optional(str("search scope: a model file; requires environment_name and package_name")),
+  source_name: Type.Optional(str("search scope: a source; requires environment_name, package_name and model_uri")),
+}, { additionalProperties: false });
+
+/** The JSON Schema of a TypeBox schema, as `tools/list` shows it (TypeBox's symbol keys dropped). */
+function jsonSchema(schema: TObject): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema));
 }
 
 /** `tools/list` entry of `execute_query`. */
@@ -108,22 +111,7 @@ export const EXECUTE_QUERY_TOOL = {
     "executionTime and metadata. Use exactly one pattern: `query` (Malloy query text, e.g. " +
     "`flights -> { group_by: carrier; aggregate: flight_count }`) without source_name, or `query_name` " +
     "(a view or named query) together with `source_name`. Find sources and fields with get_context first.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      environment_name: str("environment holding the package", { pattern: NAME_PATTERN }),
-      package_name: str("package holding the model", { pattern: NAME_PATTERN }),
-      model_uri: str("package-relative path of the model file, e.g. models/flights.malloy"),
-      query: str("Malloy query text; omit source_name with it"),
-      query_name: str("a view of source_name, or a named query of the model; needs source_name"),
-      source_name: str("the source whose view query_name names; only with query_name"),
-      version_id: str("package version to query (default: the latest)", { pattern: VERSION_ID_PATTERN }),
-      limit: { type: "integer", minimum: 1, description: "rows to return (at most the server's row limit)" } as OptionProperty,
-      dry_run: { type: "boolean", description: "compile and authorize without running; answers { sql, schema, sources }" } as OptionProperty,
-    },
-    required: ["environment_name", "package_name", "model_uri"],
-    additionalProperties: false,
-  },
+  inputSchema: jsonSchema(ExecuteQuerySchema),
   outputSchema: {
     type: "object",
     properties: {
@@ -146,18 +134,7 @@ export const GET_CONTEXT_TOOL = {
     "natural-language question (semantic matching, not exact). Narrow the search with environment_name, then " +
     "package_name, then model_uri, then source_name; each needs the ones before it. To widen a search, drop " +
     "arguments from the right. The result says how to write the query for execute_query.",
-  inputSchema: {
-    type: "object",
-    properties: {
-      natural_language_query: str("the question, in plain language"),
-      environment_name: str("search scope: an environment", { pattern: NAME_PATTERN }),
-      package_name: str("search scope: a package; requires environment_name", { pattern: NAME_PATTERN }),
-      model_uri: str("search scope: a model file; requires environment_name and package_name"),
-      source_name: str("search scope: a source; requires environment_name, package_name and model_uri"),
-    },
-    required: ["natural_language_query"],
-    additionalProperties: false,
-  },
+  inputSchema: jsonSchema(GetContextSchema),
   outputSchema: {
     type: "object",
     properties: {
@@ -170,54 +147,47 @@ export const GET_CONTEXT_TOOL = {
   annotations: { readOnlyHint: true, openWorldHint: false },
 } as const;
 
-interface OptionProperty {
-  type: "integer" | "boolean";
-  minimum?: number;
-  description: string;
-}
-
-type Schema = { properties: Record<string, StringProperty | OptionProperty>; required: readonly string[] };
-
-/** Checks types, unknown names, required names and patterns against a tool's input schema. */
-function checkShape(tool: string, schema: Schema, args: unknown): Record<string, string> {
+/**
+ * Checks arguments against a tool's TypeBox schema, naming the first broken
+ * rule as before: arguments in the order given (unknown name, wrong type,
+ * empty string, pattern), then the missing required ones. `null` counts as absent.
+ */
+function checkShape<T extends TObject>(tool: string, schema: T, args: unknown): Static<T> {
   if (args === undefined || args === null) args = {};
   if (typeof args !== "object" || Array.isArray(args)) {
     throw new InvalidArgumentsError(`${tool}: arguments must be a JSON object`);
   }
-  const out: Record<string, string> = {};
+  const out: Record<string, unknown> = {};
   const allowed = Object.keys(schema.properties);
   for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
-    if (!allowed.includes(key)) {
-      throw new InvalidArgumentsError(`${tool}: unknown argument '${key}'; the arguments are ${allowed.join(", ")}`);
-    }
+    const declared = schema.properties[key] as TSchema | undefined;
+    if (!declared) throw new InvalidArgumentsError(`${tool}: unknown argument '${key}'; the arguments are ${allowed.join(", ")}`);
     if (value === undefined || value === null) continue;
-    const declared = schema.properties[key]!;
-    if (declared.type === "integer") {
-      if (typeof value !== "number" || !Number.isInteger(value) || value < (declared.minimum ?? 0)) {
-        throw new InvalidArgumentsError(`${tool}: argument '${key}' must be an integer of at least ${declared.minimum ?? 0}`);
+    const valid = Value.Check(declared, value);
+    if (!valid) {
+      const type = (declared as { type?: string }).type;
+      if (type === "integer") {
+        throw new InvalidArgumentsError(`${tool}: argument '${key}' must be an integer of at least ${(declared as { minimum?: number }).minimum ?? 0}`);
       }
-      (out as Record<string, unknown>)[key] = value;
-      continue;
+      if (type === "boolean") throw new InvalidArgumentsError(`${tool}: argument '${key}' must be true or false`);
+      if (typeof value !== "string") {
+        throw new InvalidArgumentsError(`${tool}: argument '${key}' must be a string, got ${Array.isArray(value) ? "array" : typeof value}`);
+      }
     }
-    if (declared.type === "boolean") {
-      if (typeof value !== "boolean") throw new InvalidArgumentsError(`${tool}: argument '${key}' must be true or false`);
-      (out as Record<string, unknown>)[key] = value;
-      continue;
-    }
-    if (typeof value !== "string") {
-      throw new InvalidArgumentsError(`${tool}: argument '${key}' must be a string, got ${Array.isArray(value) ? "array" : typeof value}`);
-    }
-    if (value.trim() === "") throw new InvalidArgumentsError(`${tool}: argument '${key}' must not be empty`);
-    const pattern = (declared as StringProperty).pattern;
-    if (pattern && !new RegExp(pattern).test(value)) {
-      throw new InvalidArgumentsError(`${tool}: argument '${key}' ('${value.slice(0, 80)}') must match ${pattern}`);
+    if (typeof value === "string") {
+      if (value.trim() === "") throw new InvalidArgumentsError(`${tool}: argument '${key}' must not be empty`);
+      const pattern = (declared as { pattern?: string }).pattern;
+      if (pattern && !valid) {
+        throw new InvalidArgumentsError(`${tool}: argument '${key}' ('${String(value).slice(0, 80)}') must match ${pattern}`);
+      }
     }
     out[key] = value;
   }
-  const missing = schema.required.filter((key) => out[key] === undefined);
+  const missing = (schema.required ?? []).filter((key) => out[key] === undefined);
   if (missing.length > 0) {
     throw new InvalidArgumentsError(`${tool}: missing required argument${missing.length > 1 ? "s" : ""} ${missing.map((k) => `'${k}'`).join(", ")}`);
   }
+  if (!Value.Check(schema, out)) throw new InvalidArgumentsError(`${tool}: arguments do not match the tool's input schema`);
   return out;
 }
 
@@ -233,7 +203,7 @@ function checkModelUri(tool: string, value: unknown): void {
 
 /** Validates `execute_query` arguments; throws {@link InvalidArgumentsError} naming the broken rule. */
 export function parseExecuteQueryArgs(args: unknown): ExecuteQueryArgs {
-  const a = checkShape("execute_query", EXECUTE_QUERY_TOOL.inputSchema, args);
+  const a = checkShape("execute_query", ExecuteQuerySchema, args);
   checkModelUri("execute_query", a.model_uri);
   if (a.query !== undefined && a.query_name !== undefined) {
     throw new InvalidArgumentsError("execute_query: give either 'query' or 'query_name' with 'source_name', not both");
@@ -247,14 +217,14 @@ export function parseExecuteQueryArgs(args: unknown): ExecuteQueryArgs {
   if (a.query_name !== undefined && a.source_name === undefined) {
     throw new InvalidArgumentsError("execute_query: 'query_name' needs 'source_name' (the source whose view or query it names)");
   }
-  return a as unknown as ExecuteQueryArgs;
+  return a;
 }
 
 const SCOPE_CHAIN = ["environment_name", "package_name", "model_uri", "source_name"] as const;
 
 /** Validates `get_context` arguments, including the scope chain; throws {@link InvalidArgumentsError}. */
 export function parseGetContextArgs(args: unknown): GetContextArgs {
-  const a = checkShape("get_context", GET_CONTEXT_TOOL.inputSchema, args);
+  const a = checkShape("get_context", GetContextSchema, args);
   checkModelUri("get_context", a.model_uri);
   for (let i = 1; i < SCOPE_CHAIN.length; i++) {
     const key = SCOPE_CHAIN[i]!;
@@ -266,5 +236,5 @@ export function parseGetContextArgs(args: unknown): GetContextArgs {
       );
     }
   }
-  return a as unknown as GetContextArgs;
+  return a;
 }

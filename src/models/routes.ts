@@ -12,7 +12,6 @@ import { notFound } from "../http/errors.ts";
 import { versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
-import { packageFor } from "../packages/lookup.ts";
 import { pkgParams } from "../http/resource_params.ts";
 import type { PackageRow } from "../packages/store.ts";
 import { resolveVersion, type VersionRow } from "../versions/store.ts";
@@ -59,11 +58,9 @@ function modelPlugin(ctx: AppContext, prefix: string) {
     )
     .get(
       "/:env/packages/:pkg/models/*",
-      async ({ params, principal, query }) => {
-        const { "*": raw, ...names } = params as typeof params & { "*": string };
-        const modelPath = checkModelPath(raw);
+      async ({ pkg, params, principal, query }) => {
+        const modelPath = checkModelPath((params as typeof params & { "*": string })["*"]);
         const p = required(principal);
-        const pkg = await packageFor(ctx, p, names);
         const version = await versionFor(ctx, pkg, query.versionId);
         const meta = await findModel(ctx.sql, version.uuid, modelPath);
         if (!meta) throw notFound(`model '${modelPath}' not found in version ${version.id} of package '${pkg.name}'`);
@@ -72,6 +69,7 @@ function modelPlugin(ctx: AppContext, prefix: string) {
       {
         // the wildcard is checked by checkModelPath (a "*" key in the schema breaks Elysia's mirror)
         params: t.Object({ ...pkgParams.properties }, { additionalProperties: true }),
+        pkgAccess: "viewer",
         query: versionQuery,
         detail: { summary: "Get a compiled model's info: sources, fields with types and docs, views, named queries", tags },
       },

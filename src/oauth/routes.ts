@@ -6,6 +6,7 @@
  * Access tokens are bound to one MCP resource (RFC 8707) and accepted only there.
  * @module
  */
+import { publicAccess } from "../http/route_access.ts";
 import { Elysia } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { requestMeta } from "../http/context.ts";
@@ -67,29 +68,30 @@ export function oauthRoutes(ctx: AppContext) {
     });
   const preflight = () => new Response(null, { status: 204, headers: CORS });
   return new Elysia({ name: "oauth", seed: ctx.id })
+    .use(publicAccess)
     .get("/.well-known/oauth-authorization-server", metadata, { detail: detail("Authorization server metadata (RFC 8414)") })
     .options("/.well-known/oauth-authorization-server", preflight)
     .post("/oauth/register", ({ request }) => {
       route(request, "/oauth/register");
       registrations.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
       return registerClient(ctx.sql, request);
-    }, { parse: "none", detail: detail("Dynamic client registration (RFC 7591) of a public client") })
+    }, { parse: "none", access: "public", detail: detail("Dynamic client registration (RFC 7591) of a public client") })
     .options("/oauth/register", preflight)
     .get("/oauth/authorize", ({ request }) => showAuthorization(ctx, request), {
-      detail: detail("Authorization endpoint: sign-in and consent page (authorization code, PKCE S256, resource required)"),
+      access: "public", detail: detail("Authorization endpoint: sign-in and consent page (authorization code, PKCE S256, resource required)"),
     })
     .post("/oauth/authorize", ({ request }) => submitAuthorization(ctx, request), {
       parse: "none",
-      detail: detail("Submits the sign-in and consent form; redirects back with code and state"),
+      access: "public", detail: detail("Submits the sign-in and consent form; redirects back with code and state"),
     })
     .post("/oauth/token", ({ request }) => countedFailures(ctx, request, () => tokenEndpoint(ctx, request)), {
       parse: "none",
-      detail: detail("Token endpoint: authorization_code (with code_verifier) and refresh_token grants"),
+      access: "public", detail: detail("Token endpoint: authorization_code (with code_verifier) and refresh_token grants"),
     })
     .options("/oauth/token", preflight)
     .post("/oauth/revoke", ({ request }) => revokeEndpoint(ctx, request), {
       parse: "none",
-      detail: detail("Token revocation (RFC 7009): ends the authorization of a refresh or access token"),
+      access: "public", detail: detail("Token revocation (RFC 7009): ends the authorization of a refresh or access token"),
     })
     .options("/oauth/revoke", preflight);
 }

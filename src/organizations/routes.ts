@@ -4,9 +4,8 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { isSystemAdmin } from "../http/access.ts";
 import { required, requiredUser } from "../http/auth.ts";
-import { conflict, forbidden, notFound } from "../http/errors.ts";
+import { conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
@@ -59,11 +58,7 @@ export function organizationRoutes(ctx: AppContext) {
           set.status = 201;
           return organizationView(await redeemWithPassword(ctx, request, { invite, org: fields, user }));
         }
-        const p = required(principal);
-        if (invite === null && !isSystemAdmin(p)) {
-          throw forbidden("only a system administrator can create organizations; others need an invite token in X-Invite-Token");
-        }
-        const user = requiredUser(p);
+        const user = requiredUser(required(principal));
         const org = await ctx.sql.begin(async (tx) => {
           if (invite !== null) await redeemInvite(tx, invite, user.userId);
           const [exists] = await tx`SELECT 1 FROM organizations WHERE name = ${body.name}`;
@@ -79,6 +74,7 @@ export function organizationRoutes(ctx: AppContext) {
       {
         body: orgBody,
         headers: t.Object({ "x-invite-token": t.Optional(t.String({ maxLength: 64 })) }),
+        access: "custom:invite-or-system-admin",
         detail: {
           summary: "Create an organization (system admin, or any logged-in user with an invite)",
           description: "A system admin creates organizations freely. Any other user needs a Bearer access token and header " +
@@ -99,7 +95,7 @@ export function organizationRoutes(ctx: AppContext) {
         const rows = await listOrganizations(ctx.sql, required(principal), { limit, after: decodeCursor(query.cursor) });
         return pageResponse(request, rows.map(organizationView), { limit, key: (r) => r.name, set });
       },
-      { query: pageQuery, detail: { summary: "List the organizations the caller belongs to", tags: ["organizations"] } },
+      { query: pageQuery, access: "authenticated", detail: { summary: "List the organizations the caller belongs to", tags: ["organizations"] } },
     )
     .get(
       "/:org",

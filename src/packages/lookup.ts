@@ -4,10 +4,12 @@
  * but the role is too low.
  * @module
  */
-import { READ, roleName } from "../http/access.ts";
+import { MODEL, READ, roleName } from "../http/access.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
+import { environmentFor } from "../environments/lookup.ts";
+import type { EnvironmentRow } from "../environments/store.ts";
 import { findPackage, type PackageRow } from "./store.ts";
 
 /**
@@ -31,4 +33,25 @@ export async function packageFor(
     throw new ForbiddenError(`package '${params.pkg}': this operation needs the ${roleName("package", need)} role; you have ${pkg.permission ?? "none"}`);
   }
   return pkg;
+}
+
+/**
+ * The environment a version of `{org}/{env}/{pkg}` is published into: the
+ * caller is a modeler of the package, or, when the package is new (or invisible
+ * to it), a modeler of the environment. 404 when it cannot see the environment
+ * (nor any of its packages), 403 when it sees it without the role.
+ */
+export async function publishTarget(
+  ctx: AppContext,
+  principal: Principal,
+  params: { org: string; env: string; pkg: string },
+): Promise<EnvironmentRow> {
+  const env = await environmentFor(ctx, principal, { ...params, visibleThroughPackages: true });
+  const existing = await findPackage(ctx.sql, principal, { envId: env.id, name: params.pkg });
+  if (existing && existing.rank >= READ) await packageFor(ctx, principal, { ...params, need: MODEL });
+  else if (env.rank < MODEL) {
+    if (env.rank < READ) throw new NotFoundError(`environment '${params.env}' not found`);
+    throw new ForbiddenError(`environment '${params.env}': publishing needs the modeler or admin role; you have ${env.permission ?? "none"}`);
+  }
+  return env;
 }

@@ -6,16 +6,15 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { MODEL, READ, principalKey } from "../http/access.ts";
+import { MODEL, READ, } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import { forbidden, notFound } from "../http/errors.ts";
+import { notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { connectionLookup } from "../connections/store.ts";
-import { environmentFor, organizationRank } from "../environments/lookup.ts";
 import { envParams } from "../http/resource_params.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
@@ -72,26 +71,18 @@ function packagePlugin(ctx: AppContext, prefix: string) {
     .use(routeAccess(ctx))
     .get(
       "/:env/packages",
-      async ({ params, principal, query, request, set }) => {
+      async ({ env, principal, query, request, set }) => {
         const p = required(principal);
-        const env = await environmentFor(ctx, p, { ...params, visibleThroughPackages: true });
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listPackages(ctx.sql, p, { envId: env.id, limit, after: decodeCursor(query.cursor) });
         return pageResponse(request, rows, { limit, key: (r) => r.name, set }).map(packageView);
       },
-      { params: envParams, query: pageQuery, detail: { summary: "List the packages of an environment the caller can read", tags } },
+      { params: envParams, envAccess: "package-viewer", query: pageQuery, detail: { summary: "List the packages of an environment the caller can read", tags } },
     )
     .post(
       "/:env/packages/:pkg",
-      async ({ params, principal, request, set }) => {
+      async ({ env, params, principal, request, set }) => {
         const p = required(principal);
-        const env = await environmentFor(ctx, p, { ...params, visibleThroughPackages: true });
-        const existing = await findPackage(ctx.sql, p, { envId: env.id, name: params.pkg });
-        if (existing && existing.rank >= READ) await packageFor(ctx, p, { ...params, need: MODEL });
-        else if (env.rank < MODEL) {
-          if (env.rank < READ) throw notFound(`environment '${params.env}' not found`);
-          throw forbidden(`environment '${params.env}': publishing needs the modeler or admin role; you have ${env.permission ?? "none"}`);
-        }
         const form = await readPublishForm(request, { packageName: params.pkg });
         const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };
         const published = await publishVersion(ctx.sql, {
@@ -115,7 +106,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
           ...(published.failedNotebooks ? { failedNotebooks: published.failedNotebooks } : {}),
         };
       },
-      { params: pkgParams, parse: "none", detail: publishDoc },
+      { params: pkgParams, parse: "none", publishAccess: "modeler", detail: publishDoc },
     )
     .get(
       "/:env/packages/:pkg",
@@ -179,9 +170,8 @@ function organizationPackagesPlugin(ctx: AppContext) {
     .use(routeAccess(ctx))
     .get(
       "/:org/packages",
-      async ({ params, principal, query, request, set }) => {
+      async ({ orgSeen: org, principal, query, request, set }) => {
         const p = required(principal);
-        const org = await organizationRank(ctx.sql, p, params.org);
         const limit = query.limit ?? DEFAULT_LIMIT;
         const shareable = query.onlyShareable !== false;
         const rows = await listOrganizationPackages(ctx.sql, p, {
@@ -190,16 +180,11 @@ function organizationPackagesPlugin(ctx: AppContext) {
           limit,
           after: decodeCursor(query.cursor),
         });
-        if (org.rank < READ && rows.length === 0) {
-          const pk = principalKey(p);
-          const [any] = await ctx.sql`SELECT 1 FROM packages pk JOIN environments e ON e.id = pk.env_id
-            WHERE e.org_id = ${org.id} AND effective_rank(${pk.kind}, ${pk.id}::uuid, 'package', pk.id) >= 1 LIMIT 1`;
-          if (!any) throw notFound(`organization '${params.org}' not found`);
-        }
         return pageResponse(request, rows, { limit, key: (r) => `${r.environmentName}/${r.name}`, set }).map(packageView);
       },
       {
         params: t.Object({ org: name("organizationName") }),
+        orgListingAccess: "package-viewer",
         query: t.Composite([pageQuery, t.Object({ onlyShareable: t.Optional(t.BooleanString({ error: "onlyShareable must be true or false" })) })]),
         detail: { summary: "List packages across an organization: shareable ones (admin or modeler) by default, all readable with onlyShareable=false", tags: ["packages"] },
       },

@@ -6,6 +6,7 @@ import type { Db } from "../db/database.ts";
 import { principalKey, roleName } from "../http/access.ts";
 import type { Principal } from "../http/principal.ts";
 import { deleteOrphanBlobs } from "../environments/store.ts";
+import { latestVersionOf } from "../versions/store.ts";
 
 /** A package as the API shows it. */
 export interface PackageView {
@@ -62,10 +63,7 @@ function withLatest(db: Db, principal: Principal) {
     SELECT pk.*, e.name AS env_name, lv.version_id AS latest_id, lv.index_status AS latest_index_status,
            effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank
       FROM packages pk JOIN environments e ON e.id = pk.env_id
-      LEFT JOIN LATERAL (
-        SELECT v.version_id, v.index_status FROM package_versions v
-         WHERE v.package_id = pk.id AND v.archive_status = 'unarchive'
-         ORDER BY (v.id = pk.latest_version) DESC NULLS LAST, v.created_at DESC, v.id LIMIT 1) lv ON true`;
+      LEFT JOIN LATERAL (${latestVersionOf(db)}) lv ON true`;
 }
 
 /** A package of an environment by name with the caller's rank on it. */

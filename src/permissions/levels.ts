@@ -1,17 +1,18 @@
 /**
  * The permission levels below the system: each names its path, path
- * parameters and resolver, and is served by the one factory of `routes.ts`.
+ * parameters and resolver, and is served by the one factory of `routes.ts`
+ * (`permissionLevelRoutes`).
  * Environment and package levels are served under `/environments/` and `/projects/`.
  * @module
  */
-import { Elysia } from "elysia";
-import type { AppContext } from "../http/context.ts";
 import { ADMIN } from "../http/access.ts";
-import { environmentScoped } from "../http/aliases.ts";
 import { name, uuid } from "../http/params.ts";
-import { permissionRoutes, type PermissionLevel } from "./routes.ts";
+import type { PermissionLevel } from "./access.ts";
 
 const org = name("organizationName");
+
+/** A resource row located by a level's path: its id and its organization's. */
+type Located = { id: string; org_id: string };
 
 /** Organization permissions: `/organizations/{org}/permissions`. */
 export const organizationLevel: PermissionLevel = {
@@ -21,8 +22,8 @@ export const organizationLevel: PermissionLevel = {
   tag: "organizationPermissions",
   label: (p) => `organization '${p.org}'`,
   async resolve(db, p) {
-    const [r] = await db`SELECT id FROM organizations WHERE name = ${p.org!}`;
-    return r ? { id: r.id as string, orgId: r.id as string } : null;
+    const [r] = await db<{ id: string }[]>`SELECT id FROM organizations WHERE name = ${p.org!}`;
+    return r ? { id: r.id, orgId: r.id } : null;
   },
   principalKinds: ["user", "group"],
   manage: ADMIN,
@@ -37,9 +38,9 @@ export function environmentLevel(prefix: string): PermissionLevel {
     tag: "environmentPermissions",
     label: (p) => `environment '${p.env}'`,
     async resolve(db, p) {
-      const [r] = await db`SELECT e.id, e.org_id FROM environments e JOIN organizations o ON o.id = e.org_id
+      const [r] = await db<Located[]>`SELECT e.id, e.org_id FROM environments e JOIN organizations o ON o.id = e.org_id
                             WHERE o.name = ${p.org!} AND e.name = ${p.env!}`;
-      return r ? { id: r.id as string, orgId: r.org_id as string } : null;
+      return r ? { id: r.id, orgId: r.org_id } : null;
     },
     principalKinds: ["user", "group"],
     manage: ADMIN,
@@ -55,10 +56,10 @@ export function packageLevel(prefix: string): PermissionLevel {
     tag: "packagePermissions",
     label: (p) => `package '${p.env}/${p.pkg}'`,
     async resolve(db, p) {
-      const [r] = await db`SELECT p.id, e.org_id FROM packages p JOIN environments e ON e.id = p.env_id
+      const [r] = await db<Located[]>`SELECT p.id, e.org_id FROM packages p JOIN environments e ON e.id = p.env_id
                              JOIN organizations o ON o.id = e.org_id
                             WHERE o.name = ${p.org!} AND e.name = ${p.env!} AND p.name = ${p.pkg!}`;
-      return r ? { id: r.id as string, orgId: r.org_id as string } : null;
+      return r ? { id: r.id, orgId: r.org_id } : null;
     },
     principalKinds: ["user", "group", "workspace"],
     // Only package admins (and admins above) manage who may use a package; modelers publish.
@@ -74,9 +75,9 @@ export const workspaceLevel: PermissionLevel = {
   tag: "workspacePermissions",
   label: (p) => `workspace '${p.ws}'`,
   async resolve(db, p) {
-    const [r] = await db`SELECT w.id, w.org_id FROM workspaces w JOIN organizations o ON o.id = w.org_id
+    const [r] = await db<Located[]>`SELECT w.id, w.org_id FROM workspaces w JOIN organizations o ON o.id = w.org_id
                           WHERE o.name = ${p.org!} AND w.name = ${p.ws!}`;
-    return r ? { id: r.id as string, orgId: r.org_id as string } : null;
+    return r ? { id: r.id, orgId: r.org_id } : null;
   },
   principalKinds: ["user", "group"],
   manage: ADMIN,
@@ -90,21 +91,11 @@ export const documentLevel: PermissionLevel = {
   tag: "documentPermissions",
   label: (p) => `document '${p.documentId}'`,
   async resolve(db, p) {
-    const [r] = await db`SELECT d.id, w.org_id FROM documents d JOIN workspaces w ON w.id = d.workspace_id
+    const [r] = await db<Located[]>`SELECT d.id, w.org_id FROM documents d JOIN workspaces w ON w.id = d.workspace_id
                            JOIN organizations o ON o.id = w.org_id
                           WHERE o.name = ${p.org!} AND w.name = ${p.ws!} AND d.id = ${p.documentId!}::uuid`;
-    return r ? { id: r.id as string, orgId: r.org_id as string } : null;
+    return r ? { id: r.id, orgId: r.org_id } : null;
   },
   principalKinds: ["user", "group"],
   manage: ADMIN,
 };
-
-/** Permission routes of every level below the system. */
-export function permissionLevelRoutes(ctx: AppContext) {
-  return new Elysia()
-    .use(permissionRoutes(ctx, organizationLevel))
-    .use(environmentScoped((prefix) => permissionRoutes(ctx, environmentLevel(prefix))))
-    .use(environmentScoped((prefix) => permissionRoutes(ctx, packageLevel(prefix))))
-    .use(permissionRoutes(ctx, workspaceLevel))
-    .use(permissionRoutes(ctx, documentLevel));
-}

@@ -5,94 +5,21 @@
  * resource id (see `levels.ts`).
  * @module
  */
-import { Elysia, t, type TSchema } from "elysia";
-import type { Db } from "../db/database.ts";
+import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { effectiveRank, isSystemAdmin, ROLES, roleName } from "../http/access.ts";
+import { isSystemAdmin, ROLES } from "../http/access.ts";
 import { required } from "../http/auth.ts";
-import { badRequest, conflict, forbidden, notFound } from "../http/errors.ts";
+import { environmentScoped } from "../http/aliases.ts";
+import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { pageQuery, parsePrincipal, principalParam, type PrincipalRef } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { isMember } from "../organizations/store.ts";
-import { deleteGrant, findGrant, listGrants, principalId, putGrant, type GrantPrincipal, type GrantTarget } from "./store.ts";
-
-/** A resource found from path parameters. */
-export interface ResolvedResource {
-  id: string;
-  orgId: string;
-}
-
-/** Everything the factory needs to know about one level. */
-export interface PermissionLevel {
-  level: GrantTarget["kind"];
-  /** Path of the resource relative to `/api/v0`, e.g. `/organizations/:org/workspaces/:ws`. */
-  path: string;
-  /** TypeBox schemas of the path parameters of {@link PermissionLevel.path}. */
-  params: Record<string, TSchema>;
-  /** OpenAPI tag. */
-  tag: string;
-  /** How the resource is named in messages, e.g. `workspace 'sales'`. */
-  label(params: Record<string, string>): string;
-  /** Finds the resource (null when it does not exist). */
-  resolve(db: Db, params: Record<string, string>): Promise<ResolvedResource | null>;
-  /** Principal kinds a grant may target. */
-  principalKinds: readonly PrincipalRef["kind"][];
-  /** Rank needed to grant (admin, manager or editor; package modelers may not). */
-  manage: number;
-}
-
-const ROLE_RANK: Record<string, number> = { admin: 3, manager: 3, editor: 3, modeler: 2, viewer: 1, member: 1 };
-
-interface Located {
-  target: GrantTarget;
-  orgId: string;
-  rank: number;
-  label: string;
-}
-
-async function locate(ctx: AppContext, spec: PermissionLevel, principal: Principal, params: Record<string, string>): Promise<Located> {
-  const label = spec.label(params);
-  const found = await spec.resolve(ctx.sql, params);
-  if (!found) throw notFound(`${label} not found`);
-  const rank = await effectiveRank(ctx.sql, principal, { kind: spec.level, id: found.id });
-  return { target: { kind: spec.level, id: found.id }, orgId: found.orgId, rank, label };
-}
-
-/** 404 when the caller cannot see the resource, 403 when it sees it but may not manage its permissions. */
-function requireManage(spec: PermissionLevel, loc: Located): void {
-  if (loc.rank < 1) throw notFound(`${loc.label} not found`);
-  if (loc.rank < spec.manage) {
-    throw forbidden(`${loc.label}: managing permissions needs the ${roleName(spec.level, spec.manage)} role; you have ${roleName(spec.level, loc.rank)}. ` +
-      "Create with ?requestPermission=true to request access for yourself");
-  }
-}
-
-function checkRole(spec: PermissionLevel, role: string): number {
-  if (!ROLES[spec.level].includes(role)) {
-    throw badRequest(`permission '${role}' is not a role of ${spec.level}s; use one of ${ROLES[spec.level].join(", ")}`);
-  }
-  return ROLE_RANK[role]!;
-}
-
-function checkKind(spec: PermissionLevel, ref: PrincipalRef): void {
-  if (!spec.principalKinds.includes(ref.kind)) {
-    throw badRequest(`${spec.level} permissions target ${spec.principalKinds.map((k) => `${k}:<name>`).join(" or ")}, not ${ref.kind}:`);
-  }
-}
-
-function self(principal: Principal): GrantPrincipal & { ref: string } {
-  return principal.kind === "user"
-    ? { kind: "user", id: principal.userId, ref: `user:${principal.userName}` }
-    : { kind: "group", id: principal.groupId, ref: `group:${principal.groupName}` };
-}
-
-/** Whether the caller may see its own grant or request here: it sees the resource or is a member of its organization. */
-async function seesOwn(ctx: AppContext, principal: Principal, loc: Located): Promise<boolean> {
-  if (loc.rank >= 1) return true;
-  return principal.kind === "user" && await isMember(ctx.sql, principal.userId, loc.orgId);
-}
+import { self, type Located, type PermissionLevel } from "./access.ts";
+import { documentLevel, environmentLevel, organizationLevel, packageLevel, workspaceLevel } from "./levels.ts";
+import { deleteGrant, findGrant, listGrants, principalId, putGrant, type GrantPrincipal } from "./store.ts";
 
 /**
  * Row id of the principal a grant is about. A user must be a member of the
@@ -136,16 +63,10 @@ export function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
   const tags = [spec.tag];
   return new Elysia({ prefix: `${spec.path}/permissions` })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get(
       "/",
-      async ({ params, query, principal, request, set }) => {
-        const p = required(principal);
-        const loc = await locate(ctx, spec, p, params as Record<string, string>);
-        let only: GrantPrincipal | undefined;
-        if (loc.rank < spec.manage) {
-          if (!(await seesOwn(ctx, p, loc))) throw notFound(`${loc.label} not found`);
-          only = self(p);
-        }
+      async ({ grants: { loc, only }, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listGrants(ctx.sql, loc.target, { limit, after: decodeCursor(query.cursor), only });
         return pageResponse(request, rows, { limit, key: (r) => r.userGroupId, set });
@@ -153,6 +74,7 @@ export function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
       {
         params,
         query: pageQuery,
+        permissionAccess: { level: spec, need: "manage-or-own" },
         detail: {
           summary: `List ${spec.level} permissions (callers who may not manage them see only their own grant or request)`,
           tags,
@@ -161,15 +83,10 @@ export function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
     )
     .post(
       "/",
-      async ({ params, query, body, principal, set }) => {
+      async ({ grants: { loc, mode }, body, principal, set }) => {
         const p = required(principal);
         const ref = parsePrincipal(body.userGroupId);
-        checkKind(spec, ref);
-        const roleRank = checkRole(spec, body.permission);
-        const loc = await locate(ctx, spec, p, params as Record<string, string>);
-        const asRequest = query.requestPermission === true || body.requestPermission === true;
-        if (loc.rank >= spec.manage) {
-          if (roleRank > loc.rank) throw forbidden(`${loc.label}: you cannot grant '${body.permission}', a stronger role than your own`);
+        if (mode === "grant") {
           const who = await grantee(ctx, spec, ref, loc, p);
           const grant = await ctx.sql.begin(async (tx) => {
             const existing = await findGrant(tx, loc.target, who);
@@ -180,12 +97,6 @@ export function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
           });
           set.status = 201;
           return grant;
-        }
-        if (!asRequest) requireManage(spec, loc);
-        if (!(await seesOwn(ctx, p, loc))) throw notFound(`${loc.label} not found`);
-        if (p.kind !== "user") throw forbidden("API keys act as their group and cannot request access; use a user's access token");
-        if (body.userGroupId !== `user:${p.userName}`) {
-          throw forbidden(`an access request is for yourself: set userGroupId to user:${p.userName}, or ask an admin to grant ${body.userGroupId}`);
         }
         const me = self(p);
         const grant = await ctx.sql.begin(async (tx) => {
@@ -202,6 +113,7 @@ export function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
         params,
         query: requestQuery,
         body: grantBody,
+        permissionAccess: { level: spec, need: "manage-or-request" },
         detail: {
           summary: `Grant a ${spec.level} permission, or request it for yourself`,
           description: `Grants \`permission\` (${ROLES[spec.level].join(", ")}) to \`userGroupId\`; 409 when it already has a grant ` +
@@ -216,30 +128,19 @@ export function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
     )
     .get(
       "/:principal",
-      async ({ params, principal }) => {
-        const p = required(principal);
+      async ({ grants: { loc }, params }) => {
         const all = params as Record<string, string>;
-        const loc = await locate(ctx, spec, p, all);
-        const me = self(p);
-        if (all.principal === me.ref) {
-          if (!(await seesOwn(ctx, p, loc))) throw notFound(`${loc.label} not found`);
-        } else requireManage(spec, loc);
         const id = await principalId(ctx.sql, parsePrincipal(all.principal!), loc.orgId);
         const grant = id ? await findGrant(ctx.sql, loc.target, { kind: parsePrincipal(all.principal!).kind, id }) : null;
         if (!grant) throw notFound(`${all.principal} has no permission on ${loc.label}`);
         return grant;
       },
-      { params: oneParams, detail: { summary: `Get the ${spec.level} permission of a principal`, tags } },
+      { params: oneParams, permissionAccess: { level: spec, need: "manage-or-own" }, detail: { summary: `Get the ${spec.level} permission of a principal`, tags } },
     )
     .patch(
       "/:principal",
-      async ({ params, body, principal }) => {
-        const p = required(principal);
+      async ({ grants: { loc }, params, body }) => {
         const all = params as Record<string, string>;
-        const roleRank = checkRole(spec, body.permission);
-        const loc = await locate(ctx, spec, p, all);
-        requireManage(spec, loc);
-        if (roleRank > loc.rank) throw forbidden(`${loc.label}: you cannot grant '${body.permission}', a stronger role than your own`);
         const ref = parsePrincipal(all.principal!);
         const id = await principalId(ctx.sql, ref, loc.orgId);
         return await ctx.sql.begin(async (tx) => {
@@ -251,18 +152,14 @@ export function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
       {
         params: oneParams,
         body: t.Object({ permission: t.String({ maxLength: 32, error: "permission must be a role name of this level" }) }),
+        permissionAccess: { level: spec, need: "manage" },
         detail: { summary: `Change a ${spec.level} permission (approves a pending request)`, tags },
       },
     )
     .delete(
       "/:principal",
-      async ({ params, principal, set }) => {
-        const p = required(principal);
+      async ({ grants: { loc }, params, set }) => {
         const all = params as Record<string, string>;
-        const loc = await locate(ctx, spec, p, all);
-        if (all.principal === self(p).ref) {
-          if (!(await seesOwn(ctx, p, loc))) throw notFound(`${loc.label} not found`);
-        } else requireManage(spec, loc);
         const ref = parsePrincipal(all.principal!);
         const id = await principalId(ctx.sql, ref, loc.orgId);
         const gone = id ? await ctx.sql.begin((tx) => deleteGrant(tx, loc.target, { kind: ref.kind, id })) : false;
@@ -271,7 +168,18 @@ export function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
       },
       {
         params: oneParams,
+        permissionAccess: { level: spec, need: "manage-or-own" },
         detail: { summary: `Revoke a ${spec.level} permission (or withdraw your own request or grant)`, tags },
       },
     );
+}
+
+/** Permission routes of every level below the system. */
+export function permissionLevelRoutes(ctx: AppContext) {
+  return new Elysia()
+    .use(permissionRoutes(ctx, organizationLevel))
+    .use(environmentScoped((prefix) => permissionRoutes(ctx, environmentLevel(prefix))))
+    .use(environmentScoped((prefix) => permissionRoutes(ctx, packageLevel(prefix))))
+    .use(permissionRoutes(ctx, workspaceLevel))
+    .use(permissionRoutes(ctx, documentLevel));
 }

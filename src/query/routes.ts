@@ -13,6 +13,7 @@ import type { AppContext } from "../http/context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { ApiError, badRequest, notFound } from "../http/errors.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { pkgParams } from "../http/resource_params.ts";
 import { createQueryRunner } from "./service.ts";
@@ -56,6 +57,7 @@ function queryPlugin(ctx: AppContext, prefix: string) {
   const runner = createQueryRunner(ctx);
   return new Elysia({ prefix })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .post(
       "/:env/packages/:pkg/models/*",
       async ({ params, principal, body, request }) => {
@@ -88,6 +90,8 @@ function queryPlugin(ctx: AppContext, prefix: string) {
         // the wildcard is checked by checkModelPath (a "*" key in the schema breaks Elysia's mirror)
         params: t.Object({ ...pkgParams.properties }, { additionalProperties: true }),
         body: queryBody,
+        // the query runner (shared with MCP and apps) loads the package: 404 unless the caller can read it
+        access: "custom:package-viewer-by-query-runner",
         detail: {
           summary: "Run a query against a model: `query` (Malloy text) or `queryName` + `sourceName` (a view or named query), optional `versionId` (latest unarchived by default), `limit` (rows, at most QUERY_ROW_LIMIT) and `dryRun` (compile and authorize only: { sql, schema, sources }); answers { data, totalRows, executionTime, metadata }. The path is .../models/{modelPath}/query",
           tags: ["query"],

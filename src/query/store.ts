@@ -9,7 +9,7 @@
 import type { Db } from "../db/database.ts";
 import { principalKey } from "../http/access.ts";
 import type { Principal } from "../http/principal.ts";
-import type { ArchiveStatus } from "../versions/store.ts";
+import { latestVersionOf, type ArchiveStatus } from "../versions/store.ts";
 
 /** The version a query would run on. */
 export interface TargetVersion {
@@ -47,8 +47,8 @@ export interface TargetNames {
 /**
  * The package `org/env/pkg` with the caller's rank and the version a query
  * runs on, in one statement. `null` when the organization, environment or
- * package does not exist. The latest version is chosen as in
- * `versions/store.ts`: the package's pinned latest when unarchived, else the
+ * package does not exist. The latest version is chosen by `latestVersionOf`
+ * (versions/store.ts): the package's pinned latest when unarchived, else the
  * newest unarchived one.
  */
 export async function findQueryTarget(db: Db, principal: Principal, names: TargetNames): Promise<QueryTarget | null> {
@@ -63,10 +63,7 @@ export async function findQueryTarget(db: Db, principal: Principal, names: Targe
       FROM organizations o
       JOIN environments e ON e.org_id = o.id AND e.name = ${names.env}
       JOIN packages pk ON pk.env_id = e.id AND pk.name = ${names.pkg}
-      LEFT JOIN LATERAL (
-        SELECT v.id, v.version_id, v.blob_sha256, v.archive_status FROM package_versions v
-         WHERE v.package_id = pk.id AND ${which}
-         ORDER BY (v.id = pk.latest_version) DESC NULLS LAST, v.created_at DESC, v.id LIMIT 1) v ON true
+      LEFT JOIN LATERAL (${latestVersionOf(db, which)}) v ON true
      WHERE o.name = ${names.org}`;
   if (!r) return null;
   return {

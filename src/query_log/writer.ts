@@ -42,6 +42,7 @@ export function queryLogWriter(ctx: AppContext): QueryLogWriter {
 
 function createWriter(ctx: AppContext): QueryLogWriter {
   let queue: Pending[] = [];
+  // biome-ignore lint/correctness/noUnusedVariables: read by the `??=` below (one flush at a time)
   let flushing: Promise<void> | null = null;
   const days = ctx.config.queryLogDays ?? 30;
   const prune = () => pruneEntries(ctx.sql, days).catch((error) => ctx.log({ level: "warn", event: "query_log_prune_failed", message: (error as Error).message }));

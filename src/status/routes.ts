@@ -7,7 +7,7 @@ import type { AppContext } from "../http/context.ts";
 import { required } from "../http/auth.ts";
 import { principalKey } from "../http/access.ts";
 import { security } from "../http/security.ts";
-import { publicAccess } from "../http/route_access.ts";
+import { publicAccess, routeAccess } from "../http/route_access.ts";
 import { embedderStatus } from "../retrieval/embedding/embedder.ts";
 import { DATABASE_RETRY_AFTER_S } from "../http/error_handler.ts";
 
@@ -66,8 +66,7 @@ export function statusRoutes(ctx: AppContext) {
         },
       },
     )
-    .group("/api/v0", (api) =>
-      api.use(security(ctx)).get(
+    .use(new Elysia({ prefix: "/api/v0" }).use(security(ctx)).use(routeAccess(ctx)).get(
         "/status",
         async ({ principal }) => {
           const p = principalKey(required(principal));
@@ -89,7 +88,7 @@ export function statusRoutes(ctx: AppContext) {
             },
           };
         },
-        { detail: { summary: "Server status and health", tags: ["data"] } },
+        { access: "authenticated", detail: { summary: "Server status and health", tags: ["data"] } },
       ),
     );
 }

@@ -4,12 +4,12 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { isSystemAdmin } from "../http/access.ts";
 import { required } from "../http/auth.ts";
 import { badRequest, conflict, forbidden, notFound } from "../http/errors.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { name } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { deleteUser, findUser, insertUser, updateUser, userView } from "./store.ts";
 
@@ -25,10 +25,10 @@ function isSelf(p: Principal, userName: string): boolean {
 export function userRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/users" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .post(
       "/",
-      async ({ body, principal, set }) => {
-        if (!isSystemAdmin(required(principal))) throw forbidden("only a system administrator can create users");
+      async ({ body, set }) => {
         const user = await ctx.sql.begin(async (tx) => {
           const [dup] = await tx`SELECT user_name FROM users WHERE user_name = ${body.userName} OR lower(email) = lower(${body.email})`;
           if (dup) throw conflict(dup.user_name === body.userName ? `user '${body.userName}' already exists` : `email '${body.email}' is already used`);
@@ -47,27 +47,23 @@ export function userRoutes(ctx: AppContext) {
           password: t.Optional(password),
           systemAdmin: t.Optional(t.Boolean()),
         }),
+        access: "system:admin",
         detail: { summary: "Create a user (system admin)", tags: ["users"] },
       },
     )
     .get(
       "/:userName",
-      async ({ params, principal }) => {
-        const p = required(principal);
-        if (!isSystemAdmin(p) && !isSelf(p, params.userName)) throw notFound(`user '${params.userName}' not found`);
+      async ({ params }) => {
         const user = await findUser(ctx.sql, params.userName);
         if (!user) throw notFound(`user '${params.userName}' not found`);
         return userView(user);
       },
-      { params: userParams, detail: { summary: "Get a user (self or system admin)", tags: ["users"] } },
+      { params: userParams, userAccess: "self-or-admin", detail: { summary: "Get a user (self or system admin)", tags: ["users"] } },
     )
     .patch(
       "/:userName",
       async ({ params, body, principal, request }) => {
         const p = required(principal);
-        const admin = isSystemAdmin(p);
-        if (!admin && !isSelf(p, params.userName)) throw notFound(`user '${params.userName}' not found`);
-        if (!admin && body.systemAdmin !== undefined) throw forbidden("only a system administrator can change systemAdmin");
         const { password: plain, currentPassword, ...fields } = body;
         if (plain !== undefined && isSelf(p, params.userName)) {
           if (!currentPassword) throw badRequest("changing your own password needs currentPassword");
@@ -96,6 +92,7 @@ export function userRoutes(ctx: AppContext) {
           currentPassword: t.Optional(t.String({ minLength: 1, maxLength: 1024 })),
           systemAdmin: t.Optional(t.Boolean()),
         }),
+        userAccess: "self-or-admin",
         detail: {
           summary: "Update a user: self for profile fields, system admin for everything",
           description: "Changing one's own password needs `currentPassword` (wrong: 403, counted as a failed sign-in). " +
@@ -107,8 +104,7 @@ export function userRoutes(ctx: AppContext) {
     )
     .delete(
       "/:userName",
-      async ({ params, principal, set }) => {
-        if (!isSystemAdmin(required(principal))) throw forbidden("only a system administrator can delete users");
+      async ({ params, set }) => {
         await ctx.sql.begin(async (tx) => {
           const user = await findUser(tx, params.userName);
           if (!user) throw notFound(`user '${params.userName}' not found`);
@@ -120,6 +116,6 @@ export function userRoutes(ctx: AppContext) {
         });
         set.status = 204;
       },
-      { params: userParams, detail: { summary: "Delete a user (irreversible; their tokens stop working at once)", tags: ["users"] } },
+      { params: userParams, access: "system:admin", detail: { summary: "Delete a user (irreversible; their tokens stop working at once)", tags: ["users"] } },
     );
 }

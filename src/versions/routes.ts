@@ -80,7 +80,7 @@ export function archiveChange(current: VersionRow, body: VersionPatch): "archive
   return wanted;
 }
 
-export { versionFor } from "./lookup.ts";
+export { versionFor } from "../packages/version_lookup.ts";
 
 function versionPlugin(ctx: AppContext, prefix: string) {
   const tags = ["versions"];

@@ -34,11 +34,21 @@ export interface VersionRow extends VersionView {
   blobSha256: string;
 }
 
+/**
+ * The one latest-version rule, as a lateral subquery over `package_versions v`
+ * for the package row aliased `pk` in the enclosing query: the package's pinned
+ * latest version when it is unarchived, else the newest unarchived one. `where`
+ * replaces the unarchived filter (a query naming its version picks that one).
+ * Use as `LEFT JOIN LATERAL (${latestVersionOf(db)}) lv ON true`.
+ */
+export function latestVersionOf(db: Db, where = db`v.archive_status = 'unarchive'`) {
+  return db`SELECT v.* FROM package_versions v WHERE v.package_id = pk.id AND ${where}
+             ORDER BY (v.id = pk.latest_version) DESC NULLS LAST, v.created_at DESC, v.id LIMIT 1`;
+}
+
 /** The SQL expression (a subquery) of a package's latest version row id. */
 function latestOf(db: Db, packageId: string) {
-  return db`(SELECT v.id FROM package_versions v JOIN packages p ON p.id = v.package_id
-              WHERE v.package_id = ${packageId} AND v.archive_status = 'unarchive'
-              ORDER BY (v.id = p.latest_version) DESC NULLS LAST, v.created_at DESC, v.id LIMIT 1)`;
+  return db`(SELECT lv.id FROM packages pk CROSS JOIN LATERAL (${latestVersionOf(db)}) lv WHERE pk.id = ${packageId})`;
 }
 
 function toVersion(r: Record<string, unknown>): VersionRow {

@@ -12,6 +12,7 @@ import type { AppContext } from "../http/context.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
+import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { environmentFor, organizationRank } from "../environments/lookup.ts";
 import {
@@ -83,6 +84,14 @@ async function visibleStatus(ctx: AppContext, principal: Principal, orgId: strin
   return { ...withoutRoot, organizationName: null, environmentName: null, packages: [] };
 }
 
+/** The rule of stopping: the system administrator, or an admin or modeler of the watched environment (403). */
+async function requireWatchedModeler(ctx: AppContext, principal: Principal, orgId: string): Promise<void> {
+  const watched = watchedEnvironment(ctx, orgId);
+  if (!watched || isSystemAdmin(principal)) return;
+  const rank = await effectiveRank(ctx.sql, principal, { kind: "environment", id: watched.envId });
+  if (rank < MODEL) throw forbidden("stopping watch mode needs the admin or modeler role on the watched environment");
+}
+
 const STATUS_DOC = "`{ enabled, organizationName, environmentName, root, startedAt, debounceMs, packages: [{ name, state " +
   "(idle|pending|publishing|error), lastVersionId, lastError, lastChangeAt, subscribers }] }`. Names and packages " +
   "are shown only to callers who can read the watched environment, the folder (`root`) only to the system administrator. " +
@@ -93,11 +102,14 @@ export function watchRoutes(ctx: AppContext) {
   const tags = ["data"];
   return new Elysia({ prefix: "/watch-mode" })
     .use(security(ctx))
+    .use(routeAccess(ctx))
     .get("/status", async ({ principal, query }) => {
       const p = required(principal);
       return await visibleStatus(ctx, p, await targetOrganization(ctx, p, query.organizationName));
     }, {
       query: orgQuery,
+      // targetOrganization: the named organization when the caller sees it or reads its watch (404 otherwise)
+      access: "custom:organization-or-watch-reader",
       detail: { summary: "Watch-mode status of an organization on this node", description: STATUS_DOC, tags },
     })
     .post(
@@ -116,6 +128,8 @@ export function watchRoutes(ctx: AppContext) {
       },
       {
         body: startBody,
+        // environmentFor(need: MODEL) on the environment named in the body
+        access: "custom:environment-modeler-named-in-body",
         detail: {
           summary: "Start watching an environment's package folders (environment admin or modeler; one environment per organization at a time, 409 otherwise)",
           description: "Watches `WATCH_ROOT/<organizationName>/<environmentName>/` (`WATCH_ROOT` defaults to `DATA_DIR/watch`; the " +
@@ -137,16 +151,14 @@ export function watchRoutes(ctx: AppContext) {
         const p = required(principal);
         const orgId = await targetOrganization(ctx, p, query.organizationName);
         if (!orgId) return isSystemAdmin(p) ? watchStatus(ctx, null) : { ...watchStatus(ctx, null), root: "" };
-        const watched = watchedEnvironment(ctx, orgId);
-        if (watched && !isSystemAdmin(p)) {
-          const rank = await effectiveRank(ctx.sql, p, { kind: "environment", id: watched.envId });
-          if (rank < MODEL) throw forbidden("stopping watch mode needs the admin or modeler role on the watched environment");
-        }
+        await requireWatchedModeler(ctx, p, orgId);
         const stopped = stopWatching(ctx, orgId);
         return isSystemAdmin(p) ? stopped : { ...stopped, root: "" };
       },
       {
         query: orgQuery,
+        // targetOrganization, then requireWatchedModeler
+        access: "custom:watched-environment-modeler",
         detail: {
           summary: "Stop an organization's watch mode (admin or modeler of the watched environment; a no-op when off); answers the status",
           tags,

@@ -3,12 +3,12 @@
  * caller cannot see it, 403 when visible but the rank is too low.
  * @module
  */
-import { READ, roleName } from "../http/access.ts";
+import { ADMIN, MODEL, READ, roleName } from "../http/access.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { workspaceLevel } from "../permissions/levels.ts";
-import { workspaceById, type WorkspaceRow } from "./store.ts";
+import { findPackage, workspaceById, type PackageRef, type WorkspaceRow } from "./store.ts";
 
 /** Options of {@link workspaceFor}. */
 export interface WorkspaceForOptions {
@@ -38,4 +38,27 @@ export async function workspaceFor(
       `you are ${ws.permission}. Ask a workspace manager or an organization admin`);
   }
   return ws;
+}
+
+/**
+ * The workspace and package of a package-access change (`{org}/{ws}`, package
+ * `environmentName/packageName`): 404 for either one the caller cannot see, 403
+ * unless it manages the workspace and may share the package (package admin or modeler).
+ */
+export async function shareTarget(
+  ctx: AppContext,
+  principal: Principal,
+  where: { org: string; ws: string; environmentName: string; packageName: string },
+): Promise<{ ws: WorkspaceRow; pkg: PackageRef }> {
+  const ws = await workspaceFor(ctx, principal, { org: where.org, ws: where.ws });
+  const label = `package '${where.environmentName}/${where.packageName}'`;
+  const pkg = await findPackage(ctx.sql, principal, { orgId: ws.orgId, env: where.environmentName, pkg: where.packageName });
+  if (!pkg || pkg.rank < READ) throw new NotFoundError(`${label} not found in organization '${where.org}'`);
+  if (ws.rank < ADMIN) {
+    throw new ForbiddenError(`workspace '${where.ws}': changing its package access needs the manager role; you are ${ws.permission}`);
+  }
+  if (pkg.rank < MODEL) {
+    throw new ForbiddenError(`${label}: sharing it with a workspace needs the package admin or modeler role; you are a viewer. Ask a package admin`);
+  }
+  return { ws, pkg };
 }

@@ -5,43 +5,17 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { ADMIN, MODEL, READ } from "../http/access.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { forbidden, notFound } from "../http/errors.ts";
+import { notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
-import { workspaceFor } from "./lookup.ts";
 import { wsParams } from "../http/resource_params.ts";
-import { addPackageAccess, findPackage, listPackageAccess, removePackageAccess, type PackageRef, type WorkspaceRow } from "./store.ts";
+import { addPackageAccess, listPackageAccess, removePackageAccess, } from "./store.ts";
 
 const packageQuery = t.Object({ environmentName: name("environmentName"), packageName: name("packageName") });
-
-/**
- * The workspace and package of an access change: 404 for either one the caller
- * cannot see, 403 unless it manages the workspace and may share the package
- * (package admin or modeler).
- */
-async function accessTarget(
-  ctx: AppContext,
-  principal: Principal,
-  where: { org: string; ws: string; environmentName: string; packageName: string },
-): Promise<{ ws: WorkspaceRow; pkg: PackageRef }> {
-  const ws = await workspaceFor(ctx, principal, { org: where.org, ws: where.ws });
-  const label = `package '${where.environmentName}/${where.packageName}'`;
-  const pkg = await findPackage(ctx.sql, principal, { orgId: ws.orgId, env: where.environmentName, pkg: where.packageName });
-  if (!pkg || pkg.rank < READ) throw notFound(`${label} not found in organization '${where.org}'`);
-  if (ws.rank < ADMIN) {
-    throw forbidden(`workspace '${where.ws}': changing its package access needs the manager role; you are ${ws.permission}`);
-  }
-  if (pkg.rank < MODEL) {
-    throw forbidden(`${label}: sharing it with a workspace needs the package admin or modeler role; you are a viewer. Ask a package admin`);
-  }
-  return { ws, pkg };
-}
 
 /** Routes of `/organizations/{org}/workspaces/{ws}/packages`. */
 export function workspacePackageRoutes(ctx: AppContext) {
@@ -70,8 +44,7 @@ export function workspacePackageRoutes(ctx: AppContext) {
     )
     .post(
       "/",
-      async ({ params, query, principal, set }) => {
-        const { ws, pkg } = await accessTarget(ctx, required(principal), { ...params, ...query });
+      async ({ share: { ws, pkg }, params, query, set }) => {
         const { access, created } = await ctx.sql.begin((tx) => addPackageAccess(tx, ws.id, pkg));
         set.status = created ? 201 : 200;
         return access;
@@ -79,6 +52,7 @@ export function workspacePackageRoutes(ctx: AppContext) {
       {
         params: wsParams,
         query: packageQuery,
+        shareAccess: "workspace-manager-package-modeler",
         detail: {
           summary: "Add package access to a workspace (`?environmentName=&packageName=`; 201, or 200 when it already had it)",
           description: "Needs the workspace manager role and the package admin or modeler role (the right to share the " +
@@ -90,8 +64,7 @@ export function workspacePackageRoutes(ctx: AppContext) {
     )
     .delete(
       "/",
-      async ({ params, query, principal, set }) => {
-        const { ws, pkg } = await accessTarget(ctx, required(principal), { ...params, ...query });
+      async ({ share: { ws, pkg }, params, query, set }) => {
         const gone = await ctx.sql.begin((tx) => removePackageAccess(tx, ws.id, pkg.id));
         if (!gone) throw notFound(`workspace '${params.ws}' has no access to package '${query.environmentName}/${query.packageName}'`);
         set.status = 204;
@@ -99,6 +72,7 @@ export function workspacePackageRoutes(ctx: AppContext) {
       {
         params: wsParams,
         query: packageQuery,
+        shareAccess: "workspace-manager-package-modeler",
         detail: {
           summary: "Remove package access from a workspace (workspace manager and package admin or modeler)",
           tags,

@@ -12,7 +12,6 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
-import { organizationFor } from "../organizations/lookup.ts";
 import {
   deleteWorkspace,
   insertWorkspace,
@@ -105,9 +104,8 @@ export function workspaceRoutes(ctx: AppContext) {
     )
     .post(
       "/personal",
-      async ({ params, principal, set }) => {
+      async ({ org, principal, set }) => {
         const user = requiredUser(principal);
-        const org = await organizationFor(ctx, user, params.org);
         const outcome = await ctx.sql.begin((tx) => personalWorkspace(tx, user, org.id));
         if (!outcome.workspace) {
           throw conflict(`the name '${PERSONAL_PREFIX}${user.userName}' is taken by a shared workspace; an organization admin must rename or delete it first`);
@@ -117,6 +115,7 @@ export function workspaceRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
+        orgAccess: "user-member",
         detail: {
           summary: "Get or create the caller's personal workspace (200 when it exists, 201 when created)",
           description: "A personal workspace (`personal-<userName>`, `personal: true`) is private to its owner: nobody else, " +

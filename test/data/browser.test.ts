@@ -122,7 +122,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the demo app in Chromium", () => {
         try {
           const r = await fetch(path!, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: method === "GET" ? undefined : "{}", credentials: "include" });
           tries.push(`${method} ${path}: ${r.status}`);
-        } catch (e) {
+        } catch {
           tries.push(`${method} ${path}: blocked`);
         }
       }

@@ -7,7 +7,6 @@ let admin: string;
 let oa: string;
 let joe: string;
 let docId: string;
-let personalDoc: string;
 const O = `${API}/organizations/porg`;
 
 beforeAll(async () => {
@@ -28,7 +27,7 @@ beforeAll(async () => {
   const ws = await insertWorkspace(s, org, "shared");
   docId = await insertDocument(s, ws, "notes");
   const mine = await insertWorkspace(s, org, "joes", "joe");
-  personalDoc = await insertDocument(s, mine, "private");
+  await insertDocument(s, mine, "private");
 }, 60_000);
 afterAll(() => s.close());
 

@@ -5,9 +5,9 @@
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import { NotFoundError } from "../errors.ts";
-import { packageFor } from "../packages/lookup.ts";
-import type { PackageRow } from "../packages/store.ts";
-import { findVersion, type VersionRow } from "./store.ts";
+import { packageFor } from "./lookup.ts";
+import type { PackageRow } from "./store.ts";
+import { findVersion, type VersionRow } from "../versions/store.ts";
 
 /**
  * The package and version of a route's `{org}/{env}/{pkg}/versions/{versionId}`

@@ -1,0 +1,156 @@
+/**
+ * Layer and cycle check of `src/` (run by `.ci/run`; `bun scripts/check_layers.ts [--report]`).
+ *
+ * Imports are read with Bun's own transpiler (`Bun.Transpiler#scanImports`, type-only imports
+ * excluded, as at run time), so the check needs no parser package and no network. Rules:
+ *
+ * 1. **No import cycles** between modules (a cycle through type-only imports is allowed: it
+ *    vanishes at run time).
+ * 2. **Route modules are leaves of the tree**: a route module (a file named `routes.ts` or
+ *    `*_routes.ts`) is imported only by `src/app.ts` or by another route module; domain modules,
+ *    stores and `src/http/` never import one (lookups live in the domain, e.g. `lookup.ts`).
+ * 3. **Stores decide no HTTP status**: `store.ts` and `*_store.ts` modules do not import
+ *    `src/http/errors.ts`; they throw the domain errors of `src/errors.ts`, which
+ *    `src/http/error_handler.ts` maps to HTTP.
+ * 4. **No mutually importing folders**: when a module of folder A imports folder B, no module of
+ *    B imports A (type-only imports excluded). The route layer (route modules and
+ *    `src/http/route_access.ts`) sits above every folder and is not counted as an importer, nor
+ *    are the top-level files of `src/` (the composition root `app.ts`/`main.ts`/`service.ts` and
+ *    the shared `errors.ts`/`config.ts`). Folders listed in {@link MUTUAL_ALLOWED} are
+ *    exempt, each with its reason; the list may only shrink.
+ *
+ * `--report` also prints the counts (modules, cycles, mutually importing folder pairs).
+ * @module
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/** Folder pairs allowed to import each other, with the reason (sorted pair, `a<->b`). */
+const MUTUAL_ALLOWED: Record<string, string> = {
+  "apps<->http": "the request authenticator (http/security.ts, http/browser_token.ts) reads app credentials (apps/scope.ts, " +
+    "apps/credentials.ts), and apps throw HTTP errors; owned by the apps work of issue 13's session, to be split",
+  "http<->oauth": "http/auth.ts verifies OAuth access tokens (oauth/store.ts, oauth/tokens.ts), and the OAuth form catches " +
+    "the sign-in limiter's 429 ApiError (oauth/authorize.ts); needs a domain RateLimitedError",
+};
+
+const root = resolve(import.meta.dir, "..");
+const srcDir = join(root, "src");
+const transpiler = new Bun.Transpiler({ loader: "ts" });
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...walk(path));
+    else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) out.push(path);
+  }
+  return out;
+}
+
+const files = walk(srcDir).map((f) => relative(root, f)).sort();
+const known = new Set(files);
+
+/** Run-time imports of one module, as paths relative to the repository root. */
+function importsOf(file: string): string[] {
+  const code = readFileSync(join(root, file), "utf8");
+  const out: string[] = [];
+  for (const imp of transpiler.scanImports(code)) {
+    if (!imp.path.startsWith(".")) continue;
+    const target = relative(root, resolve(dirname(join(root, file)), imp.path));
+    if (known.has(target)) out.push(target);
+  }
+  return [...new Set(out)];
+}
+
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+const folderOf = (f: string) => (f.split("/").length > 2 ? f.split("/")[1]! : "(root)");
+const isRouteModule = (f: string) => /(^|\/|_)routes\.ts$/.test(f);
+/** The route layer: route modules and the access macro they use; it sits above every domain folder. */
+const isRouteLayer = (f: string) => isRouteModule(f) || f === "src/http/route_access.ts";
+const isStore = (f: string) => /(^|\/|_)store\.ts$/.test(f);
+
+const problems: string[] = [];
+
+// 1. cycles (Tarjan's strongly connected components)
+const cycles: string[][] = [];
+{
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(scc.sort());
+    }
+  };
+  for (const f of files) if (!idx.has(f)) visit(f);
+}
+for (const c of cycles) problems.push(`import cycle: ${c.join(" <-> ")}`);
+
+// 2. route modules imported only by src/app.ts and route modules
+for (const [from, tos] of graph) {
+  for (const to of tos) {
+    if (isRouteModule(to) && from !== "src/app.ts" && !isRouteModule(from)) {
+      problems.push(`${from} imports the route module ${to} (lookups belong in the domain, e.g. lookup.ts)`);
+    }
+  }
+}
+
+// 3. stores throw domain errors only
+for (const [from, tos] of graph) {
+  if (isStore(from) && tos.includes("src/http/errors.ts")) problems.push(`${from} (a store) imports src/http/errors.ts: throw a domain error of src/errors.ts`);
+}
+
+// 4. mutually importing folders
+const folderEdges = new Map<string, Set<string>>();
+for (const [from, tos] of graph) {
+  if (isRouteLayer(from)) continue;
+  for (const to of tos) {
+    const a = folderOf(from);
+    const b = folderOf(to);
+    if (a === b || a === "(root)" || b === "(root)") continue;
+    if (!folderEdges.has(a)) folderEdges.set(a, new Set());
+    folderEdges.get(a)!.add(b);
+  }
+}
+const mutual: string[] = [];
+for (const [a, bs] of folderEdges) {
+  for (const b of bs) if (a < b && folderEdges.get(b)?.has(a)) mutual.push(`${a}<->${b}`);
+}
+const evidence = (a: string, b: string) =>
+  [...graph].flatMap(([from, tos]) => (folderOf(from) === a && !isRouteLayer(from) ? tos.filter((t) => folderOf(t) === b).map((t) => `${from} -> ${t}`) : []));
+for (const pair of mutual) {
+  if (MUTUAL_ALLOWED[pair]) continue;
+  const [a, b] = pair.split("<->") as [string, string];
+  problems.push(`folders ${a} and ${b} import each other: ${[...evidence(a, b), ...evidence(b, a)].join("; ")}`);
+}
+for (const pair of Object.keys(MUTUAL_ALLOWED)) {
+  if (!mutual.includes(pair)) problems.push(`MUTUAL_ALLOWED lists ${pair}, which no longer import each other: remove it`);
+}
+
+if (process.argv.includes("--report")) {
+  console.log(`modules: ${files.length}`);
+  console.log(`import cycles: ${cycles.length} (${cycles.reduce((n, c) => n + c.length, 0)} modules)`);
+  console.log(`mutually importing folder pairs: ${mutual.length} ${mutual.join(" ")}`);
+}
+for (const p of problems) console.error(p);
+console.log(problems.length === 0 ? "layers: clean" : `layers: ${problems.length} problem(s)`);
+process.exit(problems.length === 0 ? 0 : 1);
