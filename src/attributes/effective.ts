@@ -39,7 +39,8 @@ export interface EffectiveOptions {
   names?: string[];
 }
 
-interface Row {
+/** A row of {@link effectiveRowsQuery}. */
+export interface Row {
   name: string;
   type: AttributeType;
   default_value: unknown;
@@ -67,23 +68,39 @@ function decide(r: Row, ownFrom: string): EffectiveValue {
  * (one statement), ordered by attribute name.
  */
 export async function effectiveValues(db: Db, holder: Holder, options: EffectiveOptions): Promise<EffectiveValue[]> {
-  const names = options.names ?? null;
+  const rows = await db`${effectiveRowsQuery(db, holder, { org: db`${options.orgId}::uuid`, names: options.names })} ORDER BY a.name`;
+  return decideRows(rows as unknown as Row[], holder);
+}
+
+/**
+ * The statement of {@link effectiveValues} as a fragment, for a caller that
+ * reads the values inside a statement of its own (`org`: an expression of
+ * the organization id, e.g. a column of that statement); turn its rows into
+ * values with {@link decideRows}.
+ */
+export function effectiveRowsQuery(db: Db, holder: Holder, where: { org: ReturnType<Db>; names?: string[] }) {
+  const names = where.names ?? null;
   const userId = holder.kind === "user" ? holder.id : null;
   const groupId = holder.kind === "group" ? holder.id : null;
-  const rows = await db`
-    WITH pg AS (SELECT group_id FROM principal_groups(${holder.kind}, ${holder.id}::uuid) WHERE group_id IS DISTINCT FROM ${groupId}::uuid)
+  return db`
     SELECT a.name, a.type, a.default_value,
       CASE WHEN ${userId}::uuid IS NOT NULL
            THEN (SELECT v.value FROM attribute_user_values v WHERE v.attribute_id = a.id AND v.user_id = ${userId}::uuid)
            ELSE (SELECT v.value FROM attribute_group_values v WHERE v.attribute_id = a.id AND v.group_id = ${groupId}::uuid) END AS own,
       (SELECT name FROM groups WHERE id = ${groupId}::uuid) AS own_name,
       coalesce((SELECT jsonb_agg(jsonb_build_object('g', g.name, 'v', v.value) ORDER BY v.rank NULLS LAST, g.name)
-                  FROM attribute_group_values v JOIN groups g ON g.id = v.group_id JOIN pg ON pg.group_id = g.id
-                 WHERE v.attribute_id = a.id), '[]'::jsonb) AS groups
+                  FROM attribute_group_values v JOIN groups g ON g.id = v.group_id
+                  JOIN principal_groups(${holder.kind}, ${holder.id}::uuid) pg ON pg.group_id = g.id
+                 WHERE v.attribute_id = a.id AND pg.group_id IS DISTINCT FROM ${groupId}::uuid), '[]'::jsonb) AS groups
       FROM attributes a
-     WHERE a.org_id = ${options.orgId} AND (${names}::text[] IS NULL OR a.name = ANY(${names}::text[]))
-     ORDER BY a.name`;
-  return rows.map((r) => decide(r as unknown as Row, holder.kind === "user" ? "user" : `group:${r.own_name}`));
+     WHERE a.org_id = ${where.org} AND (${names}::text[] IS NULL OR a.name = ANY(${names}::text[]))`;
+}
+
+/** Effective values of the rows of {@link effectiveRowsQuery}, ordered by attribute name. */
+export function decideRows(rows: Row[], holder: Holder): EffectiveValue[] {
+  return [...rows]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((r) => decide(r, holder.kind === "user" ? "user" : `group:${r.own_name}`));
 }
 
 /** Names of the groups a user or group acts through (itself for a group; transitively through nesting). */

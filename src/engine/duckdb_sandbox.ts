@@ -246,6 +246,11 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     return await super.fetchSelectSchema(sqlRef);
   }
 
+  /** Idle instances kept for the next queries (at most `idleSessions` of the limits). */
+  get idleInstances(): number {
+    return this.#idle.length;
+  }
+
   /** Interrupts every statement running on this connection. */
   interrupt(): void {
     for (const interrupt of this.#active.values()) interrupt();

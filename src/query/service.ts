@@ -100,13 +100,49 @@ export function createQueryRunner(ctx: AppContext): QueryRunner {
   let runner = runners.get(ctx);
   if (!runner) {
     const semaphore = createSemaphore(ctx.config.queryConcurrency);
+    const hints: AttributeHints = new Map();
     setEngineLimits({ memoryLimitBytes: ctx.config.queryMemoryLimit, threads: ctx.config.queryThreads, spillLimitBytes: ctx.config.querySpillLimit, statementTimeoutMs: ctx.config.queryTimeoutMs, idleSessions: ctx.config.queryConcurrency });
     runner = {
-      run: ((principal: Principal, args: QueryArgs, options: RunOptions = {}) => run(ctx, semaphore, { principal, args, options })) as QueryRunner["run"],
+      run: ((principal: Principal, args: QueryArgs, options: RunOptions = {}) => run(ctx, { semaphore, hints }, { principal, args, options })) as QueryRunner["run"],
     };
     runners.set(ctx, runner);
   }
   return runner;
+}
+
+/**
+ * Attribute names a query needed last time, by its names (organization,
+ * environment, package, version argument, model, query): the next run of the
+ * same query reads the caller's values of those attributes in its target
+ * statement. Only a hint of what to read: the values are always the
+ * caller's, read in this request, and a query whose rules need an attribute
+ * not read that way reads it in a statement of its own.
+ */
+type AttributeHints = Map<string, string[]>;
+
+/** State of a runner shared by its queries: the concurrency bound and the attribute hints. */
+interface RunnerState {
+  semaphore: Semaphore;
+  hints: AttributeHints;
+}
+
+/** Most queries whose attribute names are remembered. */
+const HINT_ENTRIES = 10_000;
+
+function hintKey(args: CheckedQueryArgs): string {
+  return JSON.stringify([args.organization, args.environment_name, args.package_name, args.version_id ?? null, args.modelPath, args.query ?? null, args.query_name ?? null, args.source_name ?? null]);
+}
+
+function rememberAttributes(hints: AttributeHints, key: string, attributes: string[]): void {
+  const known = hints.get(key);
+  if (attributes.length === 0) {
+    if (known) hints.delete(key);
+    return;
+  }
+  if (known && known.length === attributes.length && known.every((a, i) => a === attributes[i])) return;
+  hints.delete(key);
+  hints.set(key, attributes);
+  if (hints.size > HINT_ENTRIES) hints.delete(hints.keys().next().value!);
 }
 
 /** Problem codes of query text a restricted caller may not send (Malloy's restricted mode, redefinitions). */
@@ -125,7 +161,7 @@ class Refusal extends Error {
  */
 async function run(
   ctx: AppContext,
-  semaphore: Semaphore,
+  node: RunnerState,
   call: { principal: Principal; args: QueryArgs; options: RunOptions },
 ): Promise<QueryEnvelope | DryRunAnswer> {
   const started = performance.now();
@@ -149,7 +185,7 @@ async function run(
     ...extra,
   });
   try {
-    const answer = await authorizedRun(ctx, semaphore, call, facts);
+    const answer = await authorizedRun(ctx, node, call, facts);
     if (facts.orgId) await queryLogWriter(ctx).record(entry("ok", { rows: "data" in answer ? answer.data.length : 0 }));
     return answer;
   } catch (thrown) {
@@ -167,14 +203,15 @@ async function run(
 
 async function authorizedRun(
   ctx: AppContext,
-  semaphore: Semaphore,
+  node: RunnerState,
   call: { principal: Principal; args: QueryArgs; options: RunOptions },
   facts: { orgId?: string; versionId?: string; boundAttributes: string[] },
 ): Promise<QueryEnvelope | DryRunAnswer> {
   const started = performance.now();
   const style = call.options.style ?? "snake";
   const args = checkQueryArgs(call.args, { style });
-  const pkg = await readableTarget(ctx, call.principal, args);
+  const hint = hintKey(args);
+  const pkg = await readableTarget(ctx, call.principal, args, node.hints.get(hint));
   facts.orgId = pkg.orgId;
   if (args.workspace) await checkWorkspace(ctx, call.principal, { pkg, workspace: args.workspace });
   const version = queryableVersion(pkg, { versionId: args.version_id, style });
@@ -201,15 +238,16 @@ async function authorizedRun(
       sourceName: args.source_name,
       rowLimit,
       timeoutMs: ctx.config.queryTimeoutMs,
-      semaphore,
+      semaphore: node.semaphore,
       signal: call.options.signal,
       restricted,
       modelDef: queryModelDef(served.compiled),
       dryRun: args.dry_run,
       authorize: async (query) => {
         try {
-          const authorized = await authorizeQuery(ctx.sql, { principal: call.principal, orgId: pkg.orgId }, query, { compiled, text: args.query });
+          const authorized = await authorizeQuery(ctx.sql, { principal: call.principal, orgId: pkg.orgId }, query, { compiled, text: args.query, prefetched: pkg.effective });
           facts.boundAttributes = authorized.boundAttributes;
+          rememberAttributes(node.hints, hint, authorized.boundAttributes);
           sources = authorized.sources;
           return authorized.query;
         } catch (error) {
@@ -255,12 +293,13 @@ async function authorizedRun(
  * one round trip; 404 (the same message whether the organization,
  * environment or package is missing or invisible) unless the caller may read it.
  */
-async function readableTarget(ctx: AppContext, principal: Principal, args: CheckedQueryArgs): Promise<QueryTarget> {
+async function readableTarget(ctx: AppContext, principal: Principal, args: CheckedQueryArgs, attributes?: string[]): Promise<QueryTarget> {
   const target = await findQueryTarget(ctx.sql, principal, {
     org: args.organization,
     env: args.environment_name,
     pkg: args.package_name,
     versionId: args.version_id,
+    attributes,
   });
   if (!target || target.rank < READ) throw notFound(`package '${args.package_name}' not found in environment '${args.environment_name}'`);
   return target;

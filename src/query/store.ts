@@ -2,7 +2,8 @@
  * SQL of the query path: everything a query needs to know about its target
  * in one round trip (organization -> environment -> package -> the caller's
  * rank on it -> the version to run -> whether it has built
- * materializations), read from one snapshot. Nothing is
+ * materializations -> the caller's attribute values the query will need),
+ * read from one snapshot. Nothing is
  * cached: a revoked grant or an archived version counts on the next query.
  * @module
  */
@@ -10,6 +11,7 @@ import type { Db } from "../db/database.ts";
 import { principalKey } from "../http/access.ts";
 import type { Principal } from "../http/principal.ts";
 import { latestVersionOf, type ArchiveStatus } from "../versions/store.ts";
+import { decideRows, type EffectiveValue, effectiveRowsQuery, type Row } from "../attributes/effective.ts";
 
 /** The version a query would run on. */
 export interface TargetVersion {
@@ -34,6 +36,8 @@ export interface QueryTarget {
   rank: number;
   /** The named version (any state), or the latest unarchived one; `null` when there is none. */
   version: TargetVersion | null;
+  /** The caller's effective values of the attributes {@link TargetNames.attributes} named, read in the same statement. */
+  effective?: EffectiveValue[];
 }
 
 /** Names of a query's target: `versionId` absent means the latest unarchived version. */
@@ -42,6 +46,12 @@ export interface TargetNames {
   env: string;
   pkg: string;
   versionId?: string;
+  /**
+   * Attributes whose effective values for the caller to read in the same
+   * statement (those the same query needed last time), so a `#(bind)` query
+   * needs no statement of its own.
+   */
+  attributes?: string[];
 }
 
 /**
@@ -54,12 +64,17 @@ export interface TargetNames {
 export async function findQueryTarget(db: Db, principal: Principal, names: TargetNames): Promise<QueryTarget | null> {
   const p = principalKey(principal);
   const which = names.versionId === undefined ? db`v.archive_status = 'unarchive'` : db`v.version_id = ${names.versionId}`;
+  const attributes = names.attributes ?? [];
+  const effective = attributes.length > 0
+    ? db`(SELECT coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb) FROM (${effectiveRowsQuery(db, p, { org: db`o.id`, names: attributes })}) x)`
+    : db`NULL::jsonb`;
   const [r] = await db`
     SELECT o.id AS org_id, pk.id AS package_id, pk.env_id, pk.name,
            effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank,
            v.id AS version_uuid, v.version_id, v.blob_sha256, v.archive_status,
            EXISTS (SELECT 1 FROM materializations m
-                    WHERE m.version = v.id AND m.sha256 IS NOT NULL AND m.built_at IS NOT NULL) AS has_materializations
+                    WHERE m.version = v.id AND m.sha256 IS NOT NULL AND m.built_at IS NOT NULL) AS has_materializations,
+           ${effective} AS effective
       FROM organizations o
       JOIN environments e ON e.org_id = o.id AND e.name = ${names.env}
       JOIN packages pk ON pk.env_id = e.id AND pk.name = ${names.pkg}
@@ -72,6 +87,7 @@ export async function findQueryTarget(db: Db, principal: Principal, names: Targe
     envId: r.env_id as string,
     packageName: r.name as string,
     rank: Number(r.rank ?? 0),
+    ...(r.effective ? { effective: decideRows(r.effective as Row[], p) } : {}),
     version: r.version_uuid
       ? {
         uuid: r.version_uuid as string,

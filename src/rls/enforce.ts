@@ -17,7 +17,7 @@ import type { Db } from "../db/database.ts";
 import { badRequest, forbidden } from "../http/errors.ts";
 import { principalKey } from "../http/access.ts";
 import { type Principal, principalLabel } from "../http/principal.ts";
-import { effectiveValues, type Holder, holderGroups } from "../attributes/effective.ts";
+import { type EffectiveValue, effectiveValues, type Holder, holderGroups } from "../attributes/effective.ts";
 import { type AccessRules, accessRules, type BoundArgument, fillBindings } from "./lineage.ts";
 import { sourceArgumentNames } from "./query_text.ts";
 
@@ -41,6 +41,12 @@ export interface AuthorizeQueryOptions {
   compiled: CompiledModel;
   /** The query text the caller sent, when it sent text. */
   text?: string;
+  /**
+   * The caller's effective values read earlier in this request (the query
+   * target's statement); used when they cover every bound attribute, else
+   * the values are read here.
+   */
+  prefetched?: EffectiveValue[];
 }
 
 /** Whether a Malloy URL is a file of the package (annotations there are trusted; query text is not). */
@@ -110,7 +116,11 @@ export async function authorizeQuery(db: Db, caller: QueryCaller, query: Prepare
   }
   if (rules.bindings.length === 0) return { query, boundAttributes: [], sources };
   const attributes = [...new Set(rules.bindings.map((b) => b.attribute))];
-  const values = new Map((await effectiveValues(db, holder, { orgId: caller.orgId, names: attributes })).map((v) => [v.name, v]));
+  const prefetched = new Map((options.prefetched ?? []).map((v) => [v.name, v]));
+  const read = attributes.every((a) => prefetched.has(a))
+    ? attributes.map((a) => prefetched.get(a)!)
+    : await effectiveValues(db, holder, { orgId: caller.orgId, names: attributes });
+  const values = new Map(read.map((v) => [v.name, v]));
   const filled = new Map<string, BoundArgument>();
   for (const b of rules.bindings) {
     const effective = values.get(b.attribute);

@@ -60,6 +60,27 @@ describe("queries of one package run concurrently", () => {
   });
 });
 
+describe("idle instances", () => {
+  test("a package keeps up to idleSessions idle instances after concurrent queries, and reuses them", async () => {
+    const connection = openPackageDuckDB(pkgDir);
+    const count = "flights -> { aggregate: flight_count }";
+    try {
+      setEngineLimits({ idleSessions: 4 });
+      const answers = await Promise.all(Array.from({ length: 6 }, () => runQuery(compiled, { query: count })));
+      expect(answers.map((a) => a.data)).toEqual(Array.from({ length: 6 }, () => [{ flight_count: 8 }]));
+      expect(connection.idleInstances).toBe(4);
+      // the next queries take idle instances (none is opened, none closed)
+      await Promise.all(Array.from({ length: 4 }, () => runQuery(compiled, { query: count })));
+      expect(connection.idleInstances).toBe(4);
+      setEngineLimits({ idleSessions: 1 });
+      await Promise.all(Array.from({ length: 3 }, () => runQuery(compiled, { query: count })));
+      expect(connection.idleInstances).toBe(1);
+    } finally {
+      setEngineLimits({ idleSessions: saved.idleSessions });
+    }
+  });
+});
+
 describe("timeout", () => {
   test("answers within 1 s of the limit; the engine is interrupted and the next query runs", async () => {
     const started = performance.now();
