@@ -8,11 +8,22 @@ export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_ENTRIES,
   fileText,
+  inspectArchive,
+  MAX_MODEL_FILE_BYTES,
   type PackageFiles,
   readArchive,
   type ReadArchiveOptions,
+  unpackArchive,
 } from "./archive.ts";
-export { type ExtractArchiveOptions, extractArchive, removeExtracted, sha256Hex } from "./extract.ts";
+export {
+  type ExtractArchiveFileOptions,
+  type ExtractArchiveOptions,
+  extractArchive,
+  extractArchiveFile,
+  readModelFiles,
+  removeExtracted,
+  sha256Hex,
+} from "./extract.ts";
 export {
   absoluteTablePath,
   closeAllPackageDuckDB,
