@@ -9,6 +9,7 @@
 import { type FileHandle, mkdir, open, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { ApiError, badRequest } from "../http/errors.ts";
+import { gcHint } from "./memory.ts";
 import {
   inflateEntry,
   inflateEntryFrom,
@@ -165,6 +166,7 @@ export async function unpackArchive(zipPath: string, dir: string, options: ReadA
     const root = resolve(dir);
     await mkdir(root, { recursive: true });
     const paths: string[] = [];
+    const moved = gcHint();
     let total = 0;
     for (const entry of files) {
       const path = entry.name.slice(prefix.length);
@@ -175,7 +177,13 @@ export async function unpackArchive(zipPath: string, dir: string, options: ReadA
       const out = await open(full, "wx", 0o600);
       let size: number;
       try {
-        size = await inflateEntryFrom(source, entry, { limit, sink: (bytes) => writeAll(out, bytes) });
+        size = await inflateEntryFrom(source, entry, {
+          limit,
+          sink: async (bytes) => {
+            await writeAll(out, bytes);
+            moved(bytes.length);
+          },
+        });
       } catch (error) {
         throw inflateFailure(error, entry, { limit, total, maxBytes });
       } finally {

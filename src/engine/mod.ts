@@ -39,6 +39,7 @@ export {
   type Session,
   setEngineLimits,
 } from "./duckdb_sandbox.ts";
+export { GC_HINT_BYTES, gcHint } from "./memory.ts";
 export { checkDuckDBSql, type CheckedSql, NOT_ALLOWED_PREFIX } from "./sql_guard.ts";
 export {
   type CompiledModel,

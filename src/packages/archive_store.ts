@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdir, open, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Db } from "../db/database.ts";
-import { extractArchiveFile, type ReadArchiveOptions } from "../engine/mod.ts";
+import { extractArchiveFile, gcHint, type ReadArchiveOptions } from "../engine/mod.ts";
 
 /** Bytes per stored chunk (as materialization files). */
 export const ARCHIVE_CHUNK_BYTES = 4 * 1024 * 1024;
@@ -34,6 +34,7 @@ export async function putArchive(tx: Db, path: string, archive: { sha256: string
     VALUES (${archive.sha256}, ${archive.size}, ${chunks}) ON CONFLICT (sha256) DO NOTHING RETURNING sha256`;
   if (!inserted) return;
   const handle = await open(path, "r");
+  const moved = gcHint(ARCHIVE_CHUNK_BYTES);
   try {
     for (let seq = 0; seq < chunks; seq++) {
       const buffer = Buffer.alloc(Math.max(0, Math.min(ARCHIVE_CHUNK_BYTES, archive.size - seq * ARCHIVE_CHUNK_BYTES)));
@@ -44,6 +45,7 @@ export async function putArchive(tx: Db, path: string, archive: { sha256: string
         done += bytesRead;
       }
       await tx`INSERT INTO package_blob_chunks (sha256, seq, data) VALUES (${archive.sha256}, ${seq}, ${buffer as never})`;
+      moved(buffer.length);
     }
   } finally {
     await handle.close();
@@ -58,10 +60,12 @@ export async function findArchive(db: Db, sha256: string): Promise<StoredArchive
 
 /** The bytes of a stored archive, one chunk (at most 4 MiB) at a time, in order. */
 export async function* archiveChunks(db: Db, archive: StoredArchive): AsyncGenerator<Uint8Array> {
+  const moved = gcHint(ARCHIVE_CHUNK_BYTES);
   for (let seq = 0; seq < archive.chunks; seq++) {
     const [chunk] = await db`SELECT data FROM package_blob_chunks WHERE sha256 = ${archive.sha256} AND seq = ${seq}`;
     if (!chunk) throw new Error(`chunk ${seq} of the archive ${archive.sha256} is missing from the database`);
     const data = chunk.data as Uint8Array;
+    moved(data.byteLength);
     yield new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   }
 }

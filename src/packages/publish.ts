@@ -13,6 +13,7 @@ import {
   closePackageDuckDB,
   compilePackage,
   extractArchiveFile,
+  gcHint,
   inspectArchive,
   type LookupConnection,
   type ModelMetadata,
@@ -130,12 +131,14 @@ export async function readPublishForm(request: Request, options: { packageName: 
       handle = file;
       const md5 = new Bun.CryptoHasher("md5");
       const sha = createHash("sha256");
+      const moved = gcHint();
       let size = 0;
       return {
         async write(bytes) {
           md5.update(bytes);
           sha.update(bytes);
           size += bytes.length;
+          moved(bytes.length);
           let done = 0;
           while (done < bytes.length) done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
         },
