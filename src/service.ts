@@ -14,6 +14,7 @@ import { resumeIndexing, waitForIndexing } from "./retrieval/indexer.ts";
 import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";
 import { closePackageStreams } from "./events/hub.ts";
+import { removeStaleUploads, uploadDirOf } from "./packages/publish.ts";
 
 /** A started (not listening) service. */
 export interface Service {
@@ -37,6 +38,8 @@ export interface StartOptions extends HandlerOptions {
 /** Opens the database, migrates, bootstraps the admin and builds the app. */
 export async function startService(config: Config, options: StartOptions = {}): Promise<Service> {
   await secureDataDir(config.dataDir);
+  // upload files a crash left behind (each request removes its own)
+  await removeStaleUploads(uploadDirOf(config.dataDir));
   const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir + "/pg" }));
   try {
     await migrate(db.sql);

@@ -6,7 +6,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { type FileHandle, mkdir, open, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { type FileHandle, mkdir, open, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Db, Sql } from "../db/database.ts";
 import {
@@ -219,6 +219,25 @@ export interface PublishOptions {
 /** The folder of upload files of a data directory. */
 export function uploadDirOf(dataDir: string): string {
   return join(dataDir, "uploads");
+}
+
+/**
+ * Removes upload files older than `olderThanMs` (default an hour) from an
+ * upload folder: those a crash left behind (every request removes its own).
+ * Returns how many went.
+ */
+export async function removeStaleUploads(uploadDir: string, olderThanMs = 3_600_000): Promise<number> {
+  const names = await readdir(uploadDir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    if (!/^[0-9a-f-]{36}\.zip$/.test(name)) continue;
+    const path = join(uploadDir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (!info || Date.now() - info.mtimeMs < olderThanMs) continue;
+    await rm(path, { force: true });
+    removed++;
+  }
+  return removed;
 }
 
 /** What a publish stored. */

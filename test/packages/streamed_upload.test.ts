@@ -5,7 +5,7 @@
  * chunks byte for byte.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deflateSync } from "fflate";
@@ -13,6 +13,7 @@ import postgres from "postgres";
 import { readArchive } from "../../src/engine/archive.ts";
 import { removeExtracted } from "../../src/engine/extract.ts";
 import { extractStoredArchive } from "../../src/packages/archive_store.ts";
+import { removeStaleUploads } from "../../src/packages/publish.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { migrate, MIGRATIONS_DIR } from "../../src/db/migrate.ts";
 import { bytes, zipFiles } from "../fixtures/engine_package.ts";
@@ -272,6 +273,27 @@ describe("migration 130: archives stored whole before it are cut into chunks", (
         await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await admin.end();
       }
+    }
+  });
+});
+
+describe("upload files a crash left behind", () => {
+  test("removeStaleUploads (run at start-up) removes upload files older than an hour, nothing else", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "stale-uploads-"));
+    try {
+      const old = join(dir, `${crypto.randomUUID()}.zip`);
+      const fresh = join(dir, `${crypto.randomUUID()}.zip`);
+      await Bun.write(old, "x");
+      await Bun.write(fresh, "y");
+      await Bun.write(join(dir, "keep.txt"), "z");
+      const hoursAgo = new Date(Date.now() - 2 * 3_600_000);
+      await utimes(old, hoursAgo, hoursAgo);
+      await utimes(join(dir, "keep.txt"), hoursAgo, hoursAgo);
+      expect(await removeStaleUploads(dir)).toBe(1);
+      expect((await readdir(dir)).sort()).toEqual([fresh.slice(dir.length + 1), "keep.txt"].sort());
+      expect(await removeStaleUploads(join(dir, "missing"))).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
