@@ -15,6 +15,7 @@ import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";
 import { closePackageStreams } from "./events/hub.ts";
 import { setCompileLimits } from "./engine/mod.ts";
+import { removeStaleUploads, uploadDirOf } from "./packages/publish.ts";
 
 /** A started (not listening) service. */
 export interface Service {
@@ -40,6 +41,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   await secureDataDir(config.dataDir);
   // Model compiles run in worker threads (COMPILE_WORKERS), each stopped at COMPILE_TIMEOUT_MS.
   setCompileLimits({ workers: config.compileWorkers, timeoutMs: config.compileTimeoutMs });
+  // upload files a crash left behind (each request removes its own)
+  await removeStaleUploads(uploadDirOf(config.dataDir));
   const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir + "/pg" }));
   try {
     await migrate(db.sql);

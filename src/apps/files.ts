@@ -5,10 +5,9 @@
  */
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { extractArchive } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { badRequest, notFound } from "../http/errors.ts";
-import { readBlob } from "../packages/store.ts";
+import { extractStoredArchive } from "../packages/archive_store.ts";
 import { extractionDir } from "../query/models.ts";
 
 const TYPES: Record<string, string> = {
@@ -64,9 +63,9 @@ export function appPath(raw: string): string {
 export async function extractedDir(ctx: AppContext, sha256: string): Promise<string> {
   const dir = join(extractionDir(ctx), sha256);
   if (await stat(dir).then((s) => s.isDirectory(), () => false)) return dir;
-  const zip = await readBlob(ctx.sql, sha256);
-  if (!zip) throw notFound("the archive of this version is missing; publish it again");
-  return await extractArchive(zip, { cacheDir: extractionDir(ctx), sha256, read: { maxBytes: ctx.config.maxPackageBytes } });
+  const extracted = await extractStoredArchive(ctx.sql, sha256, { cacheDir: extractionDir(ctx), read: { maxBytes: ctx.config.maxPackageBytes } });
+  if (!extracted) throw notFound("the archive of this version is missing; publish it again");
+  return extracted;
 }
 
 /** A resolved app file: its absolute path and its path inside `public/`. */

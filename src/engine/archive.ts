@@ -1,19 +1,27 @@
 /**
- * Reading a package archive (a zip) into memory, with the publish policy:
+ * Reading a package archive (a zip), into memory or streamed from disk into a
+ * folder, with the publish policy:
  * safe relative paths only, no links, bounded entry count and size, a
  * `publisher.json` and at least one model.
  * @module
  */
 
+import { type FileHandle, mkdir, open, readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { ApiError, badRequest } from "../http/errors.ts";
+import { gcHint } from "./memory.ts";
 import {
   inflateEntry,
+  inflateEntryFrom,
   isSymlink,
+  openZipFile,
   readCentralDirectory,
+  readCentralDirectoryFrom,
   ZipBudgetError,
   ZipEntryCountError,
   type ZipEntry,
   ZipFormatError,
+  type ZipSource,
 } from "./zip_reader.ts";
 
 /** The files of a package: relative path (forward slashes) to bytes. */
@@ -51,6 +59,54 @@ export function ratioLimit(compressedSize: number, maxRatio: number): number {
 const IGNORED = /(^|\/)(__MACOSX\/|\.DS_Store$)/;
 
 /**
+ * Most bytes of one model text (`.malloy`, `.malloynb`) or `publisher.json`:
+ * compilation holds these in memory, data files never are (8 MiB).
+ */
+export const MAX_MODEL_FILE_BYTES = 8 * 1024 * 1024;
+
+/** The entries of an archive that passed every check of the central directory. */
+interface CheckedArchive {
+  /** File entries (folders and ignored entries left out). */
+  files: ZipEntry[];
+  /** The top-level folder shared by every file (stripped), or "". */
+  prefix: string;
+}
+
+/**
+ * Every check that needs only the central directory: names, links,
+ * encryption, duplicates, the declared total, each entry's ratio and the
+ * size of model texts.
+ */
+function checkEntries(entries: ZipEntry[], options: ReadArchiveOptions): CheckedArchive {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const maxRatio = options.maxCompressionRatio ?? DEFAULT_MAX_COMPRESSION_RATIO;
+  const files = entries.filter((entry) => !entry.name.endsWith("/") && !IGNORED.test(entry.name));
+  for (const entry of entries) checkEntry(entry);
+  checkDuplicates(files);
+  const declared = files.reduce((sum, entry) => sum + entry.size, 0);
+  if (declared > maxBytes) throw tooLarge(declared, maxBytes);
+  for (const entry of files) {
+    if (entry.size > ratioLimit(entry.compressedSize, maxRatio)) throw tooCompressed(entry, maxRatio);
+  }
+  const prefix = commonFolder(files.map((entry) => entry.name));
+  if (!options.skipPackageChecks) {
+    for (const entry of files) {
+      const path = entry.name.slice(prefix.length);
+      if ((MODEL_TEXT.test(path) || path === "publisher.json") && entry.size > MAX_MODEL_FILE_BYTES) {
+        throw new ApiError(
+          "PACKAGE_TOO_LARGE",
+          `packageFile entry '${entry.name}' is ${entry.size} bytes, more than the ${MAX_MODEL_FILE_BYTES} bytes a model file or publisher.json may have; split the model into files that import each other`,
+          { status: 413 },
+        );
+      }
+    }
+  }
+  return { files, prefix };
+}
+
+const MODEL_TEXT = /\.malloy(nb)?$/;
+
+/**
  * Unzips a package archive into memory after checking every entry.
  *
  * Refuses (400) absolute paths, `..` segments, backslashes, drive letters,
@@ -62,22 +118,14 @@ const IGNORED = /(^|\/)(__MACOSX\/|\.DS_Store$)/;
  * limits while inflating (a header that lies is caught after at most one
  * small inflate step, so memory stays bounded by the limits). A single top-level folder shared by every file is
  * stripped. `__MACOSX/` and `.DS_Store` entries are dropped.
+ *
+ * This holds every file in memory: for small archives (tests, tools). A
+ * publish streams the archive from disk with {@link unpackArchive}.
  */
 export function readArchive(zipBytes: Uint8Array, options: ReadArchiveOptions = {}): PackageFiles {
-  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const maxRatio = options.maxCompressionRatio ?? DEFAULT_MAX_COMPRESSION_RATIO;
-  const entries = listEntries(zipBytes, maxEntries, maxBytes);
-  const files = entries.filter((entry) => !entry.name.endsWith("/") && !IGNORED.test(entry.name));
-  for (const entry of entries) checkEntry(entry);
-  checkDuplicates(files);
-  const declared = files.reduce((sum, entry) => sum + entry.size, 0);
-  if (declared > maxBytes) throw tooLarge(declared, maxBytes);
-  for (const entry of files) {
-    if (entry.size > ratioLimit(entry.compressedSize, maxRatio)) throw tooCompressed(entry, maxRatio);
-  }
-
-  const prefix = commonFolder(files.map((entry) => entry.name));
+  const entries = listEntries(zipBytes, options.maxEntries ?? DEFAULT_MAX_ENTRIES, maxBytes);
+  const { files, prefix } = checkEntries(entries, options);
   const out: PackageFiles = new Map();
   let total = 0;
   for (const entry of files) {
@@ -87,24 +135,139 @@ export function readArchive(zipBytes: Uint8Array, options: ReadArchiveOptions = 
     try {
       bytes = inflateEntry(zipBytes, entry, { limit });
     } catch (error) {
-      if (error instanceof ZipBudgetError) {
-        if (limit < entry.size) throw tooLarge(total + entry.size + 1, maxBytes);
-        throw badRequest(
-          `packageFile entry '${entry.name}' inflates to more than its declared ${entry.size} bytes; the archive is damaged or forged, zip the package again`,
-        );
-      }
-      throw asBadArchive(error);
+      throw inflateFailure(error, entry, { limit, total, maxBytes });
     }
-    if (bytes.length !== entry.size) {
-      throw badRequest(
-        `packageFile entry '${entry.name}' inflates to ${bytes.length} bytes, not its declared ${entry.size}; zip the package again`,
-      );
-    }
+    checkInflatedSize(entry, bytes.length);
     total += bytes.length;
     out.set(entry.name.slice(prefix.length), bytes);
   }
-  if (!options.skipPackageChecks) checkPackage(out);
+  if (!options.skipPackageChecks) checkPackage([...out.keys()], fileText(out, "publisher.json"));
   return out;
+}
+
+/**
+ * Unpacks a package archive on disk into `dir` (which must not exist yet)
+ * with the same checks and limits as {@link readArchive}, one entry at a
+ * time and each in pieces of about 1 MiB: memory stays a few MiB whatever
+ * the archive's size. Only the central directory (at most 16 MiB) is read
+ * whole. Returns the package-relative paths of the files written.
+ */
+export async function unpackArchive(zipPath: string, dir: string, options: ReadArchiveOptions = {}): Promise<string[]> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let source: Awaited<ReturnType<typeof openZipFile>>;
+  try {
+    source = await openZipFile(zipPath);
+  } catch (error) {
+    throw asBadArchive(error);
+  }
+  try {
+    const entries = await listEntriesFrom(source, options.maxEntries ?? DEFAULT_MAX_ENTRIES, maxBytes);
+    const { files, prefix } = checkEntries(entries, options);
+    const root = resolve(dir);
+    await mkdir(root, { recursive: true });
+    const paths: string[] = [];
+    const moved = gcHint();
+    let total = 0;
+    for (const entry of files) {
+      const path = entry.name.slice(prefix.length);
+      const full = resolve(root, path);
+      if (!full.startsWith(root + "/")) throw badRequest(`packageFile entry '${entry.name}' escapes the package folder`);
+      await mkdir(dirname(full), { recursive: true });
+      const limit = Math.min(entry.size, maxBytes - total);
+      const out = await open(full, "wx", 0o600);
+      let size: number;
+      try {
+        size = await inflateEntryFrom(source, entry, {
+          limit,
+          sink: async (bytes) => {
+            await writeAll(out, bytes);
+            moved(bytes.length);
+          },
+        });
+      } catch (error) {
+        throw inflateFailure(error, entry, { limit, total, maxBytes });
+      } finally {
+        await out.close();
+      }
+      checkInflatedSize(entry, size);
+      total += size;
+      paths.push(path);
+    }
+    if (!options.skipPackageChecks) {
+      const manifest = paths.includes("publisher.json") ? await readFile(join(root, "publisher.json"), "utf8") : undefined;
+      checkPackage(paths, manifest);
+    }
+    return paths;
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * Checks a package archive on disk without unpacking it: every check of the
+ * central directory, and `publisher.json` (inflated alone, at most
+ * {@link MAX_MODEL_FILE_BYTES}). For an archive whose folder is already
+ * extracted. Returns the package-relative paths of its files.
+ */
+export async function inspectArchive(zipPath: string, options: ReadArchiveOptions = {}): Promise<string[]> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let source: Awaited<ReturnType<typeof openZipFile>>;
+  try {
+    source = await openZipFile(zipPath);
+  } catch (error) {
+    throw asBadArchive(error);
+  }
+  try {
+    const entries = await listEntriesFrom(source, options.maxEntries ?? DEFAULT_MAX_ENTRIES, maxBytes);
+    const { files, prefix } = checkEntries(entries, options);
+    const paths = files.map((entry) => entry.name.slice(prefix.length));
+    if (!options.skipPackageChecks) {
+      const entry = files[paths.indexOf("publisher.json")];
+      let manifest: string | undefined;
+      if (entry) {
+        const parts: Uint8Array[] = [];
+        let size: number;
+        try {
+          size = await inflateEntryFrom(source, entry, { limit: entry.size, sink: (bytes) => void parts.push(bytes.slice()) });
+        } catch (error) {
+          throw inflateFailure(error, entry, { limit: entry.size, total: 0, maxBytes });
+        }
+        checkInflatedSize(entry, size);
+        manifest = Buffer.concat(parts).toString("utf8");
+      }
+      checkPackage(paths, manifest);
+    }
+    return paths;
+  } finally {
+    await source.close();
+  }
+}
+
+async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done);
+    done += bytesWritten;
+  }
+}
+
+function inflateFailure(error: unknown, entry: ZipEntry, budget: { limit: number; total: number; maxBytes: number }): unknown {
+  if (error instanceof ZipBudgetError) {
+    if (budget.limit < entry.size) return tooLarge(budget.total + entry.size + 1, budget.maxBytes);
+    return badRequest(
+      `packageFile entry '${entry.name}' inflates to more than its declared ${entry.size} bytes; the archive is damaged or forged, zip the package again`,
+    );
+  }
+  if (error instanceof ZipFormatError) return asBadArchive(error);
+  return error;
+}
+
+function checkInflatedSize(entry: ZipEntry, size: number): void {
+  if (size !== entry.size) {
+    throw badRequest(
+      `packageFile entry '${entry.name}' inflates to ${size} bytes, not its declared ${entry.size}; zip the package again`,
+    );
+  }
 }
 
 /** Decodes a file of the package as UTF-8 text. */
@@ -117,14 +280,28 @@ function listEntries(zipBytes: Uint8Array, maxEntries: number, maxBytes = DEFAUL
   try {
     return readCentralDirectory(zipBytes, { maxEntries });
   } catch (error) {
-    if (error instanceof ZipEntryCountError) {
-      throw badRequest(
-        `packageFile has ${error.count} entries, more than the limit of ${maxEntries}; leave generated or unused files out of the package`,
-      );
-    }
-    if (error instanceof ZipBudgetError) throw tooLarge(Number.MAX_SAFE_INTEGER, maxBytes);
-    throw asBadArchive(error);
+    const failure = entryListFailure(error, maxEntries, maxBytes);
+    throw failure === error ? asBadArchive(error) : failure;
   }
+}
+
+async function listEntriesFrom(source: ZipSource, maxEntries: number, maxBytes: number): Promise<ZipEntry[]> {
+  try {
+    return await readCentralDirectoryFrom(source, { maxEntries });
+  } catch (error) {
+    throw entryListFailure(error, maxEntries, maxBytes);
+  }
+}
+
+function entryListFailure(error: unknown, maxEntries: number, maxBytes: number): unknown {
+  if (error instanceof ZipEntryCountError) {
+    return badRequest(
+      `packageFile has ${error.count} entries, more than the limit of ${maxEntries}; leave generated or unused files out of the package`,
+    );
+  }
+  if (error instanceof ZipBudgetError) return tooLarge(Number.MAX_SAFE_INTEGER, maxBytes);
+  if (error instanceof ZipFormatError) return asBadArchive(error);
+  return error;
 }
 
 function checkEntry(entry: ZipEntry): void {
@@ -171,8 +348,7 @@ function commonFolder(names: string[]): string {
   return names.every((name) => name.startsWith(prefix)) ? prefix : "";
 }
 
-function checkPackage(files: PackageFiles): void {
-  const manifest = fileText(files, "publisher.json");
+function checkPackage(paths: string[], manifest: string | undefined): void {
   if (manifest === undefined) {
     throw badRequest(
       "packageFile has no publisher.json at its top level; add a publisher.json (for example {\"name\": \"my-package\"}) next to your .malloy files",
@@ -187,7 +363,7 @@ function checkPackage(files: PackageFiles): void {
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw badRequest('publisher.json must be a JSON object, for example {"name": "my-package"}');
   }
-  if (![...files.keys()].some((path) => path.endsWith(".malloy"))) {
+  if (!paths.some((path) => path.endsWith(".malloy"))) {
     throw badRequest("packageFile holds no .malloy file; a package needs at least one Malloy model");
   }
 }

@@ -8,11 +8,22 @@ export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_ENTRIES,
   fileText,
+  inspectArchive,
+  MAX_MODEL_FILE_BYTES,
   type PackageFiles,
   readArchive,
   type ReadArchiveOptions,
+  unpackArchive,
 } from "./archive.ts";
-export { type ExtractArchiveOptions, extractArchive, removeExtracted, sha256Hex } from "./extract.ts";
+export {
+  type ExtractArchiveFileOptions,
+  type ExtractArchiveOptions,
+  extractArchive,
+  extractArchiveFile,
+  readModelFiles,
+  removeExtracted,
+  sha256Hex,
+} from "./extract.ts";
 export {
   absoluteTablePath,
   closeAllPackageDuckDB,
@@ -28,6 +39,7 @@ export {
   type Session,
   setEngineLimits,
 } from "./duckdb_sandbox.ts";
+export { GC_HINT_BYTES, gcHint } from "./memory.ts";
 export { checkDuckDBSql, type CheckedSql, NOT_ALLOWED_PREFIX } from "./sql_guard.ts";
 export {
   closeCompileWorkers,

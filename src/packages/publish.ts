@@ -5,28 +5,40 @@
  * publish stores nothing.
  * @module
  */
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { type FileHandle, mkdir, open, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Db, Sql } from "../db/database.ts";
 import {
   closePackageDuckDB,
   compilePackage,
-  extractArchive,
-  fileText,
+  extractArchiveFile,
+  gcHint,
+  inspectArchive,
   type LookupConnection,
   type ModelMetadata,
   modelMetadata,
-  readArchive,
+  readModelFiles,
   removeExtracted,
   sha256Hex,
 } from "../engine/mod.ts";
 import type { PackageFiles } from "../engine/archive.ts";
 import { ApiError, badRequest, conflict } from "../http/errors.ts";
+import { MultipartError, multipartBoundary, type PartSink, readMultipart } from "../http/multipart.ts";
 import { SEMVER_PATTERN } from "../http/params.ts";
 import { insertModelMetadata } from "../models/store.ts";
 import { checkAccessAnnotations, withAccess } from "../rls/publish_check.ts";
 import { insertVersion, type VersionRow } from "../versions/store.ts";
-import { ensurePackage, putBlob, updatePackage } from "./store.ts";
+import { putArchive } from "./archive_store.ts";
+import { ensurePackage, updatePackage } from "./store.ts";
+
+/** An uploaded archive: a temporary file in `DATA_DIR/uploads` and its hashes. */
+export interface UploadedArchive {
+  path: string;
+  size: number;
+  /** Hex sha256 of the file (the key it is stored and extracted under). */
+  sha256: string;
+}
 
 /** The parts of a publish request, checked. */
 export interface PublishForm {
@@ -34,22 +46,40 @@ export interface PublishForm {
   packageMeta: Record<string, unknown>;
   versionId: string;
   pinLatest: boolean;
-  zip: Uint8Array;
+  /** The archive, received to a file (a request), or ... */
+  archive?: UploadedArchive;
+  /** ... its bytes (the watcher and the demo: small archives built in memory). */
+  zip?: Uint8Array;
+}
+
+/** A form read from a request: its archive is a temporary file, removed by `dispose`. */
+export interface ReceivedPublishForm extends PublishForm {
+  archive: UploadedArchive;
+  /** Removes the temporary file (call it when the publish is over, whatever its outcome). */
+  dispose(): Promise<void>;
 }
 
 const FORM_HELP = "send multipart/form-data with parts package (JSON), version (JSON {\"id\": \"1.0.0\"}), packageFile (the zip) and md5Hash (hex md5 of the zip)";
 
-async function jsonPart(form: FormData, part: string, options: { required: boolean }): Promise<Record<string, unknown> | undefined> {
-  const value = form.get(part);
-  if (value === null) {
+/** Most bytes kept of a part other than `packageFile` (JSON parts, md5Hash). */
+const MAX_FIELD_BYTES = 1_000_000;
+
+/** A part other than `packageFile`, as received. */
+interface FieldPart {
+  text: string | undefined;
+  isFile: boolean;
+}
+
+function jsonPart(fields: Map<string, FieldPart>, part: string, options: { required: boolean }): Record<string, unknown> | undefined {
+  const value = fields.get(part);
+  if (value === undefined) {
     if (options.required) throw badRequest(`part '${part}' is missing; ${FORM_HELP}`);
     return undefined;
   }
   // text, or a file part (`curl -F 'package=@package.json;type=application/json'`) of at most 1 MB
-  const text = typeof value === "string" ? value : value.size <= 1_000_000 ? await value.text() : undefined;
   let parsed: unknown;
   try {
-    parsed = text === undefined ? undefined : JSON.parse(text);
+    parsed = value.text === undefined ? undefined : JSON.parse(value.text);
   } catch {
     parsed = undefined;
   }
@@ -59,44 +89,110 @@ async function jsonPart(form: FormData, part: string, options: { required: boole
   return parsed as Record<string, unknown>;
 }
 
-/** Reads and checks the multipart form of a publish (400 naming the part that is wrong). */
-export async function readPublishForm(request: Request, options: { packageName: string }): Promise<PublishForm> {
-  let form: FormData;
+/** Collects a part of at most {@link MAX_FIELD_BYTES} (text `undefined` past it). */
+function fieldSink(fields: Map<string, FieldPart>, name: string, isFile: boolean): PartSink {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  return {
+    write(bytes) {
+      size += bytes.length;
+      if (size <= MAX_FIELD_BYTES) parts.push(bytes.slice());
+    },
+    end() {
+      if (fields.has(name)) return; // the first of a repeated part counts, as FormData.get
+      fields.set(name, { text: size <= MAX_FIELD_BYTES ? Buffer.concat(parts).toString("utf8") : undefined, isFile });
+    },
+  };
+}
+
+/**
+ * Reads and checks the multipart form of a publish (400 naming the part that
+ * is wrong). The body is streamed: `packageFile` goes straight to a temporary
+ * file in `uploadDir` (hashed on the way), other parts are kept up to 1 MB
+ * each, so memory stays small whatever the upload's size (the edge caps the
+ * body at MAX_UPLOAD_BYTES, 413). The file is removed when the form is
+ * refused, and by `dispose()` after the publish.
+ */
+export async function readPublishForm(request: Request, options: { packageName: string; uploadDir: string }): Promise<ReceivedPublishForm> {
+  const boundary = multipartBoundary(request.headers.get("content-type"));
+  if (!boundary || !request.body) throw badRequest(`request body is not a readable multipart form; ${FORM_HELP}`);
+  await mkdir(options.uploadDir, { recursive: true });
+  const path = join(options.uploadDir, `${crypto.randomUUID()}.zip`);
+  const dispose = () => rm(path, { force: true });
+  let handle: FileHandle | undefined;
   try {
-    form = await request.formData();
-  } catch {
-    throw badRequest(`request body is not a readable multipart form; ${FORM_HELP}`);
+    const fields = new Map<string, FieldPart>();
+    let archive: { size: number; sha256: string; md5: string } | undefined;
+    const discard: PartSink = { write() {} };
+    await readMultipart(request.body, boundary, async (part) => {
+      if (part.name !== "packageFile" || part.filename === undefined) return fieldSink(fields, part.name, part.filename !== undefined);
+      if (archive || fields.has("packageFile")) return discard;
+      const file = await open(path, "wx", 0o600);
+      handle = file;
+      const md5 = new Bun.CryptoHasher("md5");
+      const sha = createHash("sha256");
+      const moved = gcHint();
+      let size = 0;
+      return {
+        async write(bytes) {
+          md5.update(bytes);
+          sha.update(bytes);
+          size += bytes.length;
+          moved(bytes.length);
+          let done = 0;
+          while (done < bytes.length) done += (await file.write(bytes, done, bytes.length - done)).bytesWritten;
+        },
+        async end() {
+          handle = undefined;
+          await file.close();
+          archive = { size, sha256: sha.digest("hex"), md5: md5.digest("hex") };
+        },
+      };
+    }).catch((error) => {
+      if (error instanceof MultipartError) throw badRequest(`request body is not a readable multipart form (${error.message}); ${FORM_HELP}`);
+      throw error;
+    });
+    const packageMeta = jsonPart(fields, "package", { required: false }) ?? {};
+    if (packageMeta.name !== undefined && packageMeta.name !== options.packageName) {
+      throw badRequest(`package.name '${String(packageMeta.name)}' differs from the package '${options.packageName}' of the path; leave it out or make them equal`);
+    }
+    if (packageMeta.description !== undefined && typeof packageMeta.description !== "string") {
+      throw badRequest("package.description must be a string");
+    }
+    const version = jsonPart(fields, "version", { required: true })!;
+    const id = version.id;
+    if (typeof id !== "string" || !new RegExp(SEMVER_PATTERN).test(id)) {
+      throw badRequest(`version.id '${String(id ?? "")}' must be three dot-separated integers, e.g. 1.0.0`);
+    }
+    if (version.pinLatest !== undefined && typeof version.pinLatest !== "boolean") {
+      throw badRequest("version.pinLatest must be true or false");
+    }
+    if (!archive) {
+      if (fields.has("packageFile")) throw badRequest("part 'packageFile' must be a file (the zip), not a text field");
+      throw badRequest(`part 'packageFile' is missing; ${FORM_HELP}`);
+    }
+    const md5 = fields.get("md5Hash");
+    if (md5 === undefined) throw badRequest(`part 'md5Hash' is missing; ${FORM_HELP}`);
+    const expected = md5.text?.trim().toLowerCase();
+    if (md5.isFile || expected === undefined || !/^[0-9a-f]{32}$/.test(expected)) {
+      throw badRequest("part 'md5Hash' must be the 32 hex digits of the md5 of packageFile");
+    }
+    if (archive.md5 !== expected) {
+      throw badRequest(`md5Hash ${expected} does not match packageFile (its md5 is ${archive.md5}); the upload was damaged or the hash is of another file`);
+    }
+    return {
+      packageMeta,
+      versionId: id,
+      pinLatest: version.pinLatest !== false,
+      archive: { path, size: archive.size, sha256: archive.sha256 },
+      dispose,
+    };
+  } catch (error) {
+    // the body broke off (or went over MAX_UPLOAD_BYTES) in the middle of the file
+    await handle?.close().catch(() => {});
+    await dispose();
+    throw error;
   }
-  const packageMeta = (await jsonPart(form, "package", { required: false })) ?? {};
-  if (packageMeta.name !== undefined && packageMeta.name !== options.packageName) {
-    throw badRequest(`package.name '${String(packageMeta.name)}' differs from the package '${options.packageName}' of the path; leave it out or make them equal`);
-  }
-  if (packageMeta.description !== undefined && typeof packageMeta.description !== "string") {
-    throw badRequest("package.description must be a string");
-  }
-  const version = (await jsonPart(form, "version", { required: true }))!;
-  const id = version.id;
-  if (typeof id !== "string" || !new RegExp(SEMVER_PATTERN).test(id)) {
-    throw badRequest(`version.id '${String(id ?? "")}' must be three dot-separated integers, e.g. 1.0.0`);
-  }
-  if (version.pinLatest !== undefined && typeof version.pinLatest !== "boolean") {
-    throw badRequest("version.pinLatest must be true or false");
-  }
-  const file = form.get("packageFile");
-  if (file === null) throw badRequest(`part 'packageFile' is missing; ${FORM_HELP}`);
-  if (typeof file === "string") throw badRequest("part 'packageFile' must be a file (the zip), not a text field");
-  const md5 = form.get("md5Hash");
-  if (md5 === null) throw badRequest(`part 'md5Hash' is missing; ${FORM_HELP}`);
-  if (typeof md5 !== "string" || !/^[0-9a-fA-F]{32}$/.test(md5.trim())) {
-    throw badRequest("part 'md5Hash' must be the 32 hex digits of the md5 of packageFile");
-  }
-  const zip = new Uint8Array(await file.arrayBuffer());
-  // Web Crypto has no MD5; Bun's hasher is the one non-standard call here.
-  const actual = new Bun.CryptoHasher("md5").update(zip).digest("hex");
-  if (actual !== md5.trim().toLowerCase()) {
-    throw badRequest(`md5Hash ${md5.trim().toLowerCase()} does not match packageFile (its md5 is ${actual}); the upload was damaged or the hash is of another file`);
-  }
-  return { packageMeta, versionId: id, pinLatest: version.pinLatest !== false, zip };
 }
 
 /** Where and by whom a version is published. */
@@ -116,6 +212,32 @@ export interface PublishOptions {
   maxCompressionRatio?: number;
   /** The environment's connections by name. */
   lookupConnection?: LookupConnection;
+  /** Folder of temporary upload files (default `uploads` next to `cacheDir`, i.e. `DATA_DIR/uploads`). */
+  uploadDir?: string;
+}
+
+/** The folder of upload files of a data directory. */
+export function uploadDirOf(dataDir: string): string {
+  return join(dataDir, "uploads");
+}
+
+/**
+ * Removes upload files older than `olderThanMs` (default an hour) from an
+ * upload folder: those a crash left behind (every request removes its own).
+ * Returns how many went.
+ */
+export async function removeStaleUploads(uploadDir: string, olderThanMs = 3_600_000): Promise<number> {
+  const names = await readdir(uploadDir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    if (!/^[0-9a-f-]{36}\.zip$/.test(name)) continue;
+    const path = join(uploadDir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (!info || Date.now() - info.mtimeMs < olderThanMs) continue;
+    await rm(path, { force: true });
+    removed++;
+  }
+  return removed;
 }
 
 /** What a publish stored. */
@@ -150,19 +272,43 @@ function duplicate(target: PublishTarget, versionId: string): ApiError {
 export async function publishVersion(db: Sql, request: { target: PublishTarget; form: PublishForm }, options: PublishOptions): Promise<Published> {
   const { target, form } = request;
   if (await versionTaken(db, target, form.versionId)) throw duplicate(target, form.versionId);
-  const files = readArchive(form.zip, { maxBytes: options.maxBytes, maxCompressionRatio: options.maxCompressionRatio });
-  let publisher: Record<string, unknown> = {};
+  if (form.archive) return await publishArchive(db, target, form, form.archive, options);
+  if (!form.zip) throw new Error("a publish form needs its archive (a file or bytes)");
+  const uploadDir = options.uploadDir ?? uploadDirOf(dirname(options.cacheDir));
+  await mkdir(uploadDir, { recursive: true });
+  const path = join(uploadDir, `${crypto.randomUUID()}.zip`);
   try {
-    publisher = JSON.parse(fileText(files, "publisher.json") ?? "{}");
-  } catch {
-    publisher = {};
+    await writeFile(path, form.zip, { mode: 0o600 });
+    const archive = { path, size: form.zip.length, sha256: await sha256Hex(form.zip) };
+    return await publishArchive(db, target, form, archive, options);
+  } finally {
+    await rm(path, { force: true });
   }
-  const sha = await sha256Hex(form.zip);
+}
+
+/**
+ * The publish of an archive file: checked and unpacked entry by entry into
+ * `<cacheDir>/<sha256>` (memory stays a few MiB; only model texts are read
+ * into memory, for compilation), then stored in chunks in the transaction
+ * that inserts the version.
+ */
+async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm, archive: UploadedArchive, options: PublishOptions): Promise<Published> {
+  const sha = archive.sha256;
+  const limits = { maxBytes: options.maxBytes, maxCompressionRatio: options.maxCompressionRatio };
   const hadDir = await exists(join(options.cacheDir, sha));
-  const packageDir = await extractArchive(form.zip, { cacheDir: options.cacheDir, files, sha256: sha });
+  // an extracted folder is reused, but the archive still passes today's checks
+  if (hadDir) await inspectArchive(archive.path, limits);
+  const packageDir = await extractArchiveFile(archive.path, { cacheDir: options.cacheDir, sha256: sha, read: limits });
   let models: ModelMetadata[];
   let notebooks: NotebookReport[] = [];
+  let publisher: Record<string, unknown> = {};
   try {
+    try {
+      publisher = JSON.parse(await readFile(join(packageDir, "publisher.json"), "utf8"));
+    } catch {
+      publisher = {};
+    }
+    const files = await readModelFiles(packageDir);
     const compiled = await compileTolerantOfNotebooks(files, packageDir, options);
     notebooks = compiled.notebooks;
     await checkAccessAnnotations(db, target.envId, compiled.models.values());
@@ -187,7 +333,7 @@ export async function publishVersion(db: Sql, request: { target: PublishTarget; 
       if (!pkg.created && Object.keys(form.packageMeta).length > 0) {
         await updatePackage(tx, pkg.id, { description: form.packageMeta.description as string | undefined, metadata });
       }
-      await putBlob(tx, sha, form.zip);
+      await putArchive(tx, archive.path, archive);
       const version = await insertVersion(tx, {
         packageId: pkg.id,
         versionId: form.versionId,

@@ -18,14 +18,14 @@ import { connectionLookup } from "../connections/store.ts";
 import { envParams } from "../http/resource_params.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
-import { archivesOf, readPublishForm, publishVersion, removeUnusedExtractions } from "./publish.ts";
+import { archiveChunks, findArchive } from "./archive_store.ts";
+import { archivesOf, readPublishForm, publishVersion, removeUnusedExtractions, uploadDirOf } from "./publish.ts";
 import {
   deletePackage,
   findPackage,
   listOrganizationPackages,
   listPackages,
   packageView,
-  readBlob,
   updatePackage,
 } from "./store.ts";
 
@@ -83,12 +83,18 @@ function packagePlugin(ctx: AppContext, prefix: string) {
       "/:env/packages/:pkg",
       async ({ env, params, principal, request, set }) => {
         const p = required(principal);
-        const form = await readPublishForm(request, { packageName: params.pkg });
+        const uploadDir = uploadDirOf(ctx.config.dataDir);
+        const form = await readPublishForm(request, { packageName: params.pkg, uploadDir });
         const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };
-        const published = await publishVersion(ctx.sql, {
-          target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
-          form,
-        }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
+        let published: Awaited<ReturnType<typeof publishVersion>>;
+        try {
+          published = await publishVersion(ctx.sql, {
+            target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
+            form,
+          }, { cacheDir: packageCacheDir(ctx), uploadDir, maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
+        } finally {
+          await form.dispose();
+        }
         const runId = await afterPublish(ctx, published, {
           envId: env.id,
           packageName: params.pkg,
@@ -144,11 +150,24 @@ function packagePlugin(ctx: AppContext, prefix: string) {
             ? `version ${query.versionId} of package '${params.pkg}' not found`
             : `package '${params.pkg}' has no unarchived version; name one with ?versionId=`);
         }
-        const bytes = await readBlob(ctx.sql, version.blobSha256);
-        if (!bytes) throw notFound(`the archive of version ${version.id} is missing`);
-        return new Response(bytes as Uint8Array<ArrayBuffer>, {
+        const archive = await findArchive(ctx.sql, version.blobSha256);
+        if (!archive) throw notFound(`the archive of version ${version.id} is missing`);
+        // streamed chunk by chunk (4 MiB) from the database, never whole in memory
+        const chunks = archiveChunks(ctx.sql, archive);
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const next = await chunks.next();
+            if (next.done) controller.close();
+            else controller.enqueue(next.value);
+          },
+          async cancel() {
+            await chunks.return(undefined);
+          },
+        });
+        return new Response(body, {
           headers: {
             "content-type": "application/zip",
+            "content-length": String(archive.size),
             "content-disposition": `attachment; filename="${params.pkg}-${version.id}.zip"`,
             "x-version-id": version.id,
             etag: `"${version.blobSha256}"`,

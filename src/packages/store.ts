@@ -132,17 +132,3 @@ export async function deletePackage(db: Db, id: string): Promise<void> {
   await db`DELETE FROM packages WHERE id = ${id}`;
   await deleteOrphanBlobs(db);
 }
-
-/** Stores an archive under its sha256 (no-op when stored already). */
-export async function putBlob(db: Db, sha256: string, bytes: Uint8Array): Promise<void> {
-  await db`INSERT INTO package_blobs (sha256, bytes, size) VALUES (${sha256}, ${bytes as never}, ${bytes.length})
-           ON CONFLICT (sha256) DO NOTHING`;
-}
-
-/** The stored archive with this sha256, exactly as uploaded, or `null`. */
-export async function readBlob(db: Db, sha256: string): Promise<Uint8Array | null> {
-  const [r] = await db`SELECT bytes FROM package_blobs WHERE sha256 = ${sha256}`;
-  if (!r) return null;
-  const b = r.bytes as Uint8Array;
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-}

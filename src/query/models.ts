@@ -9,7 +9,7 @@
  * can evict through {@link evictVersions} without an import cycle.
  * @module
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { connectionLookup } from "../connections/store.ts";
 import {
@@ -19,16 +19,15 @@ import {
   CompileTimeoutError,
   createModelCache,
   createPackageRuntime,
-  extractArchive,
-  isModelFile,
   type ModelCache,
   type PackageFiles,
   QueryError,
   warmQueryPath,
+  readModelFiles,
 } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { notFound } from "../http/errors.ts";
-import { readBlob } from "../packages/store.ts";
+import { extractStoredArchive } from "../packages/archive_store.ts";
 
 /** The per-node state of one app context. */
 interface NodeModels {
@@ -126,9 +125,9 @@ async function extracted(ctx: AppContext, state: NodeModels, target: Pick<ModelT
   let pending = state.extracting.get(sha);
   if (!pending) {
     pending = (async () => {
-      const zip = await readBlob(ctx.sql, sha);
-      if (!zip) throw notFound(`the archive of version ${target.versionId} of package '${target.packageName}' is missing; publish the version again`);
-      return await extractArchive(zip, { cacheDir: extractionDir(ctx), sha256: sha, read: { maxBytes: ctx.config.maxPackageBytes } });
+      const dir = await extractStoredArchive(ctx.sql, sha, { cacheDir: extractionDir(ctx), read: { maxBytes: ctx.config.maxPackageBytes } });
+      if (!dir) throw notFound(`the archive of version ${target.versionId} of package '${target.packageName}' is missing; publish the version again`);
+      return dir;
     })();
     state.extracting.set(sha, pending);
     pending.finally(() => state.extracting.delete(sha)).catch(() => {});
@@ -138,14 +137,7 @@ async function extracted(ctx: AppContext, state: NodeModels, target: Pick<ModelT
 
 /** The model files (`.malloy`, `.malloynb`) of an extracted package: all the URL reader serves. */
 async function modelFiles(dir: string): Promise<PackageFiles> {
-  const files: PackageFiles = new Map();
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  for (const entry of entries) {
-    if (!entry.isFile() || !isModelFile(entry.name)) continue;
-    const full = join(entry.parentPath, entry.name);
-    files.set(full.slice(dir.length + 1), new Uint8Array(await readFile(full)));
-  }
-  return files;
+  return await readModelFiles(dir);
 }
 
 /** Row uuids of the versions of a package or of every package of an environment (read before deleting them, to evict after). */

@@ -64,7 +64,7 @@ async function store(envId: string, name: string, seed: number): Promise<void> {
   const sha = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${envId}/${name}`))), (b) => b.toString(16).padStart(2, "0")).join("");
   const version = await sql.begin(async (tx) => {
     const [pkg] = await tx`INSERT INTO packages (env_id, name) VALUES (${envId}, ${name}) RETURNING id`;
-    await tx`INSERT INTO package_blobs (sha256, bytes, size) VALUES (${sha}, ${new Uint8Array(0)}, 0) ON CONFLICT DO NOTHING`;
+    await tx`INSERT INTO package_blobs (sha256, size, chunks) VALUES (${sha}, 0, 0) ON CONFLICT DO NOTHING`;
     const [v] = await tx`INSERT INTO package_versions (package_id, version_id, blob_sha256) VALUES (${pkg!.id as string}, '1.0.0', ${sha}) RETURNING id`;
     await tx`UPDATE packages SET latest_version = ${v!.id as string} WHERE id = ${pkg!.id as string}`;
     await insertModelMetadata(tx, { version: v!.id as string, packageId: pkg!.id as string, envId }, [model]);

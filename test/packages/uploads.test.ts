@@ -4,6 +4,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { bytes, zipFiles } from "../fixtures/engine_package.ts";
 import { readArchive } from "../../src/engine/archive.ts";
+import { concat, rawZip, type RawEntry } from "../fixtures/raw_zip.ts";
 import { API, packageRowCounts, publish, smallPackage, startWorld, type World } from "./helpers.ts";
 
 setDefaultTimeout(120_000);
@@ -17,16 +18,6 @@ beforeAll(async () => {
   empty = await packageRowCounts(w);
 }, 240_000);
 afterAll(() => w.s.close());
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 /**
  * A deflate stream of `mib` MiB of zeros, built without compressing them all:
@@ -52,57 +43,6 @@ function zeroDeflate(mib: number): Uint8Array {
   d.push(new Uint8Array(0), true);
   const tail = take();
   return concat([first, ...Array<Uint8Array>(mib - 1).fill(next), tail]);
-}
-
-interface RawEntry {
-  name: string;
-  method: 0 | 8;
-  data: Uint8Array;
-  /** Uncompressed size written in both headers (a bomb may lie). */
-  size: number;
-}
-
-/** A zip written by hand, so headers can say what a test needs (CRC left 0: the reader does not use it). */
-function rawZip(entries: RawEntry[]): Uint8Array {
-  const enc = new TextEncoder();
-  const locals: Uint8Array[] = [];
-  const centrals: Uint8Array[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = enc.encode(e.name);
-    const local = new Uint8Array(30 + name.length);
-    const lv = new DataView(local.buffer);
-    lv.setUint32(0, 0x04034b50, true);
-    lv.setUint16(4, 20, true);
-    lv.setUint16(8, e.method, true);
-    lv.setUint32(18, e.data.length, true);
-    lv.setUint32(22, e.size, true);
-    lv.setUint16(26, name.length, true);
-    local.set(name, 30);
-    const central = new Uint8Array(46 + name.length);
-    const cv = new DataView(central.buffer);
-    cv.setUint32(0, 0x02014b50, true);
-    cv.setUint16(4, 20, true);
-    cv.setUint16(6, 20, true);
-    cv.setUint16(10, e.method, true);
-    cv.setUint32(20, e.data.length, true);
-    cv.setUint32(24, e.size, true);
-    cv.setUint16(28, name.length, true);
-    cv.setUint32(42, offset, true);
-    central.set(name, 46);
-    locals.push(local, e.data);
-    centrals.push(central);
-    offset += local.length + e.data.length;
-  }
-  const cd = concat(centrals);
-  const end = new Uint8Array(22);
-  const ev = new DataView(end.buffer);
-  ev.setUint32(0, 0x06054b50, true);
-  ev.setUint16(8, entries.length, true);
-  ev.setUint16(10, entries.length, true);
-  ev.setUint32(12, cd.length, true);
-  ev.setUint32(16, offset, true);
-  return concat([...locals, cd, end]);
 }
 
 /** The small valid package as stored entries, plus `extra`. */

@@ -13,10 +13,10 @@
  * @module
  */
 import { join } from "node:path";
-import { extractArchive, type ModelMetadata, readArchive } from "../../engine/mod.ts";
+import { type ModelMetadata, readModelFiles } from "../../engine/mod.ts";
 import type { AppContext } from "../../http/context.ts";
 import { connectionLookup } from "../../connections/store.ts";
-import { readBlob } from "../../packages/store.ts";
+import { extractStoredArchive } from "../../packages/archive_store.ts";
 import { setIndexStatus } from "../../versions/store.ts";
 import { embedderStatus, getEmbedder } from "../embedding/embedder.ts";
 import { embedEntities, entityVectorKey } from "./entity_vectors.ts";
@@ -168,11 +168,10 @@ async function versionValues(
   options: IndexVersionOptions,
 ): Promise<Map<string, IndexedValue[]>> {
   if (!models.some((m) => m.sources.some((s) => s.dimensions.some((d) => d.indexed)))) return new Map();
-  const zip = await readBlob(ctx.sql, version.sha);
-  if (!zip) throw new Error(`the archive ${version.sha} of the version is missing; publish the version again`);
-  const files = readArchive(zip, { maxBytes: ctx.config.maxPackageBytes });
   // The same folder as the publish's (packages/routes.ts packageCacheDir).
-  const packageDir = await extractArchive(zip, { cacheDir: join(ctx.config.dataDir, "packages"), files, sha256: version.sha });
+  const packageDir = await extractStoredArchive(ctx.sql, version.sha, { cacheDir: join(ctx.config.dataDir, "packages"), read: { maxBytes: ctx.config.maxPackageBytes } });
+  if (!packageDir) throw new Error(`the archive ${version.sha} of the version is missing; publish the version again`);
+  const files = await readModelFiles(packageDir);
   const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };
   return await computeIndexedValues({ files, packageDir }, models, {
     lookupConnection: connectionLookup(ctx.sql, version.envId, keys),
