@@ -24,6 +24,8 @@ export interface ExecuteQueryArgs {
   version_id?: string;
   /** Rows to return (at most the server's QUERY_ROW_LIMIT). */
   limit?: number;
+  /** Budget of the answer's JSON text; rows past it are left out (`truncated: true`). Default 50,000. */
+  max_chars?: number;
   /** Compile and authorize only; the answer is `{ sql, schema, sources }`. */
   dry_run?: boolean;
 }
@@ -119,6 +121,7 @@ export const EXECUTE_QUERY_TOOL = {
       source_name: str("the source whose view query_name names; only with query_name"),
       version_id: str("package version to query (default: the latest)", { pattern: VERSION_ID_PATTERN }),
       limit: { type: "integer", minimum: 1, description: "rows to return (at most the server's row limit)" } as OptionProperty,
+      max_chars: { type: "integer", minimum: 500, description: "budget of the answer's JSON text (default 50000); rows past it are left out and the answer says truncated: true with returnedRows" } as OptionProperty,
       dry_run: { type: "boolean", description: "compile and authorize without running; answers { sql, schema, sources }" } as OptionProperty,
     },
     required: ["environment_name", "package_name", "model_uri"],
