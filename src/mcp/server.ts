@@ -23,6 +23,7 @@ import {
   type QueryRunner,
   type ToolScope,
 } from "./tools.ts";
+import { fitToBudget } from "./result_budget.ts";
 
 /** Name and version the server reports on `initialize`. */
 export const SERVER_INFO = { name: "malloy-platform-mcp", version: "0.1.0" } as const;
@@ -31,7 +32,7 @@ export const SERVER_INFO = { name: "malloy-platform-mcp", version: "0.1.0" } as 
 export const INSTRUCTIONS = [
   "This server answers questions with the Malloy semantic models published in this organization.",
   "1. get_context: pass the question as natural_language_query (optionally narrowed by environment_name > package_name > model_uri > source_name) to find the sources, dimensions, measures, views and indexed values that match it.",
-  "2. execute_query: run Malloy against one model (environment_name, package_name, model_uri) with either `query` (Malloy text) or `query_name` + `source_name`; the answer is JSON with data, totalRows, executionTime and metadata.",
+  "2. execute_query: run Malloy against one model (environment_name, package_name, model_uri) with either `query` (Malloy text) or `query_name` + `source_name`; the answer is JSON with data, totalRows, executionTime and metadata; rows past `max_chars` (default 50,000 characters of JSON) are left out and the answer says `truncated: true` with `returnedRows`, so aggregate or pass `limit`.",
   "Arguments that break these rules are JSON-RPC errors -32602; a query that fails to compile or run is a tool result with isError and the problem's line and column.",
 ].join("\n");
 
@@ -108,7 +109,8 @@ async function callTool(principal: Principal, name: string, args: unknown, optio
       return errorResult("execute_query is not available: the query engine is not configured on this server yet; try again after the next deployment");
     }
     try {
-      return success(await options.queryRunner.run(principal, parsed, options.scope));
+      const result = await options.queryRunner.run(principal, parsed, options.scope);
+      return success("data" in result ? fitToBudget(result, parsed.max_chars) : result);
     } catch (error) {
       return failure(name, error, options);
     }

@@ -85,6 +85,10 @@ const ExecuteQuerySchema = Type.Object({
   source_name: Type.Optional(str("the source whose view query_name names; only with query_name")),
   version_id: Type.Optional(str("package version to query (default: the latest)", { pattern: VERSION_ID_PATTERN })),
   limit: Type.Optional(Type.Integer({ minimum: 1, description: "rows to return (at most the server's row limit)" })),
+  max_chars: Type.Optional(Type.Integer({
+    minimum: 500,
+    description: "budget of the answer's JSON text (default 50000); rows past it are left out and the answer says truncated: true with returnedRows",
+  })),
   dry_run: Type.Optional(Type.Boolean({ description: "compile and authorize without running; answers { sql, schema, sources }" })),
 }, { additionalProperties: false });
 

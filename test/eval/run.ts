@@ -5,7 +5,10 @@
  * test half, in package and environment scope, beside two baselines
  * computed in the same run with the same embedding model: averaged word
  * vectors (mean of the words of the entity text, cosine) and BM25 over the
- * same text. Also per category on each half, and the answer sizes.
+ * same text. Also per category on each half, the answer sizes, and for
+ * each scope and half the share of answers whose first `next_steps` query
+ * compiles and runs (on test/eval/schema.ts's Malloy model of the package)
+ * and the share whose first query uses a target field.
  *
  * Run: `bun run eval [--verbose] [--ablate]`.
  * @module
@@ -22,6 +25,10 @@ import { splitPhrases } from "../../src/retrieval/text/phrases.ts";
 import { mergeRankings, rankEntities } from "../../src/retrieval/ranking/rank.ts";
 import type { RankPhrase } from "../../src/retrieval/ranking/types.ts";
 import { contentStems, splitName } from "../../src/retrieval/text/text_terms.ts";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type CompiledModel, compileModel, createPackageRuntime, runQuery } from "../../src/engine/mod.ts";
 import { EVAL_PACKAGES } from "./packages.ts";
 import { EVAL_QUESTIONS, half, type EvalQuestion } from "./questions.ts";
 
@@ -200,13 +207,70 @@ for (const scope of ["package", "environment"] as const) {
   }
 }
 
-// Answer sizes: the get_context answer for every question, environment scope.
+// Answer sizes and next_steps: the get_context answer for every question, environment scope. The first
+// next_step's query runs on a Malloy model of the step's package (test/eval/schema.ts, a few rows of DuckDB data).
+const compiled = new Map<string, Promise<CompiledModel>>();
+const modelOf = (pkgName: string) => {
+  let known = compiled.get(pkgName);
+  if (!known) {
+    const pkg = EVAL_PACKAGES.find((p) => p.name === pkgName)!;
+    const path = pkg.models[0]!.modelPath;
+    const runtime = createPackageRuntime(new Map([[path, new TextEncoder().encode(pkg.malloy)]]), mkdtempSync(join(tmpdir(), "eval-model-")));
+    compiled.set(pkgName, known = compileModel(runtime, path));
+  }
+  return known;
+};
 const sizes: number[] = [];
-for (const q of EVAL_QUESTIONS) {
-  let scope = scopes.get(all);
-  if (!scope) scopes.set(all, scope = await prepareScope(all, embedder, (e) => vectors.get(e.id)));
-  const ranked = await rankQuestionEntities(q.question, scope, embedder, {});
-  sizes.push(JSON.stringify(buildContextResult([{ phrase: q.question, description: "the question", matches: ranked }])).length);
+const stepFailures: string[] = [];
+for (const scopeName of ["package", "environment"] as const) {
+  const steps = { tuning: { n: 0, runs: 0, target: 0 }, test: { n: 0, runs: 0, target: 0 } };
+  for (const q of EVAL_QUESTIONS) {
+    const entities = scopeName === "package" ? byPackage.get(q.pkg)! : all;
+    let scope = scopes.get(entities);
+    if (!scope) scopes.set(entities, scope = await prepareScope(entities, embedder, (e) => vectors.get(e.id)));
+    const ranked = await rankQuestionEntities(q.question, scope, embedder, {});
+    const result = buildContextResult([{ phrase: q.question, description: "the question", matches: ranked }]);
+    if (scopeName === "environment") sizes.push(JSON.stringify(result).length);
+    const tally = steps[half(q)];
+    tally.n++;
+    const { pkg, query } = firstStepQuery(result.next_steps[0] ?? "");
+    if (!pkg || !query) continue;
+    try {
+      await runQuery(await modelOf(pkg), { query, rowLimit: 10 });
+      tally.runs++;
+    } catch (error) {
+      stepFailures.push(`${q.question}: ${(error as Error).message.split("\n").slice(0, 2).join(" ")}\n      ${query.replace(/\n\s*/g, " ")}`);
+      continue;
+    }
+    if (pkg === q.pkg && q.targets.some((t) => usesTarget(query, t.split("=")[0]!))) tally.target++;
+  }
+  for (const [label, t] of Object.entries(steps)) {
+    console.log(`next_steps ${scopeName.padEnd(11)} ${label.padEnd(6)} (${t.n} answers): first query runs ${pct(t.runs, t.n)}, uses a target field ${pct(t.target, t.n)}`);
+  }
 }
 sizes.sort((a, b) => a - b);
 console.log(`answer size (environment scope, ${sizes.length} answers): median ${sizes[Math.floor(sizes.length / 2)]} chars, p95 ${sizes[Math.floor(sizes.length * 0.95)]} chars, max ${sizes.at(-1)}`);
+if (args.has("--verbose") && stepFailures.length > 0) console.log(`  first queries that fail:\n    ${stepFailures.join("\n    ")}`);
+
+/** The package and the Malloy query of a first next_step (a source's query, or the first named query). */
+function firstStepQuery(step: string): { pkg?: string; query?: string } {
+  const pkg = /package_name '([^']+)'/.exec(step)?.[1];
+  const at = step.indexOf("run: ");
+  if (at < 0) return { pkg };
+  const named = /query 'run: ([^']+)'/.exec(step);
+  return { pkg, query: named ? `run: ${named[1]}` : step.slice(at) };
+}
+
+/**
+ * True when the query uses the target: a source target is the query's source; a field target
+ * (`source.field`) is named in the query of its own source, or through a join path (`join.field`).
+ */
+function usesTarget(query: string, target: string): boolean {
+  const dot = target.indexOf(".");
+  const source = /^run: `?([^`\s]+)`? ->/.exec(query)?.[1];
+  if (dot < 0) return source === target;
+  const name = target.slice(dot + 1).replace(/[^\w]/g, "\\$&");
+  const body = query.slice(query.indexOf("->"));
+  if (source === target.slice(0, dot) && new RegExp(`(^|[^\\w.])\`?${name}\`?($|[^\\w])`).test(body)) return true;
+  return new RegExp(`\\.\`?${name}\`?($|[^\\w])`).test(body);
+}

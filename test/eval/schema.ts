@@ -29,6 +29,8 @@ export interface EvalPackage {
   values: Record<string, string[]>;
   /** Canonical `source.field` of each `source.fieldPath` seen through a join or an extend. */
   canonical: Map<string, string>;
+  /** A Malloy model of the same sources over a few rows of DuckDB data (for running `next_steps`' queries). */
+  malloy: string;
 }
 
 const TYPES: Record<string, [FieldMetadata["fieldType"], string]> = {
@@ -98,5 +100,45 @@ export function evalPackage(name: string, modelPath: string, modelDoc: string | 
       joins: Object.keys(spec.joins ?? {}).map((j) => ({ name: j, relationship: "one", joinPath: [] })),
     });
   }
-  return { name, models: [{ modelPath, description: modelDoc, sources, queries }], values, canonical };
+  return { name, models: [{ modelPath, description: modelDoc, sources, queries }], values, canonical, malloy: malloyText(specs, ownFields) };
+}
+
+const q = (name: string) => "`" + name + "`";
+
+/**
+ * The sources as Malloy over DuckDB: each source a `duckdb.sql` of four rows
+ * holding its dimensions (string dimensions cycle through their values),
+ * measures as `count()`, views as one aggregate, joins `on true`, sources
+ * ordered so that joined sources come first. Only names and types matter:
+ * the eval runs `next_steps`' queries on it to see that they compile and run.
+ */
+function malloyText(specs: Record<string, SourceSpec>, ownFields: (src: string) => Parsed[]): string {
+  const order: string[] = [];
+  const visit = (src: string) => {
+    if (order.includes(src)) return;
+    for (const target of Object.values(specs[src]!.joins ?? {})) visit(target);
+    order.push(src);
+  };
+  for (const src of Object.keys(specs)) visit(src);
+  const literal = (p: Parsed, i: number): string => {
+    if (p.values && p.values.length > 0) return `'${p.values[i % p.values.length]!.replace(/'/g, "''")}'`;
+    switch (p.field.dataType) {
+      case "number": return `${i + 1}`;
+      case "date": return `DATE '2024-01-0${i + 1}'`;
+      case "timestamp": return `TIMESTAMP '2024-01-0${i + 1} 10:00:00'`;
+      case "boolean": return i % 2 === 0 ? "true" : "false";
+      default: return `'${p.field.name} ${i + 1}'`;
+    }
+  };
+  return order.map((src) => {
+    const fields = ownFields(src);
+    const dims = fields.filter((p) => p.field.fieldType === "dimension");
+    const rows = [0, 1, 2, 3].map((i) => `SELECT ${dims.map((p) => `${literal(p, i)} AS "${p.field.name}"`).join(", ")}`).join(" UNION ALL ");
+    const body = [
+      ...Object.entries(specs[src]!.joins ?? {}).map(([join, target]) => `join_one: ${q(join)} is ${q(target)} on true`),
+      ...fields.filter((p) => p.field.fieldType === "measure").map((p) => `measure: ${q(p.field.name)} is count()`),
+      ...fields.filter((p) => p.field.fieldType === "view").map((p) => `view: ${q(p.field.name)} is { aggregate: view_rows is count() }`),
+    ];
+    return `source: ${q(src)} is duckdb.sql("""${rows} """) extend {\n  ${body.join("\n  ")}\n}\n`;
+  }).join("\n");
 }

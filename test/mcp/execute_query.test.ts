@@ -54,6 +54,28 @@ describe("execute_query over MCP with an API key", () => {
     ]);
   });
 
+  test("max_chars cuts rows from the end and says so; a result within the budget is unchanged", async () => {
+    const args = { ...base, query: "orders -> { group_by: customers.name; aggregate: revenue; order_by: name }" };
+    const full = await client.callTool({ name: "execute_query", arguments: args });
+    const whole = text(full);
+    expect(JSON.parse(whole).truncated).toBeUndefined();
+    // (executionTime changes between runs: a few characters of slack)
+    const same = JSON.parse(text(await client.callTool({ name: "execute_query", arguments: { ...args, max_chars: whole.length + 20 } })));
+    expect(same.truncated).toBeUndefined();
+    expect(same.data).toEqual(JSON.parse(whole).data);
+    const budget = whole.length - 10;
+    const cut = await client.callTool({ name: "execute_query", arguments: { ...args, max_chars: budget } });
+    const envelope = JSON.parse(text(cut));
+    // (four short rows: the note outweighs them, so none is kept; the unit test checks the sizes)
+    expect(envelope).toMatchObject({ truncated: true, totalRows: 4 });
+    expect(envelope.returnedRows).toBe(envelope.data.length);
+    expect(envelope.data.length).toBeLessThan(4);
+    expect(envelope.data).toEqual(JSON.parse(whole).data.slice(0, envelope.data.length));
+    expect(envelope.note).toContain("max_chars");
+    const small = await rpcError(client.callTool({ name: "execute_query", arguments: { ...args, max_chars: 499 } }));
+    expect(small.code).toBe(-32602);
+  });
+
   test("argument rules are JSON-RPC -32602", async () => {
     const both = await rpcError(client.callTool({ name: "execute_query", arguments: { ...base, query: "orders -> { aggregate: order_count }", query_name: "by_region", source_name: "orders" } }));
     expect(both.code).toBe(-32602);
