@@ -97,7 +97,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
         const published = await publishVersion(ctx.sql, {
           target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
           form,
-        }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
+        }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys), compileTimeoutMs: ctx.config.compileTimeoutMs });
         const runId = await afterPublish(ctx, published, {
           envId: env.id,
           packageName: params.pkg,
