@@ -14,7 +14,7 @@ import { resumeIndexing, waitForIndexing } from "./retrieval/indexer.ts";
 import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";
 import { closePackageStreams } from "./events/hub.ts";
-import { setCompileLimits } from "./engine/mod.ts";
+import { setCompileLimits, warmMalloy } from "./engine/mod.ts";
 
 /** A started (not listening) service. */
 export interface Service {
@@ -40,6 +40,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   await secureDataDir(config.dataDir);
   // Model compiles run in worker threads (COMPILE_WORKERS), each stopped at COMPILE_TIMEOUT_MS.
   setCompileLimits({ workers: config.compileWorkers, timeoutMs: config.compileTimeoutMs });
+  // Queries are still translated on this thread: warm Malloy here once per process, not in the first query.
+  await warmMalloy();
   const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir + "/pg" }));
   try {
     await migrate(db.sql);
