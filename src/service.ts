@@ -14,7 +14,7 @@ import { resumeIndexing, waitForIndexing } from "./retrieval/index/indexer.ts";
 import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";
 import { closePackageStreams } from "./events/hub.ts";
-import { setCompileLimits } from "./engine/mod.ts";
+import { setCompileLimits, warmMalloy } from "./engine/mod.ts";
 import { removeStaleUploads, uploadDirOf } from "./packages/publish.ts";
 
 /** A started (not listening) service. */
@@ -43,6 +43,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   setCompileLimits({ workers: config.compileWorkers, timeoutMs: config.compileTimeoutMs });
   // upload files a crash left behind (each request removes its own)
   await removeStaleUploads(uploadDirOf(config.dataDir));
+  // Queries are still translated on this thread: warm Malloy here once per process, not in the first query.
+  await warmMalloy();
   const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir + "/pg" }));
   try {
     await migrate(db.sql);

@@ -72,7 +72,7 @@ export async function createDemoEnvironment(
     const published = await publishVersion(ctx.sql, {
       target: { envId: env.id, packageName: DEMO_PACKAGE, createdBy: options.creatorUserId },
       form: { packageMeta: {}, versionId: "1.0.0", pinLatest: true, zip },
-    }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
+    }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys), compileTimeoutMs: ctx.config.compileTimeoutMs });
     await afterPublish(ctx, published, { envId: env.id, packageName: DEMO_PACKAGE, source: "demo" });
     const pkgPath = `${options.pathPrefix}/organizations/${org.name}/environments/${env.name}/packages/${DEMO_PACKAGE}`;
     return {

@@ -192,26 +192,6 @@ export async function compilePackage(
   return { packageDir: pkg.packageDir, models };
 }
 
-let queryPathWarm = false;
-
-/**
- * Once per process: translates one query of `compiled` on this thread and
- * throws the result away. Models now compile in a worker, so without this the
- * first query after a start would pay the cold start of Malloy's translator
- * and SQL generator on this thread (seconds on a loaded host) inside its
- * `QUERY_TIMEOUT_MS`; here it is paid once, when the first model loads.
- */
-export async function warmQueryPath(compiled: CompiledModel): Promise<void> {
-  if (queryPathWarm) return;
-  queryPathWarm = true;
-  const source = compiled.model.explores[0]?.name;
-  if (source === undefined) return;
-  await compiled.pkg.runtime._loadModelFromModelDef(compiled.model._modelDef)
-    .loadQuery(`run: \`${source.replace(/`/g, "")}\` -> { select: *; limit: 1 }`)
-    .getPreparedResult()
-    .catch(() => undefined);
-}
-
 /**
  * Turns a Malloy notebook into a model: the text of its `>>>malloy` cells,
  * every other line blanked so line numbers stay those of the notebook.

@@ -64,8 +64,8 @@ export {
   type LookupConnection,
   notebookToModel,
   type PackageRuntime,
-  warmQueryPath,
 } from "./compile.ts";
+export { warmMalloy } from "./warmup.ts";
 export {
   type FieldMetadata,
   type FieldType,

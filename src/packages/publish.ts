@@ -214,6 +214,8 @@ export interface PublishOptions {
   lookupConnection?: LookupConnection;
   /** Folder of temporary upload files (default `uploads` next to `cacheDir`, i.e. `DATA_DIR/uploads`). */
   uploadDir?: string;
+  /** Longest one model's compile may take, ms (`COMPILE_TIMEOUT_MS`); past it the model is a problem. */
+  compileTimeoutMs?: number;
 }
 
 /** The folder of upload files of a data directory. */
@@ -406,13 +408,13 @@ function cellOfLine(text: string, line: number): number {
  */
 async function compileTolerantOfNotebooks(files: PackageFiles, packageDir: string, options: PublishOptions) {
   try {
-    return { ...(await compilePackage(files, packageDir, { lookupConnection: options.lookupConnection })), notebooks: [] as NotebookReport[] };
+    return { ...(await compilePackage(files, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs })), notebooks: [] as NotebookReport[] };
   } catch (error) {
     const problems = (error instanceof ApiError ? error.details.problems : undefined) as { file?: string; line?: number; column?: number; message?: string }[] | undefined;
     if (!problems?.length || !problems.every((p) => typeof p.file === "string" && p.file.endsWith(".malloynb") && files.has(p.file))) throw error;
     const failing = new Set(problems.map((p) => p.file!));
     const rest: PackageFiles = new Map([...files].filter(([path]) => !failing.has(path)));
-    const compiled = await compilePackage(rest, packageDir, { lookupConnection: options.lookupConnection });
+    const compiled = await compilePackage(rest, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs });
     const notebooks = [...failing].sort().map((file) => {
       const text = new TextDecoder().decode(files.get(file)!);
       const cells = new Map<number, NotebookReport["cells"][number]>();

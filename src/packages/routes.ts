@@ -91,7 +91,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
           published = await publishVersion(ctx.sql, {
             target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
             form,
-          }, { cacheDir: packageCacheDir(ctx), uploadDir, maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys) });
+          }, { cacheDir: packageCacheDir(ctx), uploadDir, maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys), compileTimeoutMs: ctx.config.compileTimeoutMs });
         } finally {
           await form.dispose();
         }

@@ -272,7 +272,7 @@ async function publishFolder(ctx: AppContext, w: Watching, name: string): Promis
       const published = await publishVersion(ctx.sql, {
         target: { envId: w.target.envId, packageName: name, createdBy: w.target.startedBy },
         form: { packageMeta: {}, versionId, pinLatest: true, zip },
-      }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, w.target.envId, keys) });
+      }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, w.target.envId, keys), compileTimeoutMs: ctx.config.compileTimeoutMs });
       await afterPublish(ctx, published, { envId: w.target.envId, packageName: name, source: "watch" });
       return { versionId };
     } catch (thrown) {
