@@ -17,7 +17,7 @@
  */
 import { cpus } from "node:os";
 import { MalloyError, Model, type ModelDef, type Runtime } from "@malloydata/malloy";
-import type { CompileJob, HostReply, JobResult, SerializedError, WorkerMessage, WorkerRequest } from "./compile_protocol.ts";
+import type { CompileJob, HostReply, SerializedError, WorkerMessage, WorkerRequest } from "./compile_protocol.ts";
 
 /** The pool's settings; see {@link setCompileLimits}. */
 export interface CompileLimits {

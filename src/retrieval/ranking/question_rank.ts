@@ -20,7 +20,6 @@
  * @module
  */
 import type { Embedder } from "../embedding/embedder.ts";
-import type { EntityRecord } from "../index/entity_text.ts";
 import { type ScopeIndex, stemmed, wordVectors } from "./scope_index.ts";
 import { type EntityMatch, kindOrder } from "./types.ts";
 import { containsWord, expandAbbreviations, stem, STOP_WORDS, words } from "../text/text_terms.ts";
