@@ -19,7 +19,7 @@ import { publicOrigin } from "../mcp/protected_resource.ts";
 const APP_FILE_PATH = /^\/api\/v0\/organizations\/[^/]+\/(?:environments|projects)\/[^/]+\/packages\/[^/]+\/app(?:\/.*)?$/;
 
 /** Whether a path is an app file route (`.../packages/{pkg}/app` or below). */
-export function isAppFilePath(pathname: string): boolean {
+function isAppFilePath(pathname: string): boolean {
   return APP_FILE_PATH.test(pathname);
 }
 

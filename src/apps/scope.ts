@@ -112,7 +112,7 @@ function oauthTokenOf(request: Request): string | null {
  * is no more than that MCP resource already reads. Every other REST route
  * and every other MCP resource still refuses it.
  */
-export async function acceptOAuthForAppToken(ctx: AppContext, request: Request, token: string): Promise<Principal> {
+async function acceptOAuthForAppToken(ctx: AppContext, request: Request, token: string): Promise<Principal> {
   const challenge = 'Bearer realm="app", error="invalid_token"';
   const route = appRouteOf(request.method, new URL(request.url).pathname);
   if (route?.kind !== "app-token") throw unauthenticated("OAuth access tokens are accepted by the MCP endpoint they were issued for and by POST .../packages/{pkg}/app-token only", challenge);

@@ -271,7 +271,7 @@ function checkInflatedSize(entry: ZipEntry, size: number): void {
 }
 
 /** Decodes a file of the package as UTF-8 text. */
-export function fileText(files: PackageFiles, path: string): string | undefined {
+function fileText(files: PackageFiles, path: string): string | undefined {
   const bytes = files.get(path);
   return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }

@@ -69,7 +69,7 @@ export interface CompiledPackage {
 const MODEL_FILE = /\.malloy(nb)?$/;
 
 /** True for files compiled as models (`.malloy`, `.malloynb`). */
-export function isModelFile(path: string): boolean {
+function isModelFile(path: string): boolean {
   return MODEL_FILE.test(path);
 }
 

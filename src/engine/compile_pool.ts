@@ -64,7 +64,7 @@ interface Slot {
 }
 
 /** Default number of workers: two, or one on a single-core machine. */
-export function defaultCompileWorkers(): number {
+function defaultCompileWorkers(): number {
   return Math.max(1, Math.min(2, cpus().length));
 }
 

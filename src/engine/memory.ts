@@ -10,7 +10,7 @@
  */
 
 /** Bytes moved between two collections. */
-export const GC_HINT_BYTES = 16 * 1024 * 1024;
+const GC_HINT_BYTES = 16 * 1024 * 1024;
 
 /** A counter of bytes moved that collects garbage every `everyBytes` (default {@link GC_HINT_BYTES}). */
 export function gcHint(everyBytes = GC_HINT_BYTES): (moved: number) => void {

@@ -7,16 +7,12 @@
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_ENTRIES,
-  fileText,
   inspectArchive,
-  MAX_MODEL_FILE_BYTES,
   type PackageFiles,
   readArchive,
   type ReadArchiveOptions,
-  unpackArchive,
 } from "./archive.ts";
 export {
-  type ExtractArchiveFileOptions,
   type ExtractArchiveOptions,
   extractArchive,
   extractArchiveFile,
@@ -39,16 +35,13 @@ export {
   type Session,
   setEngineLimits,
 } from "./duckdb_sandbox.ts";
-export { GC_HINT_BYTES, gcHint } from "./memory.ts";
+export { gcHint } from "./memory.ts";
 export { checkDuckDBSql, type CheckedSql, NOT_ALLOWED_PREFIX } from "./sql_guard.ts";
 export {
   closeCompileWorkers,
-  type CompileLimits,
   compileLimits,
   CompileTimeoutError,
   compileWorkerStats,
-  type CompileWorkerStats,
-  defaultCompileWorkers,
   setCompileLimits,
   warmCompileWorkers,
 } from "./compile_pool.ts";
@@ -56,11 +49,9 @@ export {
   type CompiledModel,
   type CompiledPackage,
   compileModel,
-  type CompileModelOptions,
   compilePackage,
   type CompileOptions,
   createPackageRuntime,
-  isModelFile,
   type LookupConnection,
   notebookToModel,
   type PackageRuntime,

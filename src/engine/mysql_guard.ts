@@ -148,7 +148,7 @@ async function refuseFilePrivilege(session: MysqlSession): Promise<void> {
 }
 
 /** The column type of a result field as MySQL's DESCRIBE names it (what Malloy's MySQL dialect maps). */
-export function mysqlTypeName(field: Pick<FieldPacket, "columnType" | "characterSet" | "flags" | "columnLength">): string {
+function mysqlTypeName(field: Pick<FieldPacket, "columnType" | "characterSet" | "flags" | "columnLength">): string {
   const unsigned = typeof field.flags === "number" && (field.flags & UNSIGNED_FLAG) !== 0 ? " unsigned" : "";
   const binary = field.characterSet === BINARY_CHARSET;
   switch (field.columnType) {

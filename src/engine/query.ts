@@ -199,7 +199,7 @@ interface GeneratedSql {
 }
 
 /** Compiled queries kept per model definition (most recently used last). */
-export const QUERY_CACHE_ENTRIES = 500;
+const QUERY_CACHE_ENTRIES = 500;
 
 /**
  * Compiled queries by model definition, then by (restricted mode, query text

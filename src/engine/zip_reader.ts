@@ -100,7 +100,7 @@ export interface ZipSource {
 }
 
 /** Most bytes of a central directory read from a file (10,000 entries with long names take about 3 MiB). */
-export const MAX_CENTRAL_DIRECTORY_BYTES = 16 * 1024 * 1024;
+const MAX_CENTRAL_DIRECTORY_BYTES = 16 * 1024 * 1024;
 
 /**
  * Reads the central directory of a zip archive on disk: only its end record

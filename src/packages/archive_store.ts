@@ -11,7 +11,7 @@ import type { Db } from "../db/database.ts";
 import { extractArchiveFile, gcHint, type ReadArchiveOptions } from "../engine/mod.ts";
 
 /** Bytes per stored chunk (as materialization files). */
-export const ARCHIVE_CHUNK_BYTES = 4 * 1024 * 1024;
+const ARCHIVE_CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** A stored archive: its size and number of chunks. */
 export interface StoredArchive {
@@ -74,7 +74,7 @@ export async function* archiveChunks(db: Db, archive: StoredArchive): AsyncGener
  * Writes a stored archive to `target` chunk by chunk, checking its sha256
  * and size; false when the database does not have it.
  */
-export async function writeArchiveFile(db: Db, sha256: string, target: string): Promise<boolean> {
+async function writeArchiveFile(db: Db, sha256: string, target: string): Promise<boolean> {
   const archive = await findArchive(db, sha256);
   if (!archive) return false;
   const handle = await open(target, "wx", 0o600);

@@ -33,7 +33,7 @@ import { putArchive } from "./archive_store.ts";
 import { ensurePackage, updatePackage } from "./store.ts";
 
 /** An uploaded archive: a temporary file in `DATA_DIR/uploads` and its hashes. */
-export interface UploadedArchive {
+interface UploadedArchive {
   path: string;
   size: number;
   /** Hex sha256 of the file (the key it is stored and extracted under). */
