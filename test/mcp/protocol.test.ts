@@ -36,7 +36,7 @@ describe("initialize and tools/list", () => {
     expect(Object.keys(byName).sort()).toEqual(["execute_query", "get_context"]);
     const exec = byName.execute_query!;
     expect(Object.keys(exec.inputSchema.properties ?? {}).sort()).toEqual(
-      ["dry_run", "environment_name", "limit", "model_uri", "package_name", "query", "query_name", "source_name", "version_id"],
+      ["dry_run", "environment_name", "limit", "max_chars", "model_uri", "package_name", "query", "query_name", "source_name", "version_id"],
     );
     expect(exec.inputSchema.required).toEqual(["environment_name", "package_name", "model_uri"]);
     expect(exec.description).toContain("query_name");
