@@ -45,8 +45,8 @@ describe("initialize and tools/list", () => {
       ["environment_name", "model_uri", "natural_language_query", "package_name", "source_name"],
     );
     expect(ctx.inputSchema.required).toEqual(["natural_language_query"]);
-    // the seed's arguments are strings; API.md adds limit (integer) and dry_run (boolean) to execute_query
-    const options: Record<string, string> = { limit: "integer", dry_run: "boolean" };
+    // the seed's arguments are strings; API.md adds limit (integer) and dry_run (boolean) to execute_query, and max_chars (integer) bounds its answer
+    const options: Record<string, string> = { limit: "integer", max_chars: "integer", dry_run: "boolean" };
     for (const tool of tools) {
       for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
         expect((property as { type: string }).type).toBe(options[name] ?? "string");
