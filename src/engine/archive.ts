@@ -153,16 +153,7 @@ export function readArchive(zipBytes: Uint8Array, options: ReadArchiveOptions = 
  * whole. Returns the package-relative paths of the files written.
  */
 export async function unpackArchive(zipPath: string, dir: string, options: ReadArchiveOptions = {}): Promise<string[]> {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  let source: Awaited<ReturnType<typeof openZipFile>>;
-  try {
-    source = await openZipFile(zipPath);
-  } catch (error) {
-    throw asBadArchive(error);
-  }
-  try {
-    const entries = await listEntriesFrom(source, options.maxEntries ?? DEFAULT_MAX_ENTRIES, maxBytes);
-    const { files, prefix } = checkEntries(entries, options);
+  return await withCheckedArchive(zipPath, options, async (source, { files, prefix }, maxBytes) => {
     const root = resolve(dir);
     await mkdir(root, { recursive: true });
     const paths: string[] = [];
@@ -198,9 +189,7 @@ export async function unpackArchive(zipPath: string, dir: string, options: ReadA
       checkPackage(paths, manifest);
     }
     return paths;
-  } finally {
-    await source.close();
-  }
+  });
 }
 
 /**
@@ -210,16 +199,7 @@ export async function unpackArchive(zipPath: string, dir: string, options: ReadA
  * extracted. Returns the package-relative paths of its files.
  */
 export async function inspectArchive(zipPath: string, options: ReadArchiveOptions = {}): Promise<string[]> {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  let source: Awaited<ReturnType<typeof openZipFile>>;
-  try {
-    source = await openZipFile(zipPath);
-  } catch (error) {
-    throw asBadArchive(error);
-  }
-  try {
-    const entries = await listEntriesFrom(source, options.maxEntries ?? DEFAULT_MAX_ENTRIES, maxBytes);
-    const { files, prefix } = checkEntries(entries, options);
+  return await withCheckedArchive(zipPath, options, async (source, { files, prefix }, maxBytes) => {
     const paths = files.map((entry) => entry.name.slice(prefix.length));
     if (!options.skipPackageChecks) {
       const entry = files[paths.indexOf("publisher.json")];
@@ -238,6 +218,30 @@ export async function inspectArchive(zipPath: string, options: ReadArchiveOption
       checkPackage(paths, manifest);
     }
     return paths;
+  });
+}
+
+type ZipFile = Awaited<ReturnType<typeof openZipFile>>;
+
+/**
+ * Opens an archive on disk, reads and checks its central directory (entry
+ * count, sizes, paths), hands the package's files to `use`, and closes it.
+ */
+async function withCheckedArchive<T>(
+  zipPath: string,
+  options: ReadArchiveOptions,
+  use: (source: ZipFile, checked: CheckedArchive, maxBytes: number) => Promise<T>,
+): Promise<T> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let source: ZipFile;
+  try {
+    source = await openZipFile(zipPath);
+  } catch (error) {
+    throw asBadArchive(error);
+  }
+  try {
+    const entries = await listEntriesFrom(source, options.maxEntries ?? DEFAULT_MAX_ENTRIES, maxBytes);
+    return await use(source, checkEntries(entries, options), maxBytes);
   } finally {
     await source.close();
   }
