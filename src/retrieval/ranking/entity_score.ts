@@ -8,7 +8,7 @@
 import type { EntityRecord } from "../index/entity_text.ts";
 import type { PhraseTerms } from "./phrase_terms.ts";
 import type { EntityMatch, RankOptions } from "./types.ts";
-import { containsWord, expandAbbreviations, splitName, stem, STOP_WORDS, words } from "../text/text_terms.ts";
+import { containsIdentifier, containsWord, expandAbbreviations, splitName, stem, STOP_WORDS, words } from "../text/text_terms.ts";
 
 interface EntityTerms {
   name: Set<string>;
@@ -273,14 +273,6 @@ export function scoreEntity(phrase: PhraseTerms, entity: EntityRecord, options: 
   };
 }
 
-/** True when the phrase (lowercase) contains the name (lowercase) as a whole identifier (`delivery_delay_days`, `carriers.code`). */
-function containsIdentifier(text: string, name: string): boolean {
-  const at = text.indexOf(name);
-  if (at < 0) return false;
-  const before = text[at - 1];
-  const after = text[at + name.length];
-  return !(before && /[\w.]/.test(before)) && !(after && /\w/.test(after));
-}
 
 /** Score of an indexed value (trimmed, 2+ characters) found in the phrase; `normalized` is its words joined by one space. */
 function valueMatch(phrase: PhraseTerms, v: string, normalized: string): number {

@@ -22,7 +22,7 @@
 import type { Embedder } from "../embedding/embedder.ts";
 import { type ScopeIndex, stemmed, wordVectors } from "./scope_index.ts";
 import { type EntityMatch, kindOrder } from "./types.ts";
-import { containsWord, expandAbbreviations, stem, STOP_WORDS, words } from "../text/text_terms.ts";
+import { containsIdentifier, containsWord, expandAbbreviations, stem, STOP_WORDS, words } from "../text/text_terms.ts";
 
 /** Signals that {@link QuestionRankOptions.disable} can turn off (for the eval's ablation). */
 export type Signal = "idf" | "calibration" | "collapse" | "kinds" | "synonyms" | "values" | "lexical";
@@ -262,14 +262,6 @@ function quoteList(items: string[]): string {
   return items.map((s) => `'${s}'`).join(", ");
 }
 
-/** True when `text` holds `name` as a whole identifier (`delivery_delay_days`, `carriers.code`). */
-function containsIdentifier(text: string, name: string): boolean {
-  const at = text.indexOf(name);
-  if (at < 0) return false;
-  const before = text[at - 1];
-  const after = text[at + name.length];
-  return !(before && /[\w.]/.test(before)) && !(after && /\w/.test(after));
-}
 
 /** Score of an indexed value written in the question: short codes as a word, case kept; others by stemmed words. */
 function valueMatch(text: string, padded: string, v: string, normalized: string): number {

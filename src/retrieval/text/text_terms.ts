@@ -123,6 +123,15 @@ export function contentStems(text: string, options: { expand?: boolean } = {}): 
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
+/** True when `text` holds `name` as a whole identifier (`delivery_delay_days`, `carriers.code`): no word character or dot before it, no word character after. */
+export function containsIdentifier(text: string, name: string): boolean {
+  const at = text.indexOf(name);
+  if (at < 0) return false;
+  const before = text[at - 1];
+  const after = text[at + name.length];
+  return !(before && /[\w.]/.test(before)) && !(after && /\w/.test(after));
+}
+
 /** True when `word` occurs in `text` (case-sensitive) with no letter or digit on either side. */
 export function containsWord(text: string, word: string): boolean {
   for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
