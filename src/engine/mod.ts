@@ -57,6 +57,7 @@ export {
   type PackageRuntime,
 } from "./compile.ts";
 export { warmMalloy } from "./warmup.ts";
+export { ownedLru } from "./owned_lru.ts";
 export {
   type FieldMetadata,
   type FieldType,

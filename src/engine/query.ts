@@ -26,6 +26,7 @@ import {
 import type { CompiledModel } from "./compile.ts";
 import { QueryError, problemsOf, redactPath } from "./problems.ts";
 import { NOT_ALLOWED_PREFIX } from "./sql_guard.ts";
+import { ownedLru } from "./owned_lru.ts";
 import { createSemaphore, type Semaphore } from "./semaphore.ts";
 
 /** Options of {@link runQuery}. */
@@ -209,7 +210,7 @@ const QUERY_CACHE_ENTRIES = 500;
  * restricted and unrestricted compiles of the same text are separate
  * entries. Failed compiles are not kept.
  */
-const compiledQueries = new WeakMap<ModelDef, Map<string, Promise<CompiledQuery>>>();
+const compiledQueries = ownedLru<ModelDef, Promise<CompiledQuery>>(QUERY_CACHE_ENTRIES);
 
 /**
  * Generated SQL by compiled query object. Authorization answers either the
@@ -222,17 +223,8 @@ const generatedSql = new WeakMap<PreparedQuery, GeneratedSql>();
 async function compiledQueryOf(compiled: CompiledModel, options: RunQueryOptions, compileError: (error: unknown) => QueryError): Promise<CompiledQuery> {
   const modelDef = options.modelDef ?? compiled.model._modelDef;
   const key = JSON.stringify([options.restricted === true, options.query ?? null, options.queryName ?? null, options.sourceName ?? null]);
-  let byText = compiledQueries.get(modelDef);
-  if (!byText) {
-    byText = new Map();
-    compiledQueries.set(modelDef, byText);
-  }
-  const hit = byText.get(key);
-  if (hit) {
-    byText.delete(key);
-    byText.set(key, hit);
-    return await hit;
-  }
+  const hit = compiledQueries.get(modelDef, key);
+  if (hit) return await hit;
   const { materializer, sourceName, queryName } = chooseQuery(compiled, options);
   const pending = materializer.getPreparedQuery().then(
     (query): CompiledQuery => ({ query, sourceName, queryName }),
@@ -240,11 +232,8 @@ async function compiledQueryOf(compiled: CompiledModel, options: RunQueryOptions
       throw compileError(error);
     },
   );
-  byText.set(key, pending);
-  if (byText.size > QUERY_CACHE_ENTRIES) byText.delete(byText.keys().next().value!);
-  pending.catch(() => {
-    if (byText.get(key) === pending) byText.delete(key);
-  });
+  compiledQueries.set(modelDef, key, pending);
+  pending.catch(() => compiledQueries.deleteIf(modelDef, key, pending));
   return await pending;
 }
 

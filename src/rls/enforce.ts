@@ -12,7 +12,7 @@
  * @module
  */
 import type { ModelDef, PreparedQuery } from "@malloydata/malloy";
-import type { CompiledModel } from "../engine/mod.ts";
+import { type CompiledModel, ownedLru } from "../engine/mod.ts";
 import type { Db } from "../db/database.ts";
 import { badRequest, forbidden } from "../http/errors.ts";
 import { principalKey } from "../http/access.ts";
@@ -150,27 +150,17 @@ const BOUND_ENTRIES = 256;
  * rewritten and turned into SQL once and is never answered for other values.
  * The key is every attribute's argument (type and literal), in a fixed order.
  */
-const boundQueries = new WeakMap<PreparedQuery, Map<string, PreparedQuery>>();
+const boundQueries = ownedLru<PreparedQuery, PreparedQuery>(BOUND_ENTRIES);
 
 function boundQuery(compiled: CompiledModel, query: PreparedQuery, filled: Map<string, BoundArgument>): PreparedQuery {
   const key = JSON.stringify([...filled].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  let byValues = boundQueries.get(query);
-  if (!byValues) {
-    byValues = new Map();
-    boundQueries.set(query, byValues);
-  }
-  const hit = byValues.get(key);
-  if (hit) {
-    byValues.delete(key);
-    byValues.set(key, hit);
-    return hit;
-  }
+  const hit = boundQueries.get(query, key);
+  if (hit) return hit;
   const rewritten = fillBindings(query._query, query._modelDef, { trusted: trustedIn(compiled), values: filled });
   const Prepared = query.constructor as new (q: unknown, model: unknown, problems: unknown, name?: string) => PreparedQuery;
   const model = (query as unknown as { _model: unknown })._model;
   const bound = new Prepared(rewritten, model, query.problems, query.name);
-  byValues.set(key, bound);
-  if (byValues.size > BOUND_ENTRIES) byValues.delete(byValues.keys().next().value!);
+  boundQueries.set(query, key, bound);
   return bound;
 }
 
