@@ -9,7 +9,8 @@ import type { Config } from "./config.ts";
 import type { Sql } from "./db/database.ts";
 import { beginRequest, requestMeta, type AppContext } from "./http/context.ts";
 import { handleError } from "./http/error_handler.ts";
-import { edgeLimits, guardRequest, type EdgeLimits } from "./http/edge.ts";
+import { carriesJson, edgeLimits, guardRequest, type EdgeLimits } from "./http/edge.ts";
+import { checkJsonBody } from "./http/json_body.ts";
 import { ApiError, errorResponse } from "./http/errors.ts";
 import { setCursorSecret } from "./http/paging.ts";
 import { addEdgeResponses } from "./http/edge_openapi.ts";
@@ -96,6 +97,8 @@ export function createContext(options: BuildOptions): AppContext {
 export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = {}) {
   return new Elysia()
     .onError(handleError(ctx))
+    // every route's parsed body: malformed JSON and bodies that are not objects are 400 (json_body.ts)
+    .onTransform(checkJsonBody)
     .use(
       openapi({
         path: "/api/v0/docs",
@@ -233,6 +236,7 @@ export function createHandler(ctx: AppContext, app: App, options: HandlerOptions
     } catch (error) {
       refused = error instanceof ApiError ? error : new ApiError("VALIDATION_ERROR", "request body could not be read");
     }
+    const json = !refused && carriesJson(request);
     // APP_ORIGIN serves app files only, and reads no credential of the platform (apps/origin.ts)
     let gate: Response | undefined;
     if (!refused) {
@@ -241,6 +245,7 @@ export function createHandler(ctx: AppContext, app: App, options: HandlerOptions
       else request = gated;
     }
     const meta = beginRequest(request, address);
+    meta.jsonBody = json;
     // in-package apps (origin `null` or APP_ORIGIN) call the app-token, events, models and query routes
     const preflight = refused || gate ? undefined : appPreflight(ctx, request);
     let response = gate ?? withAppCors(ctx, request, refused ? errorResponse(refused, meta.id) : await withoutServerPaths(preflight ?? await app.handle(request)));

@@ -32,6 +32,8 @@ export interface RequestMeta {
   principal?: string;
   route?: string;
   address?: string;
+  /** The body is JSON text that is not blank (the edge read it): a parser that found nothing means it is malformed. */
+  jsonBody?: boolean;
 }
 
 const metas = new WeakMap<Request, RequestMeta>();

@@ -7,7 +7,9 @@
  * capped (Content-Length, then a streamed count: `413`), JSON bodies are
  * scanned linearly for nesting deeper than {@link MAX_JSON_DEPTH}, NUL and
  * unpaired surrogates before anything parses them, and a PATCH body must be
- * a JSON object. No handler runs for a refused request.
+ * a JSON object. No handler runs for a refused request. Whether a request
+ * carries JSON text ({@link carriesJson}) is kept for the body check of the
+ * routes (json_body.ts), which refuses malformed and non-object bodies.
  * @module
  */
 import { ApiError } from "./errors.ts";
@@ -249,6 +251,13 @@ export function bodyExceeded(request: Request): boolean {
   return exceeded.has(request);
 }
 
+const jsonRequests = new WeakSet<Request>();
+
+/** Whether the edge passed this request with a JSON body that is not blank. */
+export function carriesJson(request: Request): boolean {
+  return jsonRequests.has(request);
+}
+
 /**
  * Runs every edge check on a request before routing. Returns the request to
  * route: the same one, or a copy whose body was read (JSON and other small
@@ -274,6 +283,7 @@ export async function guardRequest(request: Request, limits: EdgeLimits): Promis
     return copy;
   }
   const bytes = await readCapped(request.body, limit);
+  let json = false;
   if (/json/i.test(contentType) || request.method === "PATCH") {
     let text: string;
     try {
@@ -282,6 +292,7 @@ export async function guardRequest(request: Request, limits: EdgeLimits): Promis
       throw new ApiError("VALIDATION_ERROR", "request body is not valid UTF-8");
     }
     scanJson(text);
+    json = text.trim() !== "";
     if (request.method === "PATCH") {
       let value: unknown;
       try {
@@ -294,5 +305,7 @@ export async function guardRequest(request: Request, limits: EdgeLimits): Promis
       }
     }
   }
-  return new Request(request.url, { ...init, body: bytes });
+  const copy = new Request(request.url, { ...init, body: bytes });
+  if (json) jsonRequests.add(copy);
+  return copy;
 }

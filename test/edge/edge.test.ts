@@ -180,6 +180,38 @@ describe("bodies", () => {
       }
     }
   });
+
+  test("every POST and PUT body must be a JSON object, and malformed JSON is refused even where the body is optional", async () => {
+    const user = await s.createUser("poster");
+    const orgs = async () => (await s.call("GET", "/api/v0/organizations", { token: admin })).body.length;
+    const before = await orgs();
+    // optional bodies (all fields default), a required one, a PUT, and a route with no body at all
+    const routes: [string, string, string][] = [
+      ["POST", "/api/v0/demo/organizations", user],
+      ["POST", "/api/v0/organizations/acme/demo-environment", admin],
+      ["POST", "/api/v0/organizations", admin],
+      ["POST", "/api/v0/organizations/acme/groups", admin],
+      ["PUT", "/api/v0/organizations/acme/attributes/region", admin],
+    ];
+    for (const [method, path, token] of routes) {
+      for (const [body, type] of [['"text"', "application/json"], ["42", "application/json"], ["true", "application/json"], ["null", "application/json"],
+        ["[]", "application/json"], ['[{"name":"x"}]', "application/json"], ["hello", "text/plain"], ['{"name":', "application/json"], ["{", "application/json; charset=utf-8"]] as const) {
+        const r = await s.call(method, path, { token, body, headers: { "content-type": type } });
+        expect([r.status, r.body.code, method, path, body]).toEqual([400, "VALIDATION_ERROR", method, path, body]);
+        expect(r.body.message).toMatch(/JSON object|not valid JSON/);
+      }
+    }
+    // nothing was created; the same operations with an object (or no body where it is optional) still work
+    expect(await orgs()).toBe(before);
+    expect((await s.call("GET", "/api/v0/organizations/acme/environments", { token: admin })).body).toEqual([]);
+    expect((await s.call("GET", "/api/v0/organizations/acme/attributes/region", { token: admin })).status).toBe(404);
+    const none = await s.call("POST", "/api/v0/organizations/acme/demo-environment", { token: admin });
+    expect(none.status).toBe(201);
+    const blank = await s.call("POST", "/api/v0/organizations/acme/demo-environment", { token: admin, body: " ", headers: { "content-type": "application/json" } });
+    expect(blank.status).toBe(201);
+    const object = await s.call("POST", "/api/v0/demo/organizations", { token: user, body: { demoEnvironment: false } });
+    expect(object.status).toBe(201);
+  }, 60_000);
 });
 
 describe("cursors", () => {
