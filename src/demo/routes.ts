@@ -10,7 +10,7 @@ import { name, orgParams } from "../http/params.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { organizationView } from "../organizations/store.ts";
-import { createDemoEnvironment, createSelfServiceOrganization } from "./store.ts";
+import { createDemoEnvironment, createSandbox } from "./store.ts";
 
 const API = "/api/v0";
 
@@ -57,10 +57,7 @@ export function demoRoutes(ctx: AppContext) {
       "/demo/organizations",
       async ({ principal, body, set }) => {
         const user = requiredUser(principal);
-        const org = await createSelfServiceOrganization(ctx, user, { name: body?.name, displayName: body?.displayName });
-        const demo = body?.demoEnvironment === false
-          ? null
-          : await createDemoEnvironment(ctx, org, { creatorUserId: user.userId, pathPrefix: API });
+        const { org, demo } = await createSandbox(ctx, user, { ...body, pathPrefix: API });
         set.status = 201;
         return { ...organizationView(org), permission: "admin", demoEnvironment: demo };
       },
@@ -71,7 +68,7 @@ export function demoRoutes(ctx: AppContext) {
           summary: "Create a self-service organization; the caller becomes its admin (any user, one organization per user)",
           description: "Any authenticated user (an access token; API keys are 403). `name` defaults to `<userName>-sandbox-<6 hex>`. " +
             "With `demoEnvironment` (default true) the organization gets a demo environment as `POST .../demo-environment` " +
-            "makes it (answered in `demoEnvironment`). Limit: a user who already created an organization (self-service or " +
+            "makes it (answered in `demoEnvironment`); when the demo environment cannot be made, the organization is removed again and the error answered. Limit: a user who already created an organization (self-service or " +
             "with an invite) gets 409; system admins are not limited. Rate limits apply as everywhere. Answers 201 with the " +
             "organization (`permission: admin`).",
           tags,

@@ -11,7 +11,7 @@ import type { Db } from "../db/database.ts";
 import { deleteEnvironment, type EnvironmentRow, environmentView, type EnvironmentView, insertEnvironment } from "../environments/store.ts";
 import type { AppContext } from "../http/context.ts";
 import type { UserPrincipal } from "../http/principal.ts";
-import { insertOrganization, type OrganizationRow } from "../organizations/store.ts";
+import { deleteOrganization, insertOrganization, type OrganizationRow } from "../organizations/store.ts";
 import { publishVersion } from "../packages/publish.ts";
 import { afterPublish, packageCacheDir } from "../packages/after_publish.ts";
 import { readFolder, zipFolderFiles } from "../watch/folder.ts";
@@ -97,7 +97,7 @@ function generatedName(userName: string): string {
  * who already created an organization (self-service or otherwise) gets 409,
  * system admins excepted. Serialized per user, so concurrent calls create one.
  */
-export async function createSelfServiceOrganization(
+async function createSelfServiceOrganization(
   ctx: AppContext,
   user: UserPrincipal,
   options: { name?: string; displayName?: string },
@@ -119,4 +119,28 @@ export async function createSelfServiceOrganization(
       description: `Self-service organization of ${user.userName}`,
     }, user.userId);
   }) as OrganizationRow;
+}
+
+/**
+ * A self-service organization with, unless `demoEnvironment` is false, its demo
+ * environment. Publishing cannot share the organization's transaction (files
+ * and compilation), so a failed demo environment removes the organization
+ * again: the caller is left without a half-made sandbox that would count as
+ * their one organization.
+ */
+export async function createSandbox(
+  ctx: AppContext,
+  user: UserPrincipal,
+  options: { name?: string; displayName?: string; demoEnvironment?: boolean; pathPrefix: string },
+): Promise<{ org: OrganizationRow; demo: DemoEnvironment | null }> {
+  const org = await createSelfServiceOrganization(ctx, user, options);
+  if (options.demoEnvironment === false) return { org, demo: null };
+  try {
+    return { org, demo: await createDemoEnvironment(ctx, org, { creatorUserId: user.userId, pathPrefix: options.pathPrefix }) };
+  } catch (error) {
+    await ctx.sql.begin((tx) => deleteOrganization(tx, org.id)).catch((cleanup) => {
+      ctx.log({ level: "error", event: "sandbox_cleanup_failed", organization: org.name, message: (cleanup as Error).message });
+    });
+    throw error;
+  }
 }

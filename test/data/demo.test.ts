@@ -90,3 +90,27 @@ describe("self-service organization", () => {
     expect((await w.s.call("POST", `${API}/demo/organizations`)).status).toBe(401);
   });
 });
+
+describe("self-service organization whose demo environment cannot be made", () => {
+  let small: World;
+  beforeAll(async () => {
+    // the sample package is larger than this service accepts: its publish fails
+    small = await startWorld({ INDEX_ON_PUBLISH: "false", MAX_PACKAGE_BYTES: "2000" });
+  }, 120_000);
+  afterAll(async () => {
+    await small.s.close();
+    await rm(small.dataDir, { recursive: true, force: true });
+  }, 120_000);
+
+  test("answers the publish error and leaves no organization behind; the user may try again", async () => {
+    const token = await userWith(small, "erin");
+    const r = await small.s.call("POST", `${API}/demo/organizations`, { token, body: { name: "erins-place" } });
+    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect(r.status).toBeLessThan(500);
+    expect(typeof r.body.code).toBe("string");
+    expect((await small.s.call("GET", `${API}/organizations/erins-place`, { token: small.admin })).status).toBe(404);
+    const again = await small.s.call("POST", `${API}/demo/organizations`, { token, body: { name: "erins-place", demoEnvironment: false } });
+    expect(again.status).toBe(201);
+    expect(again.body.demoEnvironment).toBeNull();
+  }, 60_000);
+});
