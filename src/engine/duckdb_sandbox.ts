@@ -61,6 +61,18 @@ export interface EngineLimits {
    * instances instead of opening one per query). Default 2.
    */
   idleSessions: number;
+  /**
+   * Idle DuckDB instances kept in this process, all packages together (the
+   * query runner's `QUERY_IDLE_INSTANCES`): past it the least recently used
+   * idle instance of any package is closed, so a node serving many packages
+   * does not keep `idleSessions` instances for each one. Default 16.
+   */
+  idleInstancesTotal: number;
+  /**
+   * A package's shared schema-lookup instance is closed after this many ms
+   * without a lookup (it is opened again by the next one). Default 60 000.
+   */
+  schemaIdleMs: number;
 }
 
 /** Options of {@link openPackageDuckDB} (override the process limits). */
@@ -89,6 +101,8 @@ let limits: EngineLimits = {
   tempRoot: join(tmpdir(), "malloy-duckdb"),
   statementTimeoutMs: 30_000,
   idleSessions: 2,
+  idleInstancesTotal: 16,
+  schemaIdleMs: 60_000,
 };
 
 /**
@@ -100,7 +114,10 @@ export function setEngineLimits(next: Partial<EngineLimits>): EngineLimits {
   merged.memoryLimitBytes = Math.max(16 * 1024 * 1024, Math.min(merged.memoryLimitBytes, Math.floor(totalmem() / 4)));
   merged.threads = Math.max(1, Math.floor(merged.threads));
   merged.idleSessions = Math.max(0, Math.floor(merged.idleSessions));
+  merged.idleInstancesTotal = Math.max(0, Math.floor(merged.idleInstancesTotal));
+  merged.schemaIdleMs = Math.max(0, Math.floor(merged.schemaIdleMs));
   limits = merged;
+  PackageDuckDBConnection.trimIdle();
   return limits;
 }
 
@@ -195,7 +212,12 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   readonly readDirectories!: string[];
   #overrides!: Partial<EngineLimits>;
   #schemaInstance?: Promise<Session>;
+  /** Schema lookups running on the shared instance, and the timer that closes it once unused. */
+  #schemaUsers = 0;
+  #schemaTimer?: ReturnType<typeof setTimeout>;
   readonly #idle: Session[] = [];
+  /** Idle instances of every package connection of this process, least recently returned first. */
+  static readonly #idleEverywhere = new Map<Session, PackageDuckDBConnection>();
   /**
    * What the guard answered for statements of this connection (text in, the
    * statement to run out): the answer depends only on the text and this
@@ -251,6 +273,28 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     return this.#idle.length;
   }
 
+  /** Idle instances kept by every package connection of this process (at most `idleInstancesTotal`). */
+  static get idleInstancesEverywhere(): number {
+    return PackageDuckDBConnection.#idleEverywhere.size;
+  }
+
+  /** Whether the shared schema-lookup instance is open. */
+  get schemaInstanceOpen(): boolean {
+    return this.#schemaInstance !== undefined;
+  }
+
+  /** Closes the least recently returned idle instances of any package until at most `idleInstancesTotal` remain. */
+  static trimIdle(): void {
+    const everywhere = PackageDuckDBConnection.#idleEverywhere;
+    while (everywhere.size > limits.idleInstancesTotal) {
+      const [session, owner] = everywhere.entries().next().value!;
+      everywhere.delete(session);
+      const at = owner.#idle.indexOf(session);
+      if (at >= 0) owner.#idle.splice(at, 1);
+      void session.close();
+    }
+  }
+
   /** Interrupts every statement running on this connection. */
   interrupt(): void {
     for (const interrupt of this.#active.values()) interrupt();
@@ -260,20 +304,37 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   protected override async runDuckDBQuery(sql: string): Promise<{ rows: QueryRecord[]; totalRows: number }> {
     await this.setup();
     const checked = await checkDuckDBSql(sql, { packageDir: this.packageDir, readDirectories: this.readDirectories });
-    this.#schemaInstance ??= openSession(this.packageDir, this.limits, this.readDirectories.slice(1));
-    const shared = await this.#schemaInstance.catch((error) => {
-      this.#schemaInstance = undefined;
-      throw error;
-    });
-    const connection = await shared.instance.connect();
+    clearTimeout(this.#schemaTimer);
+    this.#schemaUsers++;
     try {
-      const prepared = await connection.prepare(checked.sql);
-      const result = await prepared.run();
-      const rows = (await result.getRowObjectsJson()) as QueryRecord[];
-      return { rows, totalRows: rows.length };
+      const opening = this.#schemaInstance ??= openSession(this.packageDir, this.limits, this.readDirectories.slice(1));
+      const shared = await opening.catch((error) => {
+        if (this.#schemaInstance === opening) this.#schemaInstance = undefined;
+        throw error;
+      });
+      const connection = await shared.instance.connect();
+      try {
+        const prepared = await connection.prepare(checked.sql);
+        const result = await prepared.run();
+        const rows = (await result.getRowObjectsJson()) as QueryRecord[];
+        return { rows, totalRows: rows.length };
+      } finally {
+        connection.closeSync();
+      }
     } finally {
-      connection.closeSync();
+      if (--this.#schemaUsers === 0 && this.#schemaInstance) {
+        // lookups happen while a model compiles: an unused instance is closed, not kept for every package ever compiled
+        this.#schemaTimer = setTimeout(() => this.#closeSchemaInstance(), this.limits.schemaIdleMs);
+        (this.#schemaTimer as { unref?: () => void }).unref?.();
+      }
     }
+  }
+
+  #closeSchemaInstance(): void {
+    if (this.#schemaUsers > 0) return;
+    const schema = this.#schemaInstance;
+    this.#schemaInstance = undefined;
+    void schema?.then((session) => session.close(), () => undefined);
   }
 
   /** Streams the rows of a query run in its own session; the session closes when reading stops. */
@@ -340,21 +401,33 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   /** An idle instance of this package, or a new one: one query at a time per instance. */
   async #takeSession(): Promise<Session> {
     if (this.#isClosed) throw new Error(`DuckDB connection "${this.name}" is closed`);
-    return this.#idle.pop() ?? await openSession(this.packageDir, this.limits, this.readDirectories.slice(1));
+    const idle = this.#idle.pop();
+    if (idle) {
+      PackageDuckDBConnection.#idleEverywhere.delete(idle);
+      return idle;
+    }
+    return await openSession(this.packageDir, this.limits, this.readDirectories.slice(1));
   }
 
   /** Keeps up to `idleSessions` ({@link EngineLimits}) instances for the next queries; closes the rest. */
   async #returnSession(session: Session): Promise<void> {
-    if (this.#isClosed || this.#idle.length >= this.limits.idleSessions) await session.close();
-    else this.#idle.push(session);
+    if (this.#isClosed || this.#idle.length >= this.limits.idleSessions || this.limits.idleInstancesTotal === 0) {
+      await session.close();
+      return;
+    }
+    this.#idle.push(session);
+    PackageDuckDBConnection.#idleEverywhere.set(session, this);
+    PackageDuckDBConnection.trimIdle();
   }
 
   /** Closes the shared schema instance, the idle instances and interrupts every running query. */
   override async close(): Promise<void> {
     this.#isClosed = true;
+    clearTimeout(this.#schemaTimer);
     const schema = this.#schemaInstance;
     this.#schemaInstance = undefined;
     const idle = this.#idle.splice(0);
+    for (const session of idle) PackageDuckDBConnection.#idleEverywhere.delete(session);
     for (const interrupt of this.#active.values()) interrupt();
     await Promise.all([
       schema?.then((session) => session.close(), () => undefined),

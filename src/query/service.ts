@@ -101,7 +101,7 @@ export function createQueryRunner(ctx: AppContext): QueryRunner {
   if (!runner) {
     const semaphore = createSemaphore(ctx.config.queryConcurrency);
     const hints: AttributeHints = new Map();
-    setEngineLimits({ memoryLimitBytes: ctx.config.queryMemoryLimit, threads: ctx.config.queryThreads, spillLimitBytes: ctx.config.querySpillLimit, statementTimeoutMs: ctx.config.queryTimeoutMs, idleSessions: ctx.config.queryConcurrency });
+    setEngineLimits({ memoryLimitBytes: ctx.config.queryMemoryLimit, threads: ctx.config.queryThreads, spillLimitBytes: ctx.config.querySpillLimit, statementTimeoutMs: ctx.config.queryTimeoutMs, idleSessions: ctx.config.queryConcurrency, idleInstancesTotal: ctx.config.queryIdleInstances });
     runner = {
       run: ((principal: Principal, args: QueryArgs, options: RunOptions = {}) => run(ctx, { semaphore, hints }, { principal, args, options })) as QueryRunner["run"],
     };

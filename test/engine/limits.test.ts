@@ -8,6 +8,7 @@ import {
   engineLimits,
   extractArchive,
   openPackageDuckDB,
+  PackageDuckDBConnection,
   QueryError,
   removeExtracted,
   runQuery,
@@ -77,6 +78,58 @@ describe("idle instances", () => {
       expect(connection.idleInstances).toBe(1);
     } finally {
       setEngineLimits({ idleSessions: saved.idleSessions });
+    }
+  });
+});
+
+describe("idle instances of the whole process", () => {
+  test("all packages together keep at most idleInstancesTotal idle instances; the least recently used go first", async () => {
+    // a second package folder (same files, another cache folder)
+    const files = await fixtureFiles();
+    const otherCache = await tempDir("engine-limits-other-");
+    const otherDir = await extractArchive(zipFiles(files), { cacheDir: otherCache, files });
+    const other = await compileModel(createPackageRuntime(files, otherDir), "flights.malloy");
+    const count = "flights -> { aggregate: flight_count }";
+    const first = openPackageDuckDB(pkgDir);
+    const second = openPackageDuckDB(otherDir);
+    try {
+      setEngineLimits({ idleSessions: 4, idleInstancesTotal: 3 });
+      await Promise.all(Array.from({ length: 4 }, () => runQuery(compiled, { query: count })));
+      expect(first.idleInstances).toBe(3);
+      expect(PackageDuckDBConnection.idleInstancesEverywhere).toBe(3);
+      // the other package's queries take the places of the first package's oldest idle instances
+      const answers = await Promise.all(Array.from({ length: 2 }, () => runQuery(other, { query: count })));
+      expect(answers.map((a) => a.data)).toEqual([[{ flight_count: 8 }], [{ flight_count: 8 }]]);
+      expect([first.idleInstances, second.idleInstances]).toEqual([1, 2]);
+      expect(PackageDuckDBConnection.idleInstancesEverywhere).toBe(3);
+      // lowering the bound closes idle instances at once; 0 keeps none, and queries still run
+      setEngineLimits({ idleInstancesTotal: 0 });
+      expect(PackageDuckDBConnection.idleInstancesEverywhere).toBe(0);
+      expect([first.idleInstances, second.idleInstances]).toEqual([0, 0]);
+      expect((await runQuery(compiled, { query: count })).data).toEqual([{ flight_count: 8 }]);
+      expect(first.idleInstances).toBe(0);
+    } finally {
+      setEngineLimits({ idleSessions: saved.idleSessions, idleInstancesTotal: saved.idleInstancesTotal });
+      await closePackageDuckDB(otherDir);
+      await removeExtracted(otherDir);
+      await rm(otherCache, { recursive: true, force: true });
+    }
+  });
+
+  test("a package's schema-lookup instance is closed once unused for schemaIdleMs, and opened again by the next lookup", async () => {
+    const connection = openPackageDuckDB(pkgDir);
+    try {
+      setEngineLimits({ schemaIdleMs: 100 });
+      // a lookup as Malloy runs them while compiling (schemas are cached by the connection, so run one directly)
+      const lookup = "SELECT count(*)::INTEGER AS n FROM 'data/flights.csv'";
+      expect((await connection.runSQL(lookup)).rows).toEqual([{ n: 8 }]);
+      expect(connection.schemaInstanceOpen).toBe(true);
+      await Bun.sleep(400);
+      expect(connection.schemaInstanceOpen).toBe(false);
+      expect((await connection.runSQL(lookup)).rows).toEqual([{ n: 8 }]);
+      expect(connection.schemaInstanceOpen).toBe(true);
+    } finally {
+      setEngineLimits({ schemaIdleMs: saved.schemaIdleMs });
     }
   });
 });
