@@ -131,6 +131,10 @@ export interface Config {
   appOrigin?: string;
   /** Package events kept for `Last-Event-ID` replay, per package (`EVENT_HISTORY`, default 1,000). */
   eventHistory: number;
+  /** Event streams one caller (user, API key) may hold open at once (`EVENT_STREAMS_PER_CALLER`, default 16). */
+  eventStreamsPerCaller: number;
+  /** Event streams a node serves at once (`EVENT_STREAMS_MAX`, default 10,000). */
+  eventStreamsMax: number;
   /** Link of the identity provider's sign-in, shown on the sign-in page (`IDP_SIGNIN_URL`). */
   idpSigninUrl?: string;
 }
@@ -262,6 +266,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     sessionTtlSeconds: Math.max(60, intFrom(env.SESSION_TTL_S, 28_800, "SESSION_TTL_S")),
     appOrigin: appOriginFrom(env.APP_ORIGIN, publicUrlFrom(env.PUBLIC_URL)),
     eventHistory: Math.max(1, intFrom(env.EVENT_HISTORY, 1000, "EVENT_HISTORY")),
+    eventStreamsPerCaller: Math.max(1, intFrom(env.EVENT_STREAMS_PER_CALLER, 16, "EVENT_STREAMS_PER_CALLER")),
+    eventStreamsMax: Math.max(1, intFrom(env.EVENT_STREAMS_MAX, 10_000, "EVENT_STREAMS_MAX")),
     idpSigninUrl: env.IDP_SIGNIN_URL || undefined,
   };
 }

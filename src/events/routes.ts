@@ -13,13 +13,14 @@ import { acceptAppToken, principalOf } from "../apps/scope.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import type { Principal } from "../http/principal.ts";
+import { type Principal, rateLimitKey } from "../http/principal.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import type { Claims } from "../apps/credentials.ts";
 import { packageFor } from "../packages/lookup.ts";
 import { pkgParams } from "../http/resource_params.ts";
 import { type PackageKey, eventsAfter, streamState, subscribe } from "./hub.ts";
+import { type StreamSlots, streamSlots } from "./stream_slots.ts";
 
 /** Interval of the heartbeat comment (and of the access re-check between events), ms. */
 export const KEEPALIVE_MS = 15_000;
@@ -43,6 +44,8 @@ export interface EventStreamOptions {
   /** When the caller's credential expires (app token), ms since the epoch: the stream ends then, the client reconnects with a new one. */
   expiresAt?: number;
   signal: AbortSignal;
+  /** Called once when the stream ends, however it ends (gives back its slot). */
+  onEnd?: () => void;
 }
 
 /**
@@ -111,6 +114,7 @@ export function eventStream(ctx: AppContext, options: EventStreamOptions): Reada
       cleanup = () => {
         if (closed) return;
         closed = true;
+        options.onEnd?.();
         clearInterval(keepalive);
         clearTimeout(expiry);
         unsubscribe();
@@ -164,10 +168,12 @@ const STREAM_DOC = "`text/event-stream`. Every event has an `id:` of the package
   "`{ package, latestVersion, lastEventId }`. Then: `change` `{ package, path, kind }` (watch mode), `published` `{ package, versionId, " +
   "source }` (any publish), `archived` `{ package, versionId }`, `compile_error` `{ package, message, problems }` (a watch-mode republish " +
   "failed), `compile_ok` `{ package, versionId }` (it compiles again), and `revoked` (the caller lost access; the stream ends). Access " +
-  "is re-checked for every event and every 15 s heartbeat (`: keepalive`). Credentials: `Authorization`, or an app token as " +
+  "is re-checked for every event and every 15 s heartbeat (`: keepalive`). One caller (user or API key, with any of its " +
+  "credentials) holds at most `EVENT_STREAMS_PER_CALLER` (16) streams at once: `429 RATE_LIMIT_EXCEEDED` past it; a node serves at most " +
+  "`EVENT_STREAMS_MAX` (10,000): `503` past it; both with `Retry-After`. Credentials: `Authorization`, or an app token as " +
   "`?app_token=` (`EventSource` cannot send headers; the stream ends when that token expires, reconnect with a fresh one).";
 
-function eventsPlugin(ctx: AppContext, prefix: string) {
+function eventsPlugin(ctx: AppContext, prefix: string, slots: StreamSlots) {
   return new Elysia({ prefix })
     .use(security(ctx))
     .use(routeAccess(ctx))
@@ -197,6 +203,8 @@ function eventsPlugin(ctx: AppContext, prefix: string) {
             throw error;
           }
         };
+        // one caller's streams are counted together whatever credential opened them (user, API key, app token of either)
+        const release = slots.take(rateLimitKey(caller));
         const stream = eventStream(ctx, {
           pkg: { envId: pkg.envId, packageName: pkg.name },
           latestVersion: pkg.latestVersion,
@@ -204,6 +212,7 @@ function eventsPlugin(ctx: AppContext, prefix: string) {
           recheck,
           expiresAt,
           signal: request.signal,
+          onEnd: release,
         });
         return new Response(stream, {
           headers: {
@@ -232,5 +241,6 @@ function eventsPlugin(ctx: AppContext, prefix: string) {
 
 /** The events route under both `/environments` and `/projects`. */
 export function eventRoutes(ctx: AppContext) {
-  return environmentScoped((prefix) => eventsPlugin(ctx, prefix));
+  const slots = streamSlots(ctx.config.eventStreamsPerCaller, ctx.config.eventStreamsMax);
+  return environmentScoped((prefix) => eventsPlugin(ctx, prefix, slots));
 }
