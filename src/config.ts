@@ -40,6 +40,11 @@ export interface Config {
   queryTimeoutMs: number;
   /** Queries this node runs at once (`QUERY_CONCURRENCY`, default 8). */
   queryConcurrency: number;
+  /**
+   * Of those, what one organization's queries hold at once (`QUERY_CONCURRENCY_PER_ORGANIZATION`,
+   * default three quarters of `QUERY_CONCURRENCY`, at least 1): the rest stays for other tenants.
+   */
+  queryConcurrencyPerOrganization: number;
   /** Idle DuckDB instances kept by this node, all packages together (`QUERY_IDLE_INSTANCES`, default twice `QUERY_CONCURRENCY`). */
   queryIdleInstances: number;
   /** Most compiled models cached per node (`QUERY_MODEL_CACHE_ENTRIES`, default 100). */
@@ -221,6 +226,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     queryRowLimit: intFrom(env.QUERY_ROW_LIMIT, 1000, "QUERY_ROW_LIMIT"),
     queryTimeoutMs: intFrom(env.QUERY_TIMEOUT_MS, 30_000, "QUERY_TIMEOUT_MS"),
     queryConcurrency: Math.max(1, intFrom(env.QUERY_CONCURRENCY, 8, "QUERY_CONCURRENCY")),
+    queryConcurrencyPerOrganization: intFrom(env.QUERY_CONCURRENCY_PER_ORGANIZATION, Math.max(1, Math.floor(Math.max(1, intFrom(env.QUERY_CONCURRENCY, 8, "QUERY_CONCURRENCY")) * 3 / 4)), "QUERY_CONCURRENCY_PER_ORGANIZATION"),
     queryIdleInstances: intFrom(env.QUERY_IDLE_INSTANCES, 2 * Math.max(1, intFrom(env.QUERY_CONCURRENCY, 8, "QUERY_CONCURRENCY")), "QUERY_IDLE_INSTANCES"),
     modelCacheEntries: Math.max(1, intFrom(env.QUERY_MODEL_CACHE_ENTRIES, 100, "QUERY_MODEL_CACHE_ENTRIES")),
     modelCacheBytes: intFrom(env.QUERY_MODEL_CACHE_BYTES, 512 * 1024 * 1024, "QUERY_MODEL_CACHE_BYTES"),

@@ -45,6 +45,8 @@ export interface RunQueryOptions {
   countTotalRows?: boolean;
   /** Bound on concurrent queries; default the process-wide one ({@link setQueryConcurrency}). */
   semaphore?: Semaphore;
+  /** Whose share of the semaphore's slots this query counts against (the query runner: the organization). */
+  slotKey?: string;
   /** Cancels the query when it aborts (e.g. the client went away). */
   signal?: AbortSignal;
   /**
@@ -125,7 +127,7 @@ export async function runQuery(
   aborted.catch(() => {});
   let release: (() => void) | undefined;
   try {
-    release = await (options.semaphore ?? processSemaphore).acquire(controller.signal);
+    release = await (options.semaphore ?? processSemaphore).acquire(controller.signal, options.slotKey);
     return await Promise.race([
       execute(compiled, options, { rowLimit, signal: controller.signal, started }),
       aborted,

@@ -99,7 +99,7 @@ const runners = new WeakMap<AppContext, QueryRunner>();
 export function createQueryRunner(ctx: AppContext): QueryRunner {
   let runner = runners.get(ctx);
   if (!runner) {
-    const semaphore = createSemaphore(ctx.config.queryConcurrency);
+    const semaphore = createSemaphore(ctx.config.queryConcurrency, { perKey: ctx.config.queryConcurrencyPerOrganization });
     const hints: AttributeHints = new Map();
     setEngineLimits({ memoryLimitBytes: ctx.config.queryMemoryLimit, threads: ctx.config.queryThreads, spillLimitBytes: ctx.config.querySpillLimit, statementTimeoutMs: ctx.config.queryTimeoutMs, idleSessions: ctx.config.queryConcurrency, idleInstancesTotal: ctx.config.queryIdleInstances });
     runner = {
@@ -239,6 +239,7 @@ async function authorizedRun(
       rowLimit,
       timeoutMs: ctx.config.queryTimeoutMs,
       semaphore: node.semaphore,
+      slotKey: pkg.orgId,
       signal: call.options.signal,
       restricted,
       modelDef: queryModelDef(served.compiled),
