@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import type { Connection } from "@malloydata/malloy";
 import { parse as parsePgUrl } from "pg-connection-string";
 import { engineLimits } from "../engine/duckdb_sandbox.ts";
+import { guardBigQuery } from "../engine/bigquery_guard.ts";
 import { guardMysql } from "../engine/mysql_guard.ts";
 import { badRequest } from "../http/errors.ts";
 import { checkedAddress, type HostPolicy, hostPolicy } from "./host_policy.ts";
@@ -250,7 +251,8 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
     }
     case "bigquery": {
       const { BigQueryConnection } = await import("@malloydata/db-bigquery");
-      return new BigQueryConnection({
+      // every query is dry-run first and runs only as one SELECT: also for the connection check
+      return guardBigQuery(new BigQueryConnection({
         name: spec.name,
         projectId: str(c.defaultProjectId),
         billingProjectId: str(c.billingProjectId),
@@ -258,7 +260,7 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
         maximumBytesBilled: str(c.maximumBytesBilled),
         timeoutMs: str(c.queryTimeoutMilliseconds),
         serviceAccountKeyJson: s.serviceAccountKeyJson,
-      });
+      }));
     }
     case "snowflake": {
       const { SnowflakeConnection } = await import("@malloydata/db-snowflake");
