@@ -12,6 +12,7 @@ import { parse as parsePgUrl } from "pg-connection-string";
 import { engineLimits } from "../engine/duckdb_sandbox.ts";
 import { guardBigQuery } from "../engine/bigquery_guard.ts";
 import { guardMysql } from "../engine/mysql_guard.ts";
+import { guardSnowflake } from "../engine/snowflake_guard.ts";
 import { badRequest } from "../http/errors.ts";
 import { checkedAddress, type HostPolicy, hostPolicy } from "./host_policy.ts";
 
@@ -264,7 +265,8 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
     }
     case "snowflake": {
       const { SnowflakeConnection } = await import("@malloydata/db-snowflake");
-      return new SnowflakeConnection(spec.name, {
+      // every statement carries MULTI_STATEMENT_COUNT=1: Snowflake refuses a second statement in a text
+      return guardSnowflake(new SnowflakeConnection(spec.name, {
         connOptions: {
           account: String(c.account),
           username: str(c.userName),
@@ -277,7 +279,7 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
           schema: str(c.schema),
           role: str(c.role),
         },
-      });
+      }));
     }
     case "trino": {
       const { TrinoConnection } = await import("@malloydata/db-trino");

@@ -16,6 +16,7 @@ import { guardBigQuery } from "./bigquery_guard.ts";
 import { guardDuckDB } from "./duckdb_guard.ts";
 import { guardMysql } from "./mysql_guard.ts";
 import { guardPostgres } from "./postgres_guard.ts";
+import { guardSnowflake } from "./snowflake_guard.ts";
 import { formatProblems, type Problem, problemsOf, redactPath } from "./problems.ts";
 
 /** Finds an environment connection (postgres, bigquery, ...) by name. */
@@ -137,7 +138,9 @@ export function createPackageRuntime(
  * takes one statement at a time ({@link guardMysql}); an environment DuckDB
  * or MotherDuck connection has every statement checked by DuckDB's parser
  * ({@link guardDuckDB}); a BigQuery connection dry-runs every query and runs
- * it only when BigQuery calls it one SELECT ({@link guardBigQuery}).
+ * it only when BigQuery calls it one SELECT ({@link guardBigQuery}); every
+ * statement of a Snowflake connection carries `MULTI_STATEMENT_COUNT = 1`
+ * ({@link guardSnowflake}).
  */
 function guardConnection(connection: Connection | undefined): Connection | undefined {
   if (!connection) return connection;
@@ -145,6 +148,7 @@ function guardConnection(connection: Connection | undefined): Connection | undef
   const limits = { statementTimeoutMs: () => engineLimits().statementTimeoutMs };
   guardMysql(connection, limits);
   guardBigQuery(connection);
+  guardSnowflake(connection);
   return guardPostgres(connection, limits);
 }
 
