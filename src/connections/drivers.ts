@@ -13,6 +13,7 @@ import { engineLimits } from "../engine/duckdb_sandbox.ts";
 import { guardBigQuery } from "../engine/bigquery_guard.ts";
 import { guardMysql } from "../engine/mysql_guard.ts";
 import { guardSnowflake } from "../engine/snowflake_guard.ts";
+import { guardTrino } from "../engine/trino_guard.ts";
 import { badRequest } from "../http/errors.ts";
 import { checkedAddress, type HostPolicy, hostPolicy } from "./host_policy.ts";
 
@@ -287,14 +288,15 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
       const address = await destination(server.hostname, options);
       // plain http goes to the checked address; https keeps the name (its certificate names it)
       if (server.protocol === "http:") server.hostname = address.includes(":") ? `[${address}]` : address;
-      return new TrinoConnection(spec.name, undefined, {
+      // no state between requests, queries only, columns of sql() without PREPARE
+      return guardTrino(new TrinoConnection(spec.name, undefined, {
         server: server.toString().replace(/\/$/, ""),
         port: c.port as number | undefined,
         catalog: str(c.catalog),
         schema: str(c.schema),
         user: str(c.userName),
         password: s.password,
-      });
+      }));
     }
     case "motherduck": {
       const { DuckDBConnection } = await import("@malloydata/db-duckdb");

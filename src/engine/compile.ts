@@ -17,6 +17,7 @@ import { guardDuckDB } from "./duckdb_guard.ts";
 import { guardMysql } from "./mysql_guard.ts";
 import { guardPostgres } from "./postgres_guard.ts";
 import { guardSnowflake } from "./snowflake_guard.ts";
+import { guardTrino } from "./trino_guard.ts";
 import { formatProblems, type Problem, problemsOf, redactPath } from "./problems.ts";
 
 /** Finds an environment connection (postgres, bigquery, ...) by name. */
@@ -140,7 +141,8 @@ export function createPackageRuntime(
  * ({@link guardDuckDB}); a BigQuery connection dry-runs every query and runs
  * it only when BigQuery calls it one SELECT ({@link guardBigQuery}); every
  * statement of a Snowflake connection carries `MULTI_STATEMENT_COUNT = 1`
- * ({@link guardSnowflake}).
+ * ({@link guardSnowflake}); a Trino connection keeps no state between
+ * requests and refuses any answer that is not a query's ({@link guardTrino}).
  */
 function guardConnection(connection: Connection | undefined): Connection | undefined {
   if (!connection) return connection;
@@ -149,6 +151,7 @@ function guardConnection(connection: Connection | undefined): Connection | undef
   guardMysql(connection, limits);
   guardBigQuery(connection);
   guardSnowflake(connection);
+  guardTrino(connection);
   return guardPostgres(connection, limits);
 }
 
