@@ -42,6 +42,7 @@ interface RequestOptions {
 type Callback = (error: Error | null, body?: unknown, response?: unknown) => void;
 
 interface BigQueryClient {
+  projectId?: string;
   request: (options: RequestOptions, callback?: Callback) => unknown;
   requestStream: (options: RequestOptions) => unknown;
   [GUARDED]?: boolean;
@@ -107,7 +108,11 @@ export function guardBigQuery(connection: Connection): Connection {
       projectId,
       json: {
         configuration: { query: dryRun, dryRun: true },
-        jobReference: { jobId: `malloy_check_${crypto.randomUUID().replaceAll("-", "")}`, location: location ?? undefined },
+        jobReference: {
+          projectId: projectId ?? client.projectId,
+          jobId: `malloy_check_${crypto.randomUUID().replaceAll("-", "")}`,
+          location: location ?? undefined,
+        },
       },
     });
     refuseUnlessSelect(body);
@@ -115,12 +120,16 @@ export function guardBigQuery(connection: Connection): Connection {
     if (selects.size > REMEMBERED) selects.delete(selects.keys().next().value!);
   };
 
-  /** Throws unless the request may be sent; resolves with a check of its answer, if any. */
-  const admit = async (options: RequestOptions): Promise<((body: unknown) => void) | undefined> => {
+  /**
+   * What must happen around a request: nothing (a read, sent as it comes),
+   * a dry run before it (a query), a check of its answer (Malloy's own dry
+   * run). Throws for a request that is never sent.
+   */
+  const admit = (options: RequestOptions): { before?: () => Promise<void>; after?: (body: unknown) => void } => {
     const method = (options.method ?? "GET").toUpperCase();
     const path = options.uri.replace(/^\/+|\/+$/g, "");
-    if (method === "GET" || method === "HEAD") return undefined;
-    if (method === "POST" && /^jobs\/[^/]+\/cancel$/.test(path)) return undefined;
+    if (method === "GET" || method === "HEAD") return {};
+    if (method === "POST" && /^jobs\/[^/]+\/cancel$/.test(path)) return {};
     if (method === "POST" && path === "jobs") {
       const job = options.json ?? {};
       const configuration = (job.configuration ?? {}) as Record<string, unknown>;
@@ -129,38 +138,44 @@ export function guardBigQuery(connection: Connection): Connection {
       refuseOptions(configuration, JOB_OPTIONS, "job option");
       refuseOptions(query, JOB_QUERY_OPTIONS, "query option");
       if (query.useLegacySql === true) throw notAllowed("legacy SQL is not run on a BigQuery connection");
-      if (configuration.dryRun) return refuseUnlessSelect;
+      if (configuration.dryRun) return { after: refuseUnlessSelect };
       const reference = (job.jobReference ?? {}) as Record<string, unknown>;
-      await checkQuery(query, reference.location, options.projectId);
-      return undefined;
+      const projectId = options.projectId ?? (reference.projectId as string | undefined);
+      return { before: () => checkQuery(query, reference.location, projectId) };
     }
     if (method === "POST" && path === "queries") {
       const request = options.json ?? {};
       refuseOptions(request, QUERY_REQUEST_OPTIONS, "query option");
       if (request.useLegacySql === true) throw notAllowed("legacy SQL is not run on a BigQuery connection");
-      await checkQuery(request, request.location, options.projectId);
-      return undefined;
+      return { before: () => checkQuery(request, request.location, options.projectId) };
     }
     throw notAllowed(`a BigQuery connection only reads: the request ${method} ${path.replace(/\/.*$/, "/...")} is not sent`);
   };
 
   client.request = (options: RequestOptions, callback?: Callback) => {
     const run = (done: Callback) => {
-      admit(options).then(
-        (check) =>
-          send(options, (error, body, response) => {
-            if (!error && check) {
-              try {
-                check(body);
-              } catch (refused) {
-                done(refused as Error, undefined, response);
-                return;
-              }
+      let plan: ReturnType<typeof admit>;
+      try {
+        plan = admit(options);
+      } catch (refused) {
+        done(refused as Error);
+        return;
+      }
+      const forward = () =>
+        send(options, (error, body, response) => {
+          if (!error && plan.after) {
+            try {
+              plan.after(body);
+            } catch (refused) {
+              done(refused as Error, undefined, response);
+              return;
             }
-            done(error, body, response);
-          }),
-        (error: Error) => done(error),
-      );
+          }
+          done(error, body, response);
+        });
+      // reads go out at once, as without the guard; a query waits for its dry run
+      if (!plan.before) return void forward();
+      plan.before().then(forward, (error: Error) => done(error));
     };
     if (callback) return void run(callback);
     return new Promise((resolve, reject) => run((error, body) => (error ? reject(error) : resolve(body))));

@@ -106,6 +106,10 @@ export function startBigQueryStandIn(projectId: string): BigQueryStandIn {
       if (request.method === "POST" && path === "/jobs") {
         const sql = String(body.configuration?.query?.query ?? "");
         const dryRun = body.configuration?.dryRun === true;
+        const urlProject = /^\/bigquery\/v2\/projects\/([^/]+)/.exec(url.pathname)?.[1];
+        if (body.jobReference?.projectId !== urlProject) {
+          return Response.json({ error: { code: 400, message: "jobReference.projectId must name the project of the request" } }, { status: 400 });
+        }
         Object.assign(entry, { sql, dryRun });
         if (!dryRun) executed.push(sql);
         const id = String(body.jobReference?.jobId ?? crypto.randomUUID());
