@@ -12,9 +12,10 @@
  * `PREPARE <name> FROM <text>` + `DESCRIBE OUTPUT <name>`, which relies on
  * that (each schema lookup adds a prepared statement to every later request).
  * {@link guardTrino} changes that on the connection:
- * - the client's request headers are put back as configured after every
- *   answer, so nothing a statement does (session properties, `USE`,
- *   prepared statements, roles) reaches a later request;
+ * - the client's request headers are fixed to those configured (what the
+ *   client writes back from an answer is dropped), so nothing a statement
+ *   does (session properties, `USE`, prepared statements, roles) reaches
+ *   another request;
  * - a `sql()` source's columns are read from the answer's column list of
  *   `SELECT * FROM (text) AS malloy_schema LIMIT 0` (no `PREPARE`);
  * - every answer's `updateType` (set by Trino's analyzer for anything but a
@@ -66,22 +67,18 @@ export function guardTrino(connection: Connection): Connection {
   }
   if (target[GUARDED]) return connection;
   const configured = { ...http.clientConfig.headers };
+  // every request gets the configured headers; what the client writes back from an answer
+  // (session, catalog, schema, prepared statements, role) is dropped, so no statement's
+  // changes reach another request, even one started while its answer is handled
+  Object.defineProperty(http.clientConfig, "headers", { get: () => ({ ...configured }), set: () => {}, enumerable: true });
   const request = http.request.bind(http);
   http.request = async (config) => {
-    let answer: unknown;
-    try {
-      answer = await request(config);
-    } finally {
-      // whatever the answer set (session, catalog, schema, prepared statements, role) is dropped
-      http.clientConfig.headers = { ...configured };
-    }
-    const results = answer as QueryResults | undefined;
+    const results = (await request(config)) as QueryResults | undefined;
     if (results?.updateType) {
       if (results.nextUri) await request({ url: results.nextUri, method: "DELETE" }).catch(() => {});
-      http.clientConfig.headers = { ...configured };
       throw notAllowed(`Trino runs this text as ${results.updateType}, not a query; a Trino connection runs exactly one SELECT per query`);
     }
-    return answer;
+    return results;
   };
   target.fetchSelectSchema = async (sqlRef: SQLSourceRequest): Promise<SQLSourceDef> => {
     const def: SQLSourceDef = {
