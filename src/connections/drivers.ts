@@ -10,7 +10,10 @@ import { join, resolve } from "node:path";
 import type { Connection } from "@malloydata/malloy";
 import { parse as parsePgUrl } from "pg-connection-string";
 import { engineLimits } from "../engine/duckdb_sandbox.ts";
+import { guardBigQuery } from "../engine/bigquery_guard.ts";
 import { guardMysql } from "../engine/mysql_guard.ts";
+import { guardSnowflake } from "../engine/snowflake_guard.ts";
+import { guardTrino } from "../engine/trino_guard.ts";
 import { badRequest } from "../http/errors.ts";
 import { checkedAddress, type HostPolicy, hostPolicy } from "./host_policy.ts";
 
@@ -250,7 +253,8 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
     }
     case "bigquery": {
       const { BigQueryConnection } = await import("@malloydata/db-bigquery");
-      return new BigQueryConnection({
+      // every query is dry-run first and runs only as one SELECT: also for the connection check
+      return guardBigQuery(new BigQueryConnection({
         name: spec.name,
         projectId: str(c.defaultProjectId),
         billingProjectId: str(c.billingProjectId),
@@ -258,11 +262,12 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
         maximumBytesBilled: str(c.maximumBytesBilled),
         timeoutMs: str(c.queryTimeoutMilliseconds),
         serviceAccountKeyJson: s.serviceAccountKeyJson,
-      });
+      }));
     }
     case "snowflake": {
       const { SnowflakeConnection } = await import("@malloydata/db-snowflake");
-      return new SnowflakeConnection(spec.name, {
+      // every statement carries MULTI_STATEMENT_COUNT=1: Snowflake refuses a second statement in a text
+      return guardSnowflake(new SnowflakeConnection(spec.name, {
         connOptions: {
           account: String(c.account),
           username: str(c.userName),
@@ -275,7 +280,7 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
           schema: str(c.schema),
           role: str(c.role),
         },
-      });
+      }));
     }
     case "trino": {
       const { TrinoConnection } = await import("@malloydata/db-trino");
@@ -283,14 +288,15 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
       const address = await destination(server.hostname, options);
       // plain http goes to the checked address; https keeps the name (its certificate names it)
       if (server.protocol === "http:") server.hostname = address.includes(":") ? `[${address}]` : address;
-      return new TrinoConnection(spec.name, undefined, {
+      // no state between requests, queries only, columns of sql() without PREPARE
+      return guardTrino(new TrinoConnection(spec.name, undefined, {
         server: server.toString().replace(/\/$/, ""),
         port: c.port as number | undefined,
         catalog: str(c.catalog),
         schema: str(c.schema),
         user: str(c.userName),
         password: s.password,
-      });
+      }));
     }
     case "motherduck": {
       const { DuckDBConnection } = await import("@malloydata/db-duckdb");

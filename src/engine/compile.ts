@@ -12,9 +12,12 @@ import { badRequest } from "../http/errors.ts";
 import type { PackageFiles } from "./archive.ts";
 import { compileInWorker, CompileTimeoutError } from "./compile_pool.ts";
 import { engineLimits, openPackageDuckDB, type PackageDuckDBOptions } from "./duckdb_sandbox.ts";
+import { guardBigQuery } from "./bigquery_guard.ts";
 import { guardDuckDB } from "./duckdb_guard.ts";
 import { guardMysql } from "./mysql_guard.ts";
 import { guardPostgres } from "./postgres_guard.ts";
+import { guardSnowflake } from "./snowflake_guard.ts";
+import { guardTrino } from "./trino_guard.ts";
 import { formatProblems, type Problem, problemsOf, redactPath } from "./problems.ts";
 
 /** Finds an environment connection (postgres, bigquery, ...) by name. */
@@ -135,13 +138,20 @@ export function createPackageRuntime(
  * statement timeout; a MySQL connection runs in a read-only session that
  * takes one statement at a time ({@link guardMysql}); an environment DuckDB
  * or MotherDuck connection has every statement checked by DuckDB's parser
- * ({@link guardDuckDB}).
+ * ({@link guardDuckDB}); a BigQuery connection dry-runs every query and runs
+ * it only when BigQuery calls it one SELECT ({@link guardBigQuery}); every
+ * statement of a Snowflake connection carries `MULTI_STATEMENT_COUNT = 1`
+ * ({@link guardSnowflake}); a Trino connection keeps no state between
+ * requests and refuses any answer that is not a query's ({@link guardTrino}).
  */
 function guardConnection(connection: Connection | undefined): Connection | undefined {
   if (!connection) return connection;
   guardDuckDB(connection);
   const limits = { statementTimeoutMs: () => engineLimits().statementTimeoutMs };
   guardMysql(connection, limits);
+  guardBigQuery(connection);
+  guardSnowflake(connection);
+  guardTrino(connection);
   return guardPostgres(connection, limits);
 }
 
