@@ -43,4 +43,9 @@ describe("question ranking kind cues", () => {
     const without = await ranked(question, ["kinds"]);
     expect(without[0]).not.toBe("received_on");
   });
+
+  test("a one-word question names a kind of thing: the source comes before its fields", async () => {
+    expect((await ranked("freight"))[0]).toBe("shipments");
+    expect((await ranked("freight", ["kinds"]))[0]).not.toBe("shipments");
+  });
 });
