@@ -17,6 +17,13 @@ describe("splitCompound", () => {
     expect(splitCompound("upin", isWord)).toEqual(["upin"]);
     expect(splitCompound("sign2up", isWord)).toEqual(["sign2up"]);
   });
+  test("splits a vowelless abbreviation off a word it has, and nothing else", () => {
+    expect(splitCompound("mktsegment", (w) => w === "segment")).toEqual(["mkt", "segment"]);
+    expect(splitCompound("cststock", isWord)).toEqual(["cst", "stock"]);
+    // A head with a vowel, or a tail the dictionary lacks, stays glued.
+    expect(splitCompound("mokstock", isWord)).toEqual(["mokstock"]);
+    expect(splitCompound("mktsegment", isWord)).toEqual(["mktsegment"]);
+  });
   test("prefers the most balanced split", () => {
     const words = new Set(["a", "bcdef", "abc", "def"]);
     expect(splitCompound("abcdef", (w) => words.has(w), { minPart: 1 })).toEqual(["abc", "def"]);

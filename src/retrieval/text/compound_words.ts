@@ -45,5 +45,11 @@ export function splitCompound(
       bestShort = short;
     }
   }
-  return best ?? [word];
+  if (best) return best;
+  // A vowelless abbreviation glued to a word (`mktsegment`, `cstname`): the word is split off.
+  for (let i = minPart; i <= 4 && i <= word.length - 4; i++) {
+    const head = word.slice(0, i);
+    if (!/[aeiouy]/.test(head) && isWord(word.slice(i))) return [head, word.slice(i)];
+  }
+  return [word];
 }
