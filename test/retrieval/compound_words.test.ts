@@ -24,6 +24,13 @@ describe("splitCompound", () => {
     expect(splitCompound("mokstock", isWord)).toEqual(["mokstock"]);
     expect(splitCompound("mktsegment", isWord)).toEqual(["mktsegment"]);
   });
+  test("an inflected or agent form of a known word is not a compound", () => {
+    const known = new Set(["rat", "ers", "rate", "ship", "pin", "shipping"]);
+    expect(splitCompound("raters", (w) => known.has(w))).toEqual(["raters"]);
+    expect(splitCompound("ratters", (w) => known.has(w) && w !== "rate")).toEqual(["ratters"]);
+    expect(splitCompound("shippings", (w) => known.has(w))).toEqual(["shippings"]);
+    expect(splitCompound("ratsers", (w) => known.has(w) || w === "sers")).toEqual(["rat", "sers"]);
+  });
   test("prefers the most balanced split", () => {
     const words = new Set(["a", "bcdef", "abc", "def"]);
     expect(splitCompound("abcdef", (w) => words.has(w), { minPart: 1 })).toEqual(["abc", "def"]);
