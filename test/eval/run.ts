@@ -183,7 +183,9 @@ if (process.env.EVAL_SWEEP) {
   // EVAL_SWEEP='{"synonymThreshold":[0.6,0.8]}' or '{"weights.lexical":[0.4,0.8]}': one variant per value (tuning half only).
   for (const [key, list] of Object.entries(JSON.parse(process.env.EVAL_SWEEP) as Record<string, number[]>)) {
     for (const value of list) {
-      const options: QuestionRankOptions = key.startsWith("weights.") ? { weights: { [key.slice(8)]: value } } : { [key]: value };
+      // EVAL_BASE='{"softFloor":0.5}': weights every variant starts from (to sweep one weight beside another).
+      const base = JSON.parse(process.env.EVAL_BASE ?? "{}") as Record<string, number>;
+      const options: QuestionRankOptions = key.startsWith("weights.") ? { weights: { ...base, [key.slice(8)]: value } } : { [key]: value, weights: base };
       methods.push([`${key}=${value}`, rankerWith(options)]);
     }
   }

@@ -77,6 +77,28 @@ describe("entitiesFromMetadata", () => {
     expect(entitiesFromMetadata(meta).find((e) => e.name === "signup_dt")!.text.startsWith("signup date")).toBe(true);
   });
 
+  test("a column prefix most dimensions of a source share is left out of matched and embedded words", () => {
+    const orders = source("orders", undefined, [
+      dim("o_orderdate", "date"), dim("o_clerk", "string"), dim("o_totalprice", "number"), dim("status", "string"),
+    ]);
+    const lines = source("lineitem", undefined, [dim("l_availqty", "number"), dim("l_tax", "number")]);
+    const meta: ModelMetadata = {
+      modelPath: "m.malloy",
+      sources: [orders, { ...lines, dimensions: [...lines.dimensions, { ...dim("o_clerk", "string"), path: "orders.o_clerk", joinPath: ["orders"] }] }],
+      queries: [],
+    };
+    const known = new Set(["avail", "order", "date", "total", "price"]);
+    const lexicon: Lexicon = { dir: "stub", related: () => [], has: (w) => known.has(w), derivationBases: () => [] };
+    const byKey = new Map(entitiesFromMetadata(meta, {}, { lexicon }).map((e) => [`${e.sourceName}.${e.name}`, e]));
+    expect(byKey.get("orders.o_clerk")!.text).toBe("clerk");
+    expect(byKey.get("orders.o_clerk")!.lexicalTerms.name).toEqual(["clerk"]);
+    expect(byKey.get("orders.o_orderdate")!.text.startsWith("order date")).toBe(true);
+    expect(byKey.get("lineitem.orders.o_clerk")!.text).toBe("orders clerk");
+    // Two fields are too few to call `l` a prefix; a glued abbreviation is split and expanded.
+    expect(byKey.get("lineitem.l_availqty")!.text).toBe("l avail quantity");
+    expect(byKey.get("orders.status")!.text).toBe("status");
+  });
+
   test("indexed values attach to their dimension only", () => {
     const entities = entitiesFromMetadata(META, {}, { values: { "flights.origin": ["JFK", "LAX"], "flights.flight_cnt": ["1"] } });
     expect(entities.find((e) => e.name === "origin")!.values).toEqual(["JFK", "LAX"]);

@@ -6,6 +6,9 @@
  * API, retrieval and get_context, dry run and limit.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
+import { embedEntities } from "../../src/retrieval/index/entity_vectors.ts";
+import { waitForIndexing } from "../../src/retrieval/index/indexer.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
 import { authorize, pkce, REDIRECT_URI, registerClient, tokenRequest } from "../helpers/oauth.ts";
@@ -216,6 +219,28 @@ describe("hidden sources outside queries", () => {
     expect(marks).toEqual({ orders: true, big_orders: true, payroll: false, payroll_with_orders: false });
     const bob = await w.s.call("GET", MODEL, { token: w.bob });
     expect(bob.body.sources.length).toBe(4);
+  });
+
+  test("entity vectors take in a dimension's indexed values; a bound source has none stored or embedded", async () => {
+    await waitForIndexing(w.s.service.ctx);
+    const embedder = (await getEmbedder())!;
+    const rows = await w.s.service.db.sql`
+      SELECT me.source_name, ee.text, ee.indexed_values, ee.embedding::text AS embedding
+        FROM entity_embeddings ee JOIN model_entities me ON me.id = ee.entity_id
+       WHERE me.kind = 'dimension' AND me.path IN ('order_region', 'payroll_region') AND me.source_name IN ('orders', 'payroll')`;
+    const bySource = new Map(rows.map((r) => [r.source_name as string, r]));
+    const stored = (source: string) => Float32Array.from(JSON.parse(bySource.get(source)!.embedding as string) as number[]);
+    const docs = { orders: "Orders; every caller sees the rows of its own region", payroll: "Salaries, for the finance group only" };
+    const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0);
+    for (const [source, sourceDoc] of Object.entries(docs)) {
+      const row = bySource.get(source)!;
+      expect((row.indexed_values as unknown[] | null)?.length ?? 0).toBe(source === "orders" ? 0 : 2);
+      const [textOnly] = await embedEntities(embedder, [{ text: row.text as string, sourceDoc }]);
+      const similarity = dot(stored(source), textOnly!);
+      // bound orders: the vector of the text alone; payroll: its values moved it
+      if (source === "orders") expect(similarity).toBeCloseTo(1, 3);
+      else expect(similarity).toBeLessThan(0.999);
+    }
   });
 
   test("retrieval API and get_context: no unauthorized source, fields or values; no values of bound sources", async () => {

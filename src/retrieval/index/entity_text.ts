@@ -8,7 +8,7 @@
 import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../../engine/metadata.ts";
 import { splitCompound } from "../text/compound_words.ts";
 import type { Lexicon } from "../text/lexicon.ts";
-import { contentStems, expandAbbreviations, splitName, stem, STOP_WORDS } from "../text/text_terms.ts";
+import { contentStems, expandAbbreviations, FIELD_ABBREVIATIONS, splitName, stem, STOP_WORDS } from "../text/text_terms.ts";
 
 /** What an entity is. */
 export type EntityKind = "source" | "dimension" | "measure" | "view" | "query";
@@ -93,10 +93,11 @@ export function entitiesFromMetadata(
 ): EntityRecord[] {
   const out: EntityRecord[] = [];
   const sources = meta.sources.filter((s) => !scope.sourceName || s.name === scope.sourceName);
+  const prefixes = columnPrefixes(meta.sources);
   for (const source of sources) {
     out.push(sourceEntity(meta, source, options));
     for (const field of [...source.dimensions, ...source.measures, ...source.views]) {
-      out.push(fieldEntity(meta, source, field, options));
+      out.push(fieldEntity(meta, source, field, { ...options, prefixes }));
     }
   }
   for (const query of meta.queries) {
@@ -129,11 +130,40 @@ function sourceEntity(meta: ModelMetadata, source: SourceMetadata, options: Enti
   }, options);
 }
 
+/**
+ * Column prefixes of the model's sources: a short first word (at most three
+ * letters) that most of a source's own dimensions start with, as warehouse
+ * schemas write them (`o_orderdate`, `ps_supplycost`). They say which table
+ * a column came from, not what it means, so they are left out of the words
+ * that are matched and embedded (the name itself keeps them).
+ */
+function columnPrefixes(sources: readonly SourceMetadata[]): Set<string> {
+  const out = new Set<string>();
+  for (const source of sources) {
+    const own = source.dimensions.filter((d) => !d.path.includes("."));
+    const counts = new Map<string, number>();
+    for (const d of own) {
+      const [first, ...rest] = splitName(d.path);
+      if (first && rest.length > 0 && first.length <= 3 && /^[a-z]+$/.test(first)) counts.set(first, (counts.get(first) ?? 0) + 1);
+    }
+    for (const [word, count] of counts) if (count >= 3 && count >= 0.6 * own.length) out.add(word);
+  }
+  return out;
+}
+
+/** Name words of a field path without column prefixes (each dotted segment's first word, when it is one). */
+function withoutPrefixes(path: string, prefixes: ReadonlySet<string>): string[] {
+  return path.split(".").flatMap((segment) => {
+    const list = splitName(segment);
+    return list.length > 1 && prefixes.has(list[0]!) ? list.slice(1) : list;
+  });
+}
+
 function fieldEntity(
   meta: ModelMetadata,
   source: SourceMetadata,
   field: FieldMetadata,
-  options: EntityTextOptions,
+  options: EntityTextOptions & { prefixes: ReadonlySet<string> },
 ): EntityRecord {
   const values = field.fieldType === "dimension"
     ? options.values?.[`${source.name}.${field.path}`]?.slice(0, options.maxValues ?? 200)
@@ -141,7 +171,7 @@ function fieldEntity(
   return makeEntity({
     kind: field.fieldType,
     name: field.path,
-    nameWords: splitName(field.path),
+    nameWords: withoutPrefixes(field.path, options.prefixes),
     sourceName: source.name,
     modelPath: meta.modelPath,
     dataType: field.dataType,
@@ -177,8 +207,9 @@ const TYPE_WORDS: Record<string, string> = {
 function makeEntity(parts: EntityParts, options: EntityTextOptions): EntityRecord {
   // Abbreviations expanded, then glued words split (`signup` -> `sign up`) when a lexicon knows both halves.
   const lexicon = options.lexicon;
-  const expanded = expandAbbreviations(parts.nameWords)
-    .flatMap((w) => (lexicon ? splitCompound(w, (x) => lexicon.has(x)) : [w]));
+  // An abbreviation counts as a word of a compound (`availqty` -> `avail qty` -> `avail quantity`).
+  const expanded = expandAbbreviations(expandAbbreviations(parts.nameWords)
+    .flatMap((w) => (lexicon ? splitCompound(w, (x) => lexicon.has(x) || FIELD_ABBREVIATIONS.has(x)) : [w])));
   const nameTerms = unique([...parts.nameWords, ...expanded].filter((w) => !STOP_WORDS.has(w)).map(stem));
   const docTerms = parts.description ? contentStems(parts.description, { expand: true }) : [];
   const contextTerms = contentStems(parts.contextText, { expand: true });

@@ -115,8 +115,14 @@ async function buildIndex(ctx: AppContext, versionUuid: string, options: IndexVe
     }
   }
 
+  // Vectors take in a dimension's values, except in a bound source (`#(bind)`): no caller sees those values.
+  const bound = new Set(models.flatMap((m) => m.sources
+    .filter((s) => ((s as { access?: { bindings: unknown[] } }).access?.bindings.length ?? 0) > 0)
+    .map((s) => `${m.modelPath}#${s.name}`)));
+  const forVector = records.map(({ record }) => (record.values && bound.has(`${record.modelPath}#${record.sourceName}`)
+    ? { ...record, values: undefined } : record));
   const embedder = await getEmbedder();
-  const hashes = await Promise.all(records.map((r) => sha256(entityVectorKey(r.record))));
+  const hashes = await Promise.all(forVector.map((r) => sha256(entityVectorKey(r))));
   const vectors: (string | null)[] = records.map(() => null);
   let embedded = 0;
   let reused = 0;
@@ -130,7 +136,7 @@ async function buildIndex(ctx: AppContext, versionUuid: string, options: IndexVe
     const fresh = new Set(missing);
     for (let start = 0; start < missing.length; start += 256) {
       const batch = missing.slice(start, start + 256);
-      const out = await embedEntities(embedder, batch.map((i) => records[i]!.record));
+      const out = await embedEntities(embedder, batch.map((i) => forVector[i]!));
       batch.forEach((i, j) => {
         const v = out[j];
         if (v) known.set(hashes[i]!, vectorLiteral(v));

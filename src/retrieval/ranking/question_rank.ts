@@ -12,7 +12,8 @@
  *   vectors at or above a threshold) and the lexicon's synonyms;
  * - values: a dimension whose indexed value is written in the question;
  * - kind cues: `how many`/`total`/`average` lean to measures, `by`/`per` to
- *   dimensions and views, `list`/`which` to dimensions and sources;
+ *   dimensions and views, `list`/`which` to dimensions and sources, `when`
+ *   to date and timestamp dimensions, a one-word question to sources;
  * - one result per field: a field seen again through a join or an extended
  *   source collapses into its first place, which lists where else it appears;
  * - models before notebooks.
@@ -56,12 +57,13 @@ export interface QuestionMatch extends EntityMatch {
 }
 
 /** Kind cues of a question: which entity kinds it asks for. */
-export function kindCues(question: string): { measure: boolean; grouping: boolean; listing: boolean } {
+export function kindCues(question: string): { measure: boolean; grouping: boolean; listing: boolean; time: boolean } {
   const q = ` ${question.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `;
   return {
     measure: /\b(how many|how much|number of|count|total|sum|average|avg|mean|median|rate|ratio|share|percent|percentage)\b/.test(q),
     grouping: /\b(by|per|for each|each|breakdown|broken down|split by|across)\b/.test(q),
     listing: /^\s*(list|which|what are the|show the|name the)\b/.test(q) || /\b(which|list)\b/.test(q),
+    time: /^\s*when\b/.test(q) || /\b(what|which) (date|day|time|year)\b/.test(q),
   };
 }
 
@@ -73,7 +75,7 @@ interface QuestionTerms {
 }
 
 /** Tuned weights (tuning half of the eval). */
-export const WEIGHTS = { semantic: 0.55, lexical: 0.6, value: 0.8, kind: 0.15, notebook: 0.85, nameCoverage: 0.3, doc: 0.7, related: 0.7, floor: 0.3, neighbour: 0.3, context: 0.5, sourcePenalty: 0.2 };
+export const WEIGHTS = { bare: 0.2, bareWords: 1, time: 0.1, semantic: 0.55, lexical: 0.6, value: 0.8, kind: 0.15, notebook: 0.85, nameCoverage: 0.3, doc: 0.7, related: 0.7, floor: 0.3, neighbour: 0.3, context: 0.5, sourcePenalty: 0.2 };
 
 /**
  * Ranks a scope's entities for a question, best first, each field once.
@@ -129,8 +131,10 @@ export async function rankQuestionEntities(
   terms.vector = vector;
   const lowerQuestion = question.trim().toLowerCase();
   const totalWeight = terms.stems.reduce((s, t) => s + t.weight, 0);
-  const cues = off.has("kinds") ? { measure: false, grouping: false, listing: false } : kindCues(question);
+  const cues = off.has("kinds") ? { measure: false, grouping: false, listing: false, time: false } : kindCues(question);
 
+  // A question of a word or two and no other cue names a kind of thing: a source.
+  const bare = !off.has("kinds") && raw.length <= W.bareWords && !cues.measure && !cues.grouping && !cues.time && !cues.listing;
   const padded = ` ${terms.normalized} `;
   // Entities that can match a word or a value of the question (the others score on meaning alone).
   const wordable = new Uint8Array(n);
@@ -199,6 +203,8 @@ export async function rankQuestionEntities(
     if (cues.measure && e.kind === "source") score -= W.sourcePenalty;
     if (cues.grouping && (e.kind === "dimension" || e.kind === "view")) score += W.kind / 2;
     if (cues.listing && (e.kind === "dimension" || e.kind === "source")) score += W.kind / 2;
+    if (bare && e.kind === "source") score += W.bare;
+    if (cues.time && e.kind === "dimension" && (e.dataType === "date" || e.dataType === "timestamp")) score += W.time;
     if (e.modelPath.endsWith(".malloynb")) score *= W.notebook;
     if (detail) Object.assign(detail, { lexical, semantic: cosine, value, exact: exact > 0, matchedValue });
     return score;

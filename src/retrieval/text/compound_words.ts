@@ -32,7 +32,7 @@ export function splitCompound(
 ): string[] {
   const minLength = options.minLength ?? 5;
   const minPart = options.minPart ?? 2;
-  if (word.length < minLength || /[^a-z]/.test(word) || isWord(word)) return [word];
+  if (word.length < minLength || /[^a-z]/.test(word) || isWord(word) || inflected(word, isWord)) return [word];
   let best: string[] | undefined;
   let bestShort = 0;
   for (let i = minPart; i <= word.length - minPart; i++) {
@@ -45,5 +45,23 @@ export function splitCompound(
       bestShort = short;
     }
   }
-  return best ?? [word];
+  if (best) return best;
+  // A vowelless abbreviation glued to a word (`mktsegment`, `cstname`): the word is split off.
+  for (let i = minPart; i <= 4 && i <= word.length - 4; i++) {
+    const head = word.slice(0, i);
+    if (!/[aeiouy]/.test(head) && isWord(word.slice(i))) return [head, word.slice(i)];
+  }
+  return [word];
+}
+
+/** Endings of inflected and agent forms (`raters`, `shipping`), longest first. */
+const ENDINGS = ["ers", "ing", "er", "ed", "es", "s"];
+
+/** True when `word` is a known word with an inflection or agent ending (`raters` = `rate` + `rs`), not a compound. */
+function inflected(word: string, isWord: (word: string) => boolean): boolean {
+  return ENDINGS.some((ending) => {
+    if (!word.endsWith(ending) || word.length - ending.length < 3) return false;
+    const base = word.slice(0, -ending.length);
+    return isWord(base) || isWord(`${base}e`) || (/([b-df-hj-np-tv-z])\1$/.test(base) && isWord(base.slice(0, -1)));
+  });
 }

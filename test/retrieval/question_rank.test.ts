@@ -1,0 +1,51 @@
+import { describe, expect, test } from "bun:test";
+import type { ModelMetadata } from "../../src/engine/metadata.ts";
+import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
+import { embedEntities } from "../../src/retrieval/index/entity_vectors.ts";
+import { entitiesFromMetadata } from "../../src/retrieval/index/entity_text.ts";
+import { kindCues, rankQuestionEntities } from "../../src/retrieval/ranking/question_rank.ts";
+import { prepareScope } from "../../src/retrieval/ranking/scope_index.ts";
+import { dim, msr, source } from "../bench/retrieval_packages.ts";
+
+const META: ModelMetadata = {
+  modelPath: "models/shop.malloy",
+  sources: [
+    source("shipments", "One row per shipment", [
+      dim("arrival_port", "string"),
+      dim("dock_code", "string"),
+      dim("received_on", "date"),
+      dim("carrier", "string"),
+      msr("shipment_count"),
+    ]),
+  ],
+  queries: [],
+};
+
+async function ranked(question: string, disable: Array<"kinds"> = []): Promise<string[]> {
+  const embedder = await getEmbedder();
+  const entities = entitiesFromMetadata(META);
+  const vectors = embedder ? await embedEntities(embedder, entities) : [];
+  const scope = await prepareScope(entities, embedder, (e) => vectors[entities.indexOf(e)]);
+  return (await rankQuestionEntities(question, scope, embedder, { disable })).map((m) => m.entity.name);
+}
+
+describe("question ranking kind cues", () => {
+  test("a question starting with 'when' asks for a date", () => {
+    expect(kindCues("When did the goods arrive?").time).toBe(true);
+    expect(kindCues("what date was it shipped").time).toBe(true);
+    expect(kindCues("arrival port of shipments").time).toBe(false);
+  });
+
+  test("'when' puts a date field above a field that shares the question's word", async () => {
+    const question = "when did the goods arrive";
+    const [top] = await ranked(question);
+    expect(top).toBe("received_on");
+    const without = await ranked(question, ["kinds"]);
+    expect(without[0]).not.toBe("received_on");
+  });
+
+  test("a one-word question names a kind of thing: the source comes before its fields", async () => {
+    expect((await ranked("freight"))[0]).toBe("shipments");
+    expect((await ranked("freight", ["kinds"]))[0]).not.toBe("shipments");
+  });
+});
