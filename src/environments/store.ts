@@ -101,6 +101,15 @@ export async function listEnvironments(db: Db, principal: Principal, page: { org
   return rows.map(toEnv);
 }
 
+/** Every environment the caller can read, in any organization, by organization and name (`/status`). */
+export async function readableEnvironments(db: Db, principal: Principal): Promise<{ organizationName: string; name: string }[]> {
+  const p = principalKey(principal);
+  return await db<{ organizationName: string; name: string }[]>`
+    SELECT o.name AS "organizationName", e.name FROM environments e JOIN organizations o ON o.id = e.org_id
+     WHERE effective_rank(${p.kind}, ${p.id}::uuid, 'environment', e.id) >= 1
+     ORDER BY o.name, e.name`;
+}
+
 /** Inserts an environment; a creating user becomes its admin (caller's transaction). */
 export async function insertEnvironment(
   db: Db,
