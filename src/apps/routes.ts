@@ -19,7 +19,7 @@
 import { Elysia, t } from "elysia";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import { sessionPrincipal } from "../http/browser_token.ts";
+import { sessionPrincipal } from "./session.ts";
 import type { AppContext } from "../http/context.ts";
 import { notFound, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";

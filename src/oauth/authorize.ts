@@ -17,7 +17,7 @@
  * @module
  */
 import type { AppContext } from "../http/context.ts";
-import { ApiError } from "../http/errors.ts";
+import { RateLimitedError } from "../errors.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { serviceOrigin } from "../mcp/protected_resource.ts";
 import { consentPage, errorPage } from "./page.ts";
@@ -177,8 +177,8 @@ export async function submitAuthorization(ctx: AppContext, request: Request): Pr
   try {
     user = await checkPassword(ctx, request, login.includes("@") ? { email: login } : { userName: login }, password);
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 429) throw error;
-    const headers = Object.fromEntries(Object.entries(error.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    if (!(error instanceof RateLimitedError)) throw error;
+    const headers = { "retry-after": String(error.retryAfterSeconds) };
     return await showForm(ctx, request, { auth, params, error: `${error.message}.`, userName: login, status: 429, headers });
   }
   if (!user) {

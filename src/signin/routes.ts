@@ -6,11 +6,11 @@
  */
 import { Elysia } from "elysia";
 import pkgJson from "../../package.json" with { type: "json" };
-import { clearSessionCookie, sessionCookie, sessionPrincipal } from "../http/browser_token.ts";
+import { clearSessionCookie, sessionCookie, sessionPrincipal } from "../apps/session.ts";
 import { type AppContext, requestMeta } from "../http/context.ts";
 import { principalLabel } from "../http/principal.ts";
 import { checkPassword } from "../auth/signin.ts";
-import { ApiError } from "../http/errors.ts";
+import { RateLimitedError } from "../errors.ts";
 import { publicAccess } from "../http/route_access.ts";
 import { landingPage, PAGE_HEADERS, signInPage } from "./page.ts";
 
@@ -70,9 +70,8 @@ export function signInRoutes(ctx: AppContext) {
       try {
         user = await checkPassword(ctx, request, login.includes("@") ? { email: login } : { userName: login }, password);
       } catch (error) {
-        if (!(error instanceof ApiError) || error.status !== 429) throw error;
-        const retry = error.headers?.["Retry-After"];
-        return html(signInPage({ returnTo, error: "too many failed sign-ins; try again later", userName: login, idpUrl }), 429, retry ? { "retry-after": String(retry) } : {});
+        if (!(error instanceof RateLimitedError)) throw error;
+        return html(signInPage({ returnTo, error: "too many failed sign-ins; try again later", userName: login, idpUrl }), 429, { "retry-after": String(error.retryAfterSeconds) });
       }
       if (!user) {
         return html(signInPage({ returnTo, error: "user name or password is wrong", userName: login, idpUrl }), 401);

@@ -5,10 +5,10 @@
  * read `Authorization` only, so no cross-site request acts with the cookie.
  * @module
  */
-import { principalOf } from "../apps/scope.ts";
-import { signCredential, subjectOf, verifyCredential } from "../apps/credentials.ts";
-import type { AppContext } from "./context.ts";
-import type { Principal } from "./principal.ts";
+import { principalOf } from "./scope.ts";
+import { signCredential, subjectOf, verifyCredential } from "./credentials.ts";
+import type { AppContext } from "../http/context.ts";
+import type { Principal } from "../http/principal.ts";
 
 /** Name of the browser session cookie. */
 export const SESSION_COOKIE = "mp_session";
