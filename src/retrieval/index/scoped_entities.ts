@@ -17,6 +17,7 @@ import { principalKey } from "../../http/access.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
 import type { Principal } from "../../http/principal.ts";
 import { findOrganization } from "../../organizations/store.ts";
+import { latestVersionOf } from "../../versions/store.ts";
 import { entitiesFromMetadata, type EntityRecord, type LexicalTerms } from "./entity_text.ts";
 import type { IndexedValue } from "./indexed_values.ts";
 import { loadLexicon } from "../text/lexicon.ts";
@@ -68,6 +69,16 @@ export function checkScope(scope: SearchScope): void {
   }
 }
 
+/** A row of {@link scopedVersions}: the latest version of a readable package. */
+interface ScopedRow {
+  versionUuid: string;
+  versionId: string;
+  updatedAt: Date;
+  packageId: string;
+  packageName: string;
+  environmentName: string;
+}
+
 /**
  * The versions the caller may search in `organization` within `scope`
  * (optionally only packages shared with `workspace`). 404 when the
@@ -83,15 +94,13 @@ export async function scopedVersions(
   const env = where.scope.environment_name || null;
   const pkg = where.scope.package_name || null;
   const ws = where.workspace || null;
-  const rows = await db`
-    SELECT v.id AS version, v.version_id, v.updated_at, pk.id AS package_id, pk.name AS package_name, e.name AS env_name
+  const rows = await db<ScopedRow[]>`
+    SELECT v.id AS "versionUuid", v.version_id AS "versionId", v.updated_at AS "updatedAt", pk.id AS "packageId",
+           pk.name AS "packageName", e.name AS "environmentName"
       FROM organizations o
       JOIN environments e ON e.org_id = o.id
       JOIN packages pk ON pk.env_id = e.id
-      JOIN LATERAL (
-        SELECT v.id, v.version_id, v.updated_at FROM package_versions v
-         WHERE v.package_id = pk.id AND v.archive_status = 'unarchive'
-         ORDER BY (v.id = pk.latest_version) DESC NULLS LAST, v.created_at DESC, v.id LIMIT 1) v ON true
+      JOIN LATERAL (${latestVersionOf(db)}) v ON true
      WHERE o.name = ${where.organization}
        AND (${env}::text IS NULL OR e.name = ${env})
        AND (${pkg}::text IS NULL OR pk.name = ${pkg})
@@ -102,15 +111,11 @@ export async function scopedVersions(
        AND effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) >= 1
      ORDER BY e.name, pk.name`;
   if (rows.length === 0) await explainEmpty(db, principal, where);
-  const access = await retrievalAccess(db, principal, rows.map((r) => r.version as string));
-  return rows.map((r) => ({
-    versionUuid: r.version as string,
-    versionId: r.version_id as string,
-    packageId: r.package_id as string,
-    packageName: r.package_name as string,
-    environmentName: r.env_name as string,
-    stamp: (r.updated_at as Date).toISOString(),
-    ...(access.has(r.version as string) ? { access: access.get(r.version as string) } : {}),
+  const access = await retrievalAccess(db, principal, rows.map((r) => r.versionUuid));
+  return rows.map(({ updatedAt, ...r }) => ({
+    ...r,
+    stamp: updatedAt.toISOString(),
+    ...(access.has(r.versionUuid) ? { access: access.get(r.versionUuid) } : {}),
   }));
 }
 
