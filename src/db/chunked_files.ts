@@ -13,7 +13,7 @@ import type { Db } from "./database.ts";
 import { gcHint } from "../engine/memory.ts";
 
 /** Bytes per stored chunk. */
-const CHUNK_BYTES = 4 * 1024 * 1024;
+export const CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** One kind of chunked file: its two tables and how messages name a file of it. */
 export interface ChunkedKind {
