@@ -22,7 +22,7 @@ export interface AttributeView {
 }
 
 /** Whether a value fits a type. */
-export function fitsType(type: AttributeType, value: unknown): boolean {
+function fitsType(type: AttributeType, value: unknown): boolean {
   switch (type) {
     case "string":
       return typeof value === "string";

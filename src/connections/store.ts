@@ -106,7 +106,7 @@ export async function deleteConnection(db: Db, id: string): Promise<void> {
 }
 
 /** A stored connection as a driver spec (secrets decrypted). */
-export async function connectionSpec(row: ConnectionRow, keys: SecretKeyOptions): Promise<ConnectionSpec> {
+async function connectionSpec(row: ConnectionRow, keys: SecretKeyOptions): Promise<ConnectionSpec> {
   return { id: row.id, envId: row.envId, name: row.name, type: row.type, config: row.config, secret: await connectionSecrets(row, keys) };
 }
 

@@ -44,7 +44,7 @@ export function environmentView(e: EnvironmentRow): EnvironmentView {
 }
 
 /** Finds an environment of an organization by name with the caller's rank on it. */
-export async function findEnvironment(db: Db, principal: Principal, where: { orgId: string; name: string }): Promise<EnvironmentRow | null> {
+async function findEnvironment(db: Db, principal: Principal, where: { orgId: string; name: string }): Promise<EnvironmentRow | null> {
   const p = principalKey(principal);
   const [r] = await db`
     SELECT e.*, effective_rank(${p.kind}, ${p.id}::uuid, 'environment', e.id) AS rank

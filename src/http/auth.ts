@@ -173,7 +173,7 @@ async function bearer(deps: AuthDeps, token: string): Promise<UserPrincipal> {
 }
 
 /** Resolves a group token secret to the group it acts as, or `null`. */
-export async function resolveApiKey(sql: Db, secret: string): Promise<GroupPrincipal | null> {
+async function resolveApiKey(sql: Db, secret: string): Promise<GroupPrincipal | null> {
   return await groupTokenPrincipal(sql, { secretHash: await sha256Hex(secret) });
 }
 

@@ -43,7 +43,7 @@ function postgresClientError(error: unknown): ApiError | null {
 export const DATABASE_RETRY_AFTER_S = 5;
 
 /** `503 SERVICE_UNAVAILABLE` with `Retry-After`: the platform database cannot be reached. */
-export function databaseUnavailable(): ApiError {
+function databaseUnavailable(): ApiError {
   return new ApiError("SERVICE_UNAVAILABLE", "the platform database is unreachable; retry after the number of seconds in Retry-After", {
     headers: { "Retry-After": String(DATABASE_RETRY_AFTER_S) },
   });

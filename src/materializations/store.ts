@@ -37,7 +37,7 @@ export interface MaterializationView {
 }
 
 /** Where a source's Parquet file goes, relative to DATA_DIR. */
-export function materializationLocation(key: MaterializationKey): string {
+function materializationLocation(key: MaterializationKey): string {
   const model = key.modelPath.replace(/\.malloy(nb)?$/, "").replace(/[^a-zA-Z0-9_.-]+/g, "_");
   return `materializations/${key.versionUuid}/${model}/${key.sourceName.replace(/[^a-zA-Z0-9_-]+/g, "_")}.parquet`;
 }

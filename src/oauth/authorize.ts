@@ -26,7 +26,7 @@ import { findClient, insertAuthorization, type OAuthClient } from "./store.ts";
 import { base64url, hashSecret, randomSecret, validChallenge } from "./tokens.ts";
 
 /** Lifetime of an authorization code, seconds. */
-export const CODE_TTL_SECONDS = 60;
+const CODE_TTL_SECONDS = 60;
 /** How long the consent form may stay open, seconds. */
 const FORM_TTL_SECONDS = 15 * 60;
 const COOKIE = "oauth_csrf";

@@ -15,14 +15,13 @@ import { publicAccess } from "../http/route_access.ts";
 import { landingPage, PAGE_HEADERS, signInPage } from "./page.ts";
 
 /** Name the landing page and `GET /` answer. */
-export const SERVICE_NAME = "Malloy data-modeling platform";
+const SERVICE_NAME = "Malloy data-modeling platform";
 /** Version of the service (package.json). */
-export const SERVICE_VERSION: string = pkgJson.version;
+const SERVICE_VERSION: string = pkgJson.version;
 /** Where the API documentation is served. */
-export const DOCS_PATH = "/api/v0/docs";
+const DOCS_PATH = "/api/v0/docs";
 
 
-export { safeReturn, signInUrl, wantsHtml } from "./links.ts";
 import { safeReturn, wantsHtml } from "./links.ts";
 
 function html(body: string, status = 200, extra: Record<string, string> = {}): Response {

@@ -111,7 +111,7 @@ export async function updateUser(db: Db, userName: string, patch: UserPatch): Pr
  * and the access tokens issued under them). Group API keys are not the user's
  * and stay valid.
  */
-export async function revokeUserAccess(db: Db, userId: string): Promise<void> {
+async function revokeUserAccess(db: Db, userId: string): Promise<void> {
   await db`UPDATE users SET token_version = token_version + 1 WHERE id = ${userId}`;
   await db`UPDATE oauth_grants SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`;
 }

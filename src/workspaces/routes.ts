@@ -22,7 +22,6 @@ import {
   workspaceView,
 } from "./store.ts";
 
-export { wsParams } from "../http/resource_params.ts";
 import { wsParams } from "../http/resource_params.ts";
 
 const description = t.String({ maxLength: 4000, error: "description must be at most 4000 characters" });
@@ -32,8 +31,6 @@ const listQuery = t.Object({
   ...pageQuery.properties,
   writable: t.Optional(t.BooleanString({ error: "writable must be true or false" })),
 });
-
-export { workspaceFor, type WorkspaceForOptions } from "./lookup.ts";
 
 function checkSharedName(wsName: string): void {
   if (wsName === "personal" || wsName.startsWith(PERSONAL_PREFIX)) {

@@ -25,7 +25,7 @@ import { type EntityMatch, kindOrder } from "./types.ts";
 import { containsIdentifier, containsWord, expandAbbreviations, stem, STOP_WORDS, words } from "../text/text_terms.ts";
 
 /** Signals that {@link QuestionRankOptions.disable} can turn off (for the eval's ablation). */
-export type Signal = "idf" | "calibration" | "collapse" | "kinds" | "synonyms" | "values" | "lexical";
+type Signal = "idf" | "calibration" | "collapse" | "kinds" | "synonyms" | "values" | "lexical";
 
 /** Options of {@link rankQuestionEntities}. */
 export interface QuestionRankOptions {
@@ -45,7 +45,7 @@ export interface QuestionRankOptions {
  * confirmed on the test half: package R@5 86.8% -> 87.4%, environment
  * 76.0% -> 76.6% (one question each, so within noise).
  */
-export const SYNONYM_THRESHOLD = 0.75;
+const SYNONYM_THRESHOLD = 0.75;
 
 /** A ranked entity with where else it appears (join or extend copies collapsed into it). */
 export interface QuestionMatch extends EntityMatch {
@@ -56,7 +56,7 @@ export interface QuestionMatch extends EntityMatch {
 }
 
 /** Kind cues of a question: which entity kinds it asks for. */
-export function kindCues(question: string): { measure: boolean; grouping: boolean; listing: boolean } {
+function kindCues(question: string): { measure: boolean; grouping: boolean; listing: boolean } {
   const q = ` ${question.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ")} `;
   return {
     measure: /\b(how many|how much|number of|count|total|sum|average|avg|mean|median|rate|ratio|share|percent|percentage)\b/.test(q),
@@ -73,7 +73,7 @@ interface QuestionTerms {
 }
 
 /** Tuned weights (tuning half of the eval). */
-export const WEIGHTS = { semantic: 0.55, lexical: 0.6, value: 0.8, kind: 0.15, notebook: 0.85, nameCoverage: 0.3, doc: 0.7, related: 0.7, floor: 0.3, neighbour: 0.3, context: 0.5, sourcePenalty: 0.2 };
+const WEIGHTS = { semantic: 0.55, lexical: 0.6, value: 0.8, kind: 0.15, notebook: 0.85, nameCoverage: 0.3, doc: 0.7, related: 0.7, floor: 0.3, neighbour: 0.3, context: 0.5, sourcePenalty: 0.2 };
 
 /**
  * Ranks a scope's entities for a question, best first, each field once.
