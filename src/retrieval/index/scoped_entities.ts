@@ -198,34 +198,52 @@ function accessKey(access: VersionAccess | undefined): string {
 const COMBINED_LIMIT = 32;
 const combinedCache = new Map<string, StoredEntity[]>();
 
+/** An indexed entity as {@link loadVersions} reads it (the vector as pgvector text). */
+interface EntityRow {
+  id: string;
+  version: string;
+  modelPath: string;
+  kind: EntityRecord["kind"];
+  path: string;
+  sourceName: string | null;
+  dataType: string | null;
+  description: string | null;
+  text: string;
+  lexicalTerms: LexicalTerms;
+  indexedValues: IndexedValue[] | null;
+  model: string | null;
+  embedding: string | null;
+}
+
 async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise<void> {
   const uuids = versions.map((v) => v.versionUuid);
-  const rows = await db`
-    SELECT me.id, me.version, me.model_path, me.kind, me.name, me.path, me.source_name, me.data_type, me.description,
-           ee.text, ee.lexical_terms, ee.indexed_values, ee.model, ee.embedding::text AS embedding
+  const rows = await db<EntityRow[]>`
+    SELECT me.id, me.version, me.model_path AS "modelPath", me.kind, me.path, me.source_name AS "sourceName",
+           me.data_type AS "dataType", me.description, ee.text, ee.lexical_terms AS "lexicalTerms",
+           ee.indexed_values AS "indexedValues", ee.model, ee.embedding::text AS embedding
       FROM model_entities me JOIN entity_embeddings ee ON ee.entity_id = me.id
      WHERE me.version = ANY(${uuids}::uuid[])`;
   const byVersion = new Map<string, StoredEntity[]>();
   for (const v of versions) byVersion.set(v.versionUuid, []);
   const origin = new Map(versions.map((v) => [v.versionUuid, { environmentName: v.environmentName, packageName: v.packageName, versionId: v.versionId }]));
   for (const r of rows) {
-    const values = r.indexed_values as IndexedValue[] | null;
-    const kind = r.kind as EntityRecord["kind"];
-    const vector = vectorFromSql(r.embedding as string | null);
-    byVersion.get(r.version as string)!.push({
-      id: r.id as string,
+    const values = r.indexedValues;
+    const kind = r.kind;
+    const vector = vectorFromSql(r.embedding);
+    byVersion.get(r.version)!.push({
+      id: r.id,
       kind,
-      name: r.path as string,
-      sourceName: (r.source_name as string | null) ?? "",
-      modelPath: r.model_path as string,
+      name: r.path,
+      sourceName: r.sourceName ?? "",
+      modelPath: r.modelPath,
       fieldType: kind,
-      dataType: (r.data_type as string | null) ?? kind,
-      ...(r.description ? { description: r.description as string } : {}),
-      text: r.text as string,
-      lexicalTerms: r.lexical_terms as LexicalTerms,
+      dataType: r.dataType ?? kind,
+      ...(r.description ? { description: r.description } : {}),
+      text: r.text,
+      lexicalTerms: r.lexicalTerms,
       ...(values && values.length > 0 ? { values: values.map((v) => v.value), indexedValues: values } : {}),
-      ...(vector && r.model ? { vector, vectorModel: r.model as string } : {}),
-      origin: origin.get(r.version as string)!,
+      ...(vector && r.model ? { vector, vectorModel: r.model } : {}),
+      origin: origin.get(r.version)!,
     });
   }
   // Versions not indexed yet: lexical records from their stored metadata.
@@ -244,14 +262,17 @@ async function fromMetadata(
   origin: Map<string, EntityRecord["origin"]>,
 ): Promise<void> {
   const uuids = versions.map((v) => v.versionUuid);
-  const models = await db`SELECT version, metadata FROM version_models WHERE version = ANY(${uuids}::uuid[])`;
-  const ids = await db`SELECT id, version, model_path, source_name, kind, path FROM model_entities WHERE version = ANY(${uuids}::uuid[])`;
-  const idOf = new Map(ids.map((r) => [`${r.version}|${r.model_path}#${r.source_name ?? ""}/${r.kind}:${r.path}`, r.id as string]));
+  const models = await db<{ version: string; metadata: ModelMetadata }[]>`
+    SELECT version, metadata FROM version_models WHERE version = ANY(${uuids}::uuid[])`;
+  const ids = await db<{ id: string; key: string }[]>`
+    SELECT id, version || '|' || model_path || '#' || coalesce(source_name, '') || '/' || kind || ':' || path AS "key"
+      FROM model_entities WHERE version = ANY(${uuids}::uuid[])`;
+  const idOf = new Map(ids.map((r) => [r.key, r.id]));
   const lexicon = loadLexicon();
   for (const m of models) {
-    for (const record of entitiesFromMetadata(m.metadata as ModelMetadata, {}, { lexicon })) {
+    for (const record of entitiesFromMetadata(m.metadata, {}, { lexicon })) {
       const id = idOf.get(`${m.version}|${record.id}`);
-      if (id) into.get(m.version as string)!.push({ ...record, id, origin: origin.get(m.version as string) });
+      if (id) into.get(m.version)!.push({ ...record, id, origin: origin.get(m.version) });
     }
   }
 }
