@@ -8,13 +8,17 @@
  *    vanishes at run time).
  * 2. **Route modules are leaves of the tree**: a route module (a file named `routes.ts` or
  *    `*_routes.ts`) is imported only by `src/app.ts` or by another route module; domain modules,
- *    stores and `src/http/` never import one (lookups live in the domain, e.g. `lookup.ts`).
+ *    stores and `src/http/` never import one (lookups live in the domain, e.g. `lookup.ts`); the
+ *    route plugins (`src/http/route_access.ts`, `src/http/security.ts`) are imported only by the route layer.
  * 3. **Stores decide no HTTP status**: `store.ts` and `*_store.ts` modules do not import
  *    `src/http/errors.ts`; they throw the domain errors of `src/errors.ts`, which
  *    `src/http/error_handler.ts` maps to HTTP.
  * 4. **No mutually importing folders**: when a module of folder A imports folder B, no module of
- *    B imports A (type-only imports excluded). The route layer (route modules and
- *    `src/http/route_access.ts`) sits above every folder and is not counted as an importer, nor
+ *    B imports A (type-only imports excluded). The route layer (route modules and the two Elysia
+ *    plugins only they `.use()`: `src/http/route_access.ts`, which loads every capability's
+ *    resource for the access rules, and `src/http/security.ts`, which asks every authenticator,
+ *    `src/http/auth.ts` and the apps' credentials, who the caller is) sits above every folder and
+ *    is not counted as an importer, nor
  *    are the top-level files of `src/` (the composition root `app.ts`/`main.ts`/`service.ts` and
  *    the shared `errors.ts`/`config.ts`). Folders listed in {@link MUTUAL_ALLOWED} are
  *    exempt, each with its reason; the list may only shrink.
@@ -26,12 +30,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 /** Folder pairs allowed to import each other, with the reason (sorted pair, `a<->b`). */
-const MUTUAL_ALLOWED: Record<string, string> = {
-  "apps<->http": "the request authenticator (http/security.ts, http/browser_token.ts) reads app credentials (apps/scope.ts, " +
-    "apps/credentials.ts), and apps throw HTTP errors; owned by the apps work of issue 13's session, to be split",
-  "http<->oauth": "http/auth.ts verifies OAuth access tokens (oauth/store.ts, oauth/tokens.ts), and the OAuth form catches " +
-    "the sign-in limiter's 429 ApiError (oauth/authorize.ts); needs a domain RateLimitedError",
-};
+const MUTUAL_ALLOWED: Record<string, string> = {};
 
 const root = resolve(import.meta.dir, "..");
 const srcDir = join(root, "src");
@@ -65,8 +64,9 @@ function importsOf(file: string): string[] {
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 const folderOf = (f: string) => (f.split("/").length > 2 ? f.split("/")[1]! : "(root)");
 const isRouteModule = (f: string) => /(^|\/|_)routes\.ts$/.test(f);
-/** The route layer: route modules and the access macro they use; it sits above every domain folder. */
-const isRouteLayer = (f: string) => isRouteModule(f) || f === "src/http/route_access.ts";
+/** The route layer: route modules and the plugins only they use (access macro, authenticator); it sits above every domain folder. */
+const ROUTE_PLUGINS = new Set(["src/http/route_access.ts", "src/http/security.ts"]);
+const isRouteLayer = (f: string) => isRouteModule(f) || ROUTE_PLUGINS.has(f);
 const isStore = (f: string) => /(^|\/|_)store\.ts$/.test(f);
 
 const problems: string[] = [];
@@ -105,7 +105,14 @@ const cycles: string[][] = [];
 }
 for (const c of cycles) problems.push(`import cycle: ${c.join(" <-> ")}`);
 
-// 2. route modules imported only by src/app.ts and route modules
+// 2. route modules imported only by src/app.ts and route modules; the route plugins only by the route layer
+for (const [from, tos] of graph) {
+  for (const to of tos) {
+    if (ROUTE_PLUGINS.has(to) && from !== "src/app.ts" && !isRouteLayer(from)) {
+      problems.push(`${from} imports the route plugin ${to}, which only the route layer uses`);
+    }
+  }
+}
 for (const [from, tos] of graph) {
   for (const to of tos) {
     if (isRouteModule(to) && from !== "src/app.ts" && !isRouteModule(from)) {

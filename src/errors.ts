@@ -30,6 +30,17 @@ export class ConflictError extends DomainError {
   override name = "ConflictError";
 }
 
+/** Too many attempts (failed sign-ins, password checks waiting): retry after `retryAfterSeconds`. */
+export class RateLimitedError extends DomainError {
+  override name = "RateLimitedError";
+  /** Seconds to wait before retrying (the `Retry-After` header). */
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 /** A value the caller sent is not valid for its field. */
 export class ValidationError extends DomainError {
   override name = "ValidationError";

@@ -19,7 +19,7 @@
 import { Elysia, t } from "elysia";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import { sessionPrincipal } from "../http/browser_token.ts";
+import { sessionPrincipal } from "./session.ts";
 import type { AppContext } from "../http/context.ts";
 import { notFound, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
@@ -36,7 +36,7 @@ import { principalOf } from "./scope.ts";
 import { atAppOrigin } from "./origin.ts";
 
 /** The CSP of every app file: an opaque origin that may run scripts, submit forms and open popups. */
-export const APP_CSP = "sandbox allow-scripts allow-forms allow-popups";
+const APP_CSP = "sandbox allow-scripts allow-forms allow-popups";
 
 const encoder = new TextEncoder();
 
@@ -79,7 +79,7 @@ interface AppRequest {
 }
 
 /** An app token for a principal and a package. */
-export async function issueAppToken(ctx: AppContext, principal: Principal, pkg: PackageRow): Promise<{ token: string; expiresAt: string }> {
+async function issueAppToken(ctx: AppContext, principal: Principal, pkg: PackageRow): Promise<{ token: string; expiresAt: string }> {
   const { token, exp } = await signCredential(ctx.jwtSecret, "app", {
     subject: await subjectOf(ctx.sql, principal),
     scope: { envId: pkg.envId, packageName: pkg.name },
@@ -89,7 +89,7 @@ export async function issueAppToken(ctx: AppContext, principal: Principal, pkg: 
 }
 
 /** Inserts the platform's elements right after `<head>` (or at the start when there is none). */
-export function injectIntoHtml(html: string, elements: string): string {
+function injectIntoHtml(html: string, elements: string): string {
   const head = /<head(\s[^>]*)?>/i.exec(html);
   if (head) return html.slice(0, head.index + head[0].length) + elements + html.slice(head.index + head[0].length);
   const doctype = /^\s*<!doctype[^>]*>/i.exec(html);

@@ -22,7 +22,7 @@ export interface AttributeView {
 }
 
 /** Whether a value fits a type. */
-export function fitsType(type: AttributeType, value: unknown): boolean {
+function fitsType(type: AttributeType, value: unknown): boolean {
   switch (type) {
     case "string":
       return typeof value === "string";
@@ -54,39 +54,39 @@ export interface AttributeListOptions {
 
 /** Attributes of an organization ordered by name (`limit + 1` rows), each with all its values. */
 export async function listAttributes(db: Db, orgId: string, options: AttributeListOptions): Promise<(AttributeView & { id: string })[]> {
-  const rows = await db`
-    SELECT a.id, a.name, a.type, a.default_value,
+  const rows = await db<(AttributeView & { id: string })[]>`
+    SELECT a.id, a.name, a.type, a.default_value AS "defaultValue",
       coalesce((SELECT jsonb_agg(jsonb_build_object('userName', u.user_name, 'value', v.value) ORDER BY u.user_name)
-                  FROM attribute_user_values v JOIN users u ON u.id = v.user_id WHERE v.attribute_id = a.id), '[]'::jsonb) AS user_values,
+                  FROM attribute_user_values v JOIN users u ON u.id = v.user_id WHERE v.attribute_id = a.id), '[]'::jsonb) AS "userValues",
       coalesce((SELECT jsonb_agg(jsonb_build_object('groupName', g.name, 'value', v.value, 'rank', v.rank) ORDER BY v.rank NULLS LAST, g.name)
-                  FROM attribute_group_values v JOIN groups g ON g.id = v.group_id WHERE v.attribute_id = a.id), '[]'::jsonb) AS group_values
+                  FROM attribute_group_values v JOIN groups g ON g.id = v.group_id WHERE v.attribute_id = a.id), '[]'::jsonb) AS "groupValues"
       FROM attributes a
      WHERE a.org_id = ${orgId} AND a.name > ${options.after ?? ""}
        AND (${options.name ?? null}::text IS NULL OR a.name = ${options.name ?? null})
      ORDER BY a.name LIMIT ${options.limit + 1}`;
   return rows.map((r) => ({
-    id: r.id as string,
-    name: r.name as string,
-    type: r.type as AttributeType,
-    defaultValue: r.default_value ?? null,
-    userValues: r.user_values as AttributeView["userValues"],
-    groupValues: r.group_values as AttributeView["groupValues"],
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    defaultValue: r.defaultValue ?? null,
+    userValues: r.userValues,
+    groupValues: r.groupValues,
   }));
 }
 
 /** Declares or replaces an attribute; a type change drops its values. Returns whether it was created. */
 export async function putAttribute(db: Db, orgId: string, attr: { name: string; type: AttributeType; defaultValue: unknown }): Promise<boolean> {
   const dflt = attr.defaultValue === undefined ? null : (attr.defaultValue as never);
-  const [old] = await db`SELECT id, type FROM attributes WHERE org_id = ${orgId} AND name = ${attr.name} FOR UPDATE`;
+  const [old] = await db<{ id: string; type: AttributeType }[]>`SELECT id, type FROM attributes WHERE org_id = ${orgId} AND name = ${attr.name} FOR UPDATE`;
   if (!old) {
     await db`INSERT INTO attributes (org_id, name, type, default_value) VALUES (${orgId}, ${attr.name}, ${attr.type}, ${dflt}::jsonb)`;
     return true;
   }
   if (old.type !== attr.type) {
-    await db`DELETE FROM attribute_user_values WHERE attribute_id = ${old.id as string}`;
-    await db`DELETE FROM attribute_group_values WHERE attribute_id = ${old.id as string}`;
+    await db`DELETE FROM attribute_user_values WHERE attribute_id = ${old.id}`;
+    await db`DELETE FROM attribute_group_values WHERE attribute_id = ${old.id}`;
   }
-  await db`UPDATE attributes SET type = ${attr.type}, default_value = ${dflt}::jsonb, updated_at = now() WHERE id = ${old.id as string}`;
+  await db`UPDATE attributes SET type = ${attr.type}, default_value = ${dflt}::jsonb, updated_at = now() WHERE id = ${old.id}`;
   return false;
 }
 

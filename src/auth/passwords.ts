@@ -7,7 +7,7 @@
  */
 import type { Config } from "../config.ts";
 import { createSemaphore } from "../engine/semaphore.ts";
-import { ApiError } from "../http/errors.ts";
+import { RateLimitedError } from "../errors.ts";
 
 /** Hashes and verifies passwords within the concurrency bound. */
 export interface PasswordHasher {
@@ -33,9 +33,7 @@ export function createPasswordHasher(settings: PasswordSettings): PasswordHasher
 
   async function bounded<T>(work: () => Promise<T>): Promise<T> {
     if (slots.active >= settings.passwordHashConcurrency && slots.waiting >= settings.passwordHashQueue) {
-      throw new ApiError("RATE_LIMIT_EXCEEDED", "too many sign-ins are being checked right now; retry in a second", {
-        headers: { "Retry-After": "1" },
-      });
+      throw new RateLimitedError("too many sign-ins are being checked right now; retry in a second", 1);
     }
     const release = await slots.acquire();
     try {

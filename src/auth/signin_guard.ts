@@ -11,7 +11,7 @@
  */
 import type { Config } from "../config.ts";
 import type { Db } from "../db/database.ts";
-import { ApiError } from "../http/errors.ts";
+import { RateLimitedError } from "../errors.ts";
 
 /** The two counters a sign-in attempt touches. */
 export interface SigninKeys {
@@ -57,9 +57,7 @@ export function createSigninGuard(
         if ((r.failures as number) >= max) {
           const retryAfter = Math.max(1, r.remaining as number);
           const what = r.key === keys.address ? "from this address" : "for this account";
-          throw new ApiError("RATE_LIMIT_EXCEEDED", `too many failed sign-ins ${what}; retry in ${retryAfter} s`, {
-            headers: { "Retry-After": String(retryAfter) },
-          });
+          throw new RateLimitedError(`too many failed sign-ins ${what}; retry in ${retryAfter} s`, retryAfter);
         }
       }
     },

@@ -9,7 +9,7 @@
 import { docTerms, malloyBlocks, searchDocs, type ScoredPassage } from "./docs_index.ts";
 
 /** A Malloy code example taken from a passage. */
-export interface CodeSnippet {
+interface CodeSnippet {
   language: "malloy";
   code: string;
   /** Passage it comes from: `docs/file.md#Title`. */
@@ -28,7 +28,7 @@ export interface DocsAnswer {
 }
 
 /** Language model settings (an OpenAI-compatible `/chat/completions` endpoint). */
-export interface LlmSettings {
+interface LlmSettings {
   /** Base URL, e.g. `http://localhost:11434/v1`; no answer synthesis when unset. */
   baseUrl?: string;
   model?: string;
@@ -87,7 +87,7 @@ export async function answerQuestion(question: string, options: AnswerOptions): 
  * An answer made of the top passages' lines that share most words with the
  * question (code excluded), each with the passage it comes from.
  */
-export function extractiveAnswer(question: string, passages: ScoredPassage[]): string {
+function extractiveAnswer(question: string, passages: ScoredPassage[]): string {
   const asked = new Set(docTerms(question));
   const out: string[] = [];
   for (const p of passages.slice(0, 3)) {

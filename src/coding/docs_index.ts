@@ -16,7 +16,7 @@ import { getEmbedder } from "../retrieval/embedding/embedder.ts";
 import { STOP_WORDS, expandAbbreviations, stem, words } from "../retrieval/text/text_terms.ts";
 
 /** Folder of the documentation the coding API serves. */
-export const DOCS_DIR: string = join(import.meta.dir, "..", "..", "docs");
+const DOCS_DIR: string = join(import.meta.dir, "..", "..", "docs");
 
 /** One passage: the text under one heading of one document. */
 export interface DocPassage {

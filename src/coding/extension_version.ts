@@ -17,13 +17,13 @@ export interface ExtensionVersionCheck {
 const SEMVER = /^v?(\d+)\.(\d+)\.(\d+)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
 /** The `[major, minor, patch]` of a semantic version (`1.2.3`, `v1.2.3`, `1.2.3-beta.1`), or `null`. */
-export function parseVersion(version: string): [number, number, number] | null {
+function parseVersion(version: string): [number, number, number] | null {
   const m = SEMVER.exec(version.trim());
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
 }
 
 /** Negative, zero or positive as `a` is older than, equal to or newer than `b` (pre-release tags ignored). */
-export function compareVersions(a: [number, number, number], b: [number, number, number]): number {
+function compareVersions(a: [number, number, number], b: [number, number, number]): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 

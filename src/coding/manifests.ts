@@ -8,10 +8,10 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Folder of the shipped manifests. */
-export const MANIFESTS_DIR: string = join(import.meta.dir, "manifests");
+const MANIFESTS_DIR: string = join(import.meta.dir, "manifests");
 
 /** One skill of a manifest. */
-export interface Skill {
+interface Skill {
   name: string;
   description: string;
   instructions: string;

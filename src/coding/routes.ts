@@ -22,7 +22,7 @@ const tags = ["coding"];
 const limitSchema = t.Optional(t.Integer({ minimum: 1, maximum: 20, error: "limit must be an integer from 1 to 20" }));
 
 /** The plain-text body of a documentation search. */
-export function plainTextPassages(query: string, passages: ScoredPassage[]): string {
+function plainTextPassages(query: string, passages: ScoredPassage[]): string {
   if (passages.length === 0) return `No documentation matched "${query}". Try the Malloy keyword you need (source, join_one, measure, view, where).\n`;
   return passages.map((p) => `## ${p.title}\n(${p.source}, score ${p.score})\n\n${p.text}\n`).join("\n");
 }

@@ -44,7 +44,7 @@ export const DESTINATION_FIELDS: Record<ConnectionType, readonly string[]> = {
 };
 
 /** Fields of each `<type>Connection` object. */
-export const FIELDS: Record<ConnectionType, Record<string, FieldSpec>> = {
+const FIELDS: Record<ConnectionType, Record<string, FieldSpec>> = {
   duckdb: { databaseName: { type: "string" } },
   postgres: {
     host: { type: "string" },
@@ -320,7 +320,7 @@ export async function createMalloyConnection(spec: ConnectionSpec, options: Driv
 }
 
 /** Closes a Malloy connection, ignoring errors (best effort). */
-export async function closeQuietly(connection: Connection | undefined): Promise<void> {
+async function closeQuietly(connection: Connection | undefined): Promise<void> {
   try {
     await (connection as { close?: () => Promise<void> } | undefined)?.close?.();
   } catch {

@@ -5,13 +5,12 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { readsConnectionErrors, routeAccess } from "../http/route_access.ts";
 import { envParams } from "../http/resource_params.ts";
 import {
   CONNECTION_TYPES,
@@ -85,12 +84,12 @@ function connectionPlugin(ctx: AppContext, prefix: string) {
   const tags = ["connections"];
   const policy = connectionHostPolicy(ctx.config);
   bindHostPolicy(ctx.sql, policy);
-  const check = (spec: Parameters<typeof testConnection>[0], rank: number) =>
+  const check = (spec: Parameters<typeof testConnection>[0], detailed: boolean) =>
     testConnection(spec, {
       dataDir: ctx.config.dataDir,
       timeoutMs: ctx.config.connectionTestTimeoutMs,
       hostPolicy: policy,
-      detailed: rank >= ADMIN,
+      detailed,
       log: (line) => ctx.log(line),
     });
   return new Elysia({ prefix })
@@ -118,7 +117,7 @@ function connectionPlugin(ctx: AppContext, prefix: string) {
         const split = splitSettings(body.type, settingsOf(body, body.type));
         const id = crypto.randomUUID();
         const spec = { id, envId: env.id, name: body.name, type: body.type, ...split };
-        await check(spec, env.rank);
+        await check(spec, readsConnectionErrors(env));
         const row = await saveConnection(ctx.sql, spec, keys(ctx)).catch((error) => {
           if ((error as { code?: string }).code === "23505") throw conflict(`connection '${body.name}' already exists in environment '${params.env}'`);
           throw error;
@@ -152,7 +151,7 @@ function connectionPlugin(ctx: AppContext, prefix: string) {
         const merged = patchedSettings(row, type, changes, await connectionSecrets(row, keys(ctx)));
         const split = splitSettings(type, merged);
         const spec = { id: row.id, envId: env.id, name: row.name, type, ...split };
-        await check(spec, env.rank);
+        await check(spec, readsConnectionErrors(env));
         const saved = await saveConnection(ctx.sql, spec, keys(ctx));
         await evictConnections([row.id]);
         return await view(ctx, saved);

@@ -31,16 +31,26 @@ export interface ConnectionRow {
   updatedAt: Date;
 }
 
-function toRow(r: Record<string, unknown>): ConnectionRow {
+/** A connection as {@link connectionColumns} reads it; `config` (jsonb) is text on drivers that do not parse it. */
+interface ConnectionRecord extends Omit<ConnectionRow, "config"> {
+  config: ConnectionRow["config"] | string;
+}
+
+/** The columns of {@link ConnectionRecord} (table `connections`). */
+function connectionColumns(db: Db) {
+  return db`id, env_id AS "envId", name, type, config, secret, created_at AS "createdAt", updated_at AS "updatedAt"`;
+}
+
+function toRow(r: ConnectionRecord): ConnectionRow {
   return {
-    id: r.id as string,
-    envId: r.env_id as string,
-    name: r.name as string,
-    type: r.type as ConnectionType,
-    config: (typeof r.config === "string" ? JSON.parse(r.config) : r.config) as Record<string, string | number>,
-    secret: r.secret as string | null,
-    createdAt: r.created_at as Date,
-    updatedAt: r.updated_at as Date,
+    id: r.id,
+    envId: r.envId,
+    name: r.name,
+    type: r.type,
+    config: typeof r.config === "string" ? JSON.parse(r.config) : r.config,
+    secret: r.secret,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }
 
@@ -59,13 +69,13 @@ export function connectionView(row: ConnectionRow, options: { secretFields?: str
 
 /** One connection of an environment by name. */
 export async function findConnection(db: Db, envId: string, name: string): Promise<ConnectionRow | null> {
-  const [r] = await db`SELECT * FROM connections WHERE env_id = ${envId} AND name = ${name}`;
+  const [r] = await db<ConnectionRecord[]>`SELECT ${connectionColumns(db)} FROM connections WHERE env_id = ${envId} AND name = ${name}`;
   return r ? toRow(r) : null;
 }
 
 /** The connections of an environment by name, keyset-paged. */
 export async function listConnections(db: Db, envId: string, page: { limit: number; after?: string }): Promise<ConnectionRow[]> {
-  const rows = await db`SELECT * FROM connections WHERE env_id = ${envId} AND name > ${page.after ?? ""}
+  const rows = await db<ConnectionRecord[]>`SELECT ${connectionColumns(db)} FROM connections WHERE env_id = ${envId} AND name > ${page.after ?? ""}
                          ORDER BY name LIMIT ${page.limit + 1}`;
   return rows.map(toRow);
 }
@@ -91,12 +101,12 @@ export async function saveConnection(db: Db, write: ConnectionWrite, keys: Secre
   const secret = Object.keys(write.secret).length > 0
     ? await encryptSecret(await secretKey(keys), write.secret, { aad: write.id })
     : null;
-  const [r] = await db`
+  const [r] = await db<ConnectionRecord[]>`
     INSERT INTO connections (id, env_id, name, type, config, secret)
     VALUES (${write.id}, ${write.envId}, ${write.name}, ${write.type}, ${db.json(write.config)}, ${secret})
     ON CONFLICT (id) DO UPDATE SET type = EXCLUDED.type, config = EXCLUDED.config, secret = EXCLUDED.secret,
       updated_at = clock_timestamp()
-    RETURNING *`;
+    RETURNING ${connectionColumns(db)}`;
   return toRow(r!);
 }
 
@@ -106,7 +116,7 @@ export async function deleteConnection(db: Db, id: string): Promise<void> {
 }
 
 /** A stored connection as a driver spec (secrets decrypted). */
-export async function connectionSpec(row: ConnectionRow, keys: SecretKeyOptions): Promise<ConnectionSpec> {
+async function connectionSpec(row: ConnectionRow, keys: SecretKeyOptions): Promise<ConnectionSpec> {
   return { id: row.id, envId: row.envId, name: row.name, type: row.type, config: row.config, secret: await connectionSecrets(row, keys) };
 }
 

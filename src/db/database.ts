@@ -119,13 +119,13 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
 }
 
 /** Creates a folder (and its parents) readable by this user only (0700), also when it already existed. */
-export async function privateDir(path: string): Promise<void> {
+async function privateDir(path: string): Promise<void> {
   await mkdir(path, { recursive: true, mode: 0o700 });
   await chmod(path, 0o700);
 }
 
 /** Removes the group and other permission bits of a folder and everything below it. */
-export async function restrictTree(path: string): Promise<void> {
+async function restrictTree(path: string): Promise<void> {
   const entries = await readdir(path, { withFileTypes: true, recursive: true }).catch(() => []);
   await chmod(path, 0o700).catch(() => {});
   for (const e of entries) {

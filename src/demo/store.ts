@@ -19,9 +19,9 @@ import { readFolder, zipFolderFiles } from "../watch/folder.ts";
 /** Folder of the sample package shipped with the service. */
 export const DEMO_PACKAGE_DIR = resolve(import.meta.dir, "..", "..", "demo", "shop");
 /** Name of the sample package. */
-export const DEMO_PACKAGE = "shop";
+const DEMO_PACKAGE = "shop";
 /** Model file of the sample package. */
-export const DEMO_MODEL = "models/shop.malloy";
+const DEMO_MODEL = "models/shop.malloy";
 
 /** What a demo environment creation answers. */
 export interface DemoEnvironment {

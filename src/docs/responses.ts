@@ -11,7 +11,7 @@ import { t } from "elysia";
 import { SUCCESS, successKey } from "./schemas.ts";
 
 /** The error body of every failed request. */
-export const ErrorBody = t.Object({
+const ErrorBody = t.Object({
   code: t.String({ description: "Stable error code, e.g. VALIDATION_ERROR, AUTHENTICATION_REQUIRED, FORBIDDEN, NOT_FOUND, CONFLICT" }),
   message: t.String({ description: "What went wrong and how to fix it" }),
   details: t.Optional(t.Record(t.String(), t.Unknown(), { description: "Extra facts, e.g. problems of a compile error" })),

@@ -12,7 +12,7 @@ const SWAGGER_DIR = dirname(Bun.resolveSync("swagger-ui-dist/package.json", impo
 /** Where the page's assets are served. */
 const ASSETS = "/api/v0/docs/assets";
 /** The OpenAPI document the page renders. */
-export const SPEC_PATH = "/api/v0/openapi.json";
+const SPEC_PATH = "/api/v0/openapi.json";
 
 const ASSET_FILES: Record<string, string> = {
   "swagger-ui-bundle.js": "text/javascript; charset=utf-8",

@@ -18,7 +18,7 @@ const Strings = t.Array(t.String());
 const Json = t.Record(t.String(), t.Unknown());
 
 /** Shapes shared by several operations. */
-export const Shapes = {
+const Shapes = {
   Organization: t.Object({
     name: Str, displayName: Str, description: Str, createdAt: Time, updatedAt: Time,
     permission: t.String({ description: "The caller's level: admin, modeler or member" }),

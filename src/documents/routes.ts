@@ -16,7 +16,7 @@ import { wsParams } from "../http/resource_params.ts";
 import { deleteDocument, documentView, insertDocument, listDocuments, updateDocument } from "./store.ts";
 
 /** Largest document content, in UTF-8 bytes (1 MiB). */
-export const MAX_CONTENT_BYTES = 1024 * 1024;
+const MAX_CONTENT_BYTES = 1024 * 1024;
 
 const docParams = t.Object({ org: name("organizationName"), ws: name("workspaceName"), documentId: uuid("documentId") });
 const docName = t.String({ minLength: 1, maxLength: 256, error: "name must be 1-256 characters" });

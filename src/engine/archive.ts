@@ -43,16 +43,16 @@ export interface ReadArchiveOptions {
 }
 
 /** Default most entries of an archive. */
-export const DEFAULT_MAX_ENTRIES = 10_000;
+const DEFAULT_MAX_ENTRIES = 10_000;
 /** Default most uncompressed bytes of an archive (256 MiB). */
-export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /** Default most uncompressed bytes per compressed byte of an entry. */
-export const DEFAULT_MAX_COMPRESSION_RATIO = 100;
+const DEFAULT_MAX_COMPRESSION_RATIO = 100;
 /** Entries this small may compress better than the ratio (a 1 MiB file of spaces is no bomb). */
-export const RATIO_FREE_BYTES = 1024 * 1024;
+const RATIO_FREE_BYTES = 1024 * 1024;
 
 /** Most bytes an entry of `compressedSize` may inflate to under the ratio limit. */
-export function ratioLimit(compressedSize: number, maxRatio: number): number {
+function ratioLimit(compressedSize: number, maxRatio: number): number {
   return Math.max(RATIO_FREE_BYTES, compressedSize * maxRatio);
 }
 

@@ -90,7 +90,7 @@ export interface PackageDuckDBOptions {
 const GIB = 1024 ** 3;
 
 /** The default memory limit per query: 1 GiB, at most a quarter of the host's memory. */
-export function defaultMemoryLimit(): number {
+function defaultMemoryLimit(): number {
   return Math.min(GIB, Math.floor(totalmem() / 4));
 }
 
@@ -501,7 +501,7 @@ export async function closeAllPackageDuckDB(): Promise<void> {
 }
 
 /** Bytes of a size given as a number of bytes or a DuckDB size (`512MB`, `1GiB`). */
-export function parseSize(size: string | number): number {
+function parseSize(size: string | number): number {
   if (typeof size === "number") return size;
   const match = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?i?B?)?\s*$/i.exec(size);
   if (!match) throw new Error(`'${size}' is not a size; write bytes or e.g. 512MB, 1GiB`);

@@ -13,7 +13,7 @@ import { Annotations, type Explore, type Field, type Model } from "@malloydata/m
 import type { CompiledModel } from "./compile.ts";
 
 /** The kind of a field. */
-export type FieldType = "dimension" | "measure" | "view";
+type FieldType = "dimension" | "measure" | "view";
 
 /** A dimension, measure or view of a source (or of one of its joins). */
 export interface FieldMetadata {
@@ -35,7 +35,7 @@ export interface FieldMetadata {
 }
 
 /** A join of a source. */
-export interface JoinMetadata {
+interface JoinMetadata {
   name: string;
   /** How it is joined: `one` (join_one), `many` (join_many) or `cross` (join_cross). */
   relationship: string;
@@ -60,7 +60,7 @@ export interface SourceMetadata {
 }
 
 /** A top-level `query:` of a model. */
-export interface NamedQueryMetadata {
+interface NamedQueryMetadata {
   name: string;
   description?: string;
   /** The source the query starts from, when known. */

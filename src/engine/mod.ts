@@ -5,15 +5,12 @@
  */
 
 export {
-  DEFAULT_MAX_BYTES,
-  DEFAULT_MAX_ENTRIES,
   inspectArchive,
   type PackageFiles,
   readArchive,
   type ReadArchiveOptions,
 } from "./archive.ts";
 export {
-  type ExtractArchiveOptions,
   extractArchive,
   extractArchiveFile,
   readModelFiles,
@@ -24,19 +21,14 @@ export {
   absoluteTablePath,
   closeAllPackageDuckDB,
   closePackageDuckDB,
-  defaultMemoryLimit,
-  type EngineLimits,
   engineLimits,
   openPackageDuckDB,
   openSession,
   PackageDuckDBConnection,
-  type PackageDuckDBOptions,
-  parseSize,
-  type Session,
   setEngineLimits,
 } from "./duckdb_sandbox.ts";
 export { gcHint } from "./memory.ts";
-export { checkDuckDBSql, type CheckedSql, NOT_ALLOWED_PREFIX } from "./sql_guard.ts";
+export { checkDuckDBSql } from "./sql_guard.ts";
 export {
   closeCompileWorkers,
   compileLimits,
@@ -50,7 +42,6 @@ export {
   type CompiledPackage,
   compileModel,
   compilePackage,
-  type CompileOptions,
   createPackageRuntime,
   type LookupConnection,
   notebookToModel,
@@ -59,30 +50,20 @@ export {
 export { warmMalloy } from "./warmup.ts";
 export { ownedLru } from "./owned_lru.ts";
 export {
-  type FieldMetadata,
-  type FieldType,
-  type JoinMetadata,
   type ModelMetadata,
   modelMetadata,
-  type ModelMetadataOptions,
-  type NamedQueryMetadata,
   type SourceMetadata,
 } from "./metadata.ts";
 export {
   type ColumnSchema,
-  DEFAULT_ROW_LIMIT,
-  DEFAULT_TIMEOUT_MS,
   jsonSafe,
-  type QueryResponse,
   runQuery,
   type RunQueryOptions,
-  setQueryConcurrency,
 } from "./query.ts";
-export { formatProblems, type Problem, problemsOf, QueryError, redactPath } from "./problems.ts";
-export { createSemaphore, type Release, type Semaphore } from "./semaphore.ts";
+export { type Problem, QueryError } from "./problems.ts";
+export { createSemaphore, type Semaphore } from "./semaphore.ts";
 export {
   approximateModelBytes,
   createModelCache,
   type ModelCache,
-  type ModelCacheOptions,
 } from "./model_cache.ts";

@@ -81,7 +81,7 @@ export function guardPostgres(connection: Connection, options: PostgresGuardOpti
 }
 
 /** A `pg` client whose every query runs in a read-only transaction, as one prepared statement checked by the server's planner. */
-export function guardClient<T extends PgClient>(client: T, options: PostgresGuardOptions = {}): T {
+function guardClient<T extends PgClient>(client: T, options: PostgresGuardOptions = {}): T {
   const raw = client.query.bind(client) as (...args: unknown[]) => unknown;
   let begun: Promise<unknown> | undefined;
   const begin = () => {
@@ -196,7 +196,7 @@ function walkPlan(node: unknown): void {
  * identifier (bare or double-quoted, the last part of a qualified name)
  * followed by `(`, outside string literals. Lower-cased.
  */
-export function calledFunctions(expression: string): string[] {
+function calledFunctions(expression: string): string[] {
   const names: string[] = [];
   let i = 0;
   let last: string | undefined;

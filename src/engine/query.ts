@@ -93,14 +93,14 @@ export interface QueryResponse {
 }
 
 /** Default most rows of a result. */
-export const DEFAULT_ROW_LIMIT = 1000;
+const DEFAULT_ROW_LIMIT = 1000;
 /** Default query timeout in milliseconds. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 let processSemaphore: Semaphore = createSemaphore(8);
 
 /** Sets how many queries this process runs at once (default 8). */
-export function setQueryConcurrency(max: number): void {
+function setQueryConcurrency(max: number): void {
   processSemaphore = createSemaphore(max);
 }
 

@@ -23,7 +23,6 @@ import {
   updateEnvironment,
 } from "./store.ts";
 
-export { envParams } from "../http/resource_params.ts";
 import { envParams } from "../http/resource_params.ts";
 
 const envBody = t.Object({
@@ -33,8 +32,6 @@ const envBody = t.Object({
 const envPatch = t.Object({
   description: t.Optional(t.String({ maxLength: 4000, error: "description must be at most 4000 characters" })),
 });
-
-export { environmentFor, type EnvironmentForOptions, organizationRank } from "./lookup.ts";
 
 function environmentPlugin(ctx: AppContext, prefix: string) {
   const tags = ["environments"];

@@ -24,15 +24,31 @@ export interface EnvironmentRow extends EnvironmentView {
   rank: number;
 }
 
-function toEnv(r: Record<string, unknown>): EnvironmentRow {
+/** An environment as {@link envColumns} reads it, with the caller's rank where the query computes it. */
+interface EnvironmentRecord {
+  id: string;
+  orgId: string;
+  name: string;
+  description: string;
+  createdAt: Date;
+  updatedAt: Date;
+  rank?: number | null;
+}
+
+/** The columns of {@link EnvironmentRecord} but `rank`, from the environment row aliased `e`. */
+function envColumns(db: Db) {
+  return db`e.id, e.org_id AS "orgId", e.name, e.description, e.created_at AS "createdAt", e.updated_at AS "updatedAt"`;
+}
+
+function toEnv(r: EnvironmentRecord): EnvironmentRow {
   const rank = Number(r.rank ?? 0);
   return {
-    id: r.id as string,
-    orgId: r.org_id as string,
-    name: r.name as string,
-    description: r.description as string,
-    createdAt: (r.created_at as Date).toISOString(),
-    updatedAt: (r.updated_at as Date).toISOString(),
+    id: r.id,
+    orgId: r.orgId,
+    name: r.name,
+    description: r.description,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
     permission: roleName("environment", rank),
     rank,
   };
@@ -44,10 +60,10 @@ export function environmentView(e: EnvironmentRow): EnvironmentView {
 }
 
 /** Finds an environment of an organization by name with the caller's rank on it. */
-export async function findEnvironment(db: Db, principal: Principal, where: { orgId: string; name: string }): Promise<EnvironmentRow | null> {
+async function findEnvironment(db: Db, principal: Principal, where: { orgId: string; name: string }): Promise<EnvironmentRow | null> {
   const p = principalKey(principal);
-  const [r] = await db`
-    SELECT e.*, effective_rank(${p.kind}, ${p.id}::uuid, 'environment', e.id) AS rank
+  const [r] = await db<EnvironmentRecord[]>`
+    SELECT ${envColumns(db)}, effective_rank(${p.kind}, ${p.id}::uuid, 'environment', e.id) AS rank
       FROM environments e WHERE e.org_id = ${where.orgId} AND e.name = ${where.name}`;
   return r ? toEnv(r) : null;
 }
@@ -93,12 +109,21 @@ export async function requireEnvironment(
 /** Environments of an organization the caller can read, by name, keyset-paged. */
 export async function listEnvironments(db: Db, principal: Principal, page: { orgId: string; limit: number; after?: string }): Promise<EnvironmentRow[]> {
   const p = principalKey(principal);
-  const rows = await db`
+  const rows = await db<EnvironmentRecord[]>`
     SELECT * FROM (
-      SELECT e.*, effective_rank(${p.kind}, ${p.id}::uuid, 'environment', e.id) AS rank
+      SELECT ${envColumns(db)}, effective_rank(${p.kind}, ${p.id}::uuid, 'environment', e.id) AS rank
         FROM environments e WHERE e.org_id = ${page.orgId} AND e.name > ${page.after ?? ""}) x
      WHERE rank >= 1 ORDER BY name LIMIT ${page.limit + 1}`;
   return rows.map(toEnv);
+}
+
+/** Every environment the caller can read, in any organization, by organization and name (`/status`). */
+export async function readableEnvironments(db: Db, principal: Principal): Promise<{ organizationName: string; name: string }[]> {
+  const p = principalKey(principal);
+  return await db<{ organizationName: string; name: string }[]>`
+    SELECT o.name AS "organizationName", e.name FROM environments e JOIN organizations o ON o.id = e.org_id
+     WHERE effective_rank(${p.kind}, ${p.id}::uuid, 'environment', e.id) >= 1
+     ORDER BY o.name, e.name`;
 }
 
 /** Inserts an environment; a creating user becomes its admin (caller's transaction). */
@@ -107,21 +132,21 @@ export async function insertEnvironment(
   env: { orgId: string; name: string; description?: string },
   options: { creatorUserId?: string | null } = {},
 ): Promise<EnvironmentRow> {
-  const [r] = await db`
-    INSERT INTO environments (org_id, name, description) VALUES (${env.orgId}, ${env.name}, ${env.description ?? ""})
-    RETURNING *, 3 AS rank`;
+  const [r] = await db<EnvironmentRecord[]>`
+    INSERT INTO environments AS e (org_id, name, description) VALUES (${env.orgId}, ${env.name}, ${env.description ?? ""})
+    RETURNING ${envColumns(db)}, 3 AS rank`;
   if (options.creatorUserId) {
     await db`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role)
-             VALUES ('environment', ${r!.id as string}, 'user', ${options.creatorUserId}, 'admin')`;
+             VALUES ('environment', ${r!.id}, 'user', ${options.creatorUserId}, 'admin')`;
   }
   return toEnv(r!);
 }
 
 /** Applies a partial update (only provided fields change). */
 export async function updateEnvironment(db: Db, env: EnvironmentRow, patch: { description?: string }): Promise<EnvironmentRow> {
-  const [r] = await db`
-    UPDATE environments SET description = coalesce(${patch.description ?? null}, description), updated_at = now()
-     WHERE id = ${env.id} RETURNING *`;
+  const [r] = await db<EnvironmentRecord[]>`
+    UPDATE environments AS e SET description = coalesce(${patch.description ?? null}, description), updated_at = now()
+     WHERE e.id = ${env.id} RETURNING ${envColumns(db)}`;
   return { ...toEnv(r!), rank: env.rank, permission: env.permission };
 }
 

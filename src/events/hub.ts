@@ -117,7 +117,7 @@ export function subscribe(ctx: AppContext, pkg: PackageKey, subscriber: Subscrib
 }
 
 /** Stores an event with the next id of its stream and trims the history (inside `db`, a transaction). */
-export async function storeEvent(db: Db, pkg: PackageKey, event: { event: string; data: Record<string, unknown> }, history: number): Promise<PackageEvent> {
+async function storeEvent(db: Db, pkg: PackageKey, event: { event: string; data: Record<string, unknown> }, history: number): Promise<PackageEvent> {
   const [row] = await db`
     INSERT INTO package_event_streams (env_id, package_name, last_id) VALUES (${pkg.envId}, ${pkg.packageName}, 1)
     ON CONFLICT (env_id, package_name) DO UPDATE SET last_id = package_event_streams.last_id + 1

@@ -23,18 +23,18 @@ import { type PackageKey, eventsAfter, streamState, subscribe } from "./hub.ts";
 import { type StreamSlots, streamSlots } from "./stream_slots.ts";
 
 /** Interval of the heartbeat comment (and of the access re-check between events), ms. */
-export const KEEPALIVE_MS = 15_000;
+const KEEPALIVE_MS = 15_000;
 
 const encoder = new TextEncoder();
 
 /** One event in the `text/event-stream` format. */
-export function formatEvent(event: { id?: string; event: string; data: unknown }): string {
+function formatEvent(event: { id?: string; event: string; data: unknown }): string {
   const lines = JSON.stringify(event.data).split("\n").map((l) => `data: ${l}`).join("\n");
   return `${event.id ? `id: ${event.id}\n` : ""}event: ${event.event}\n${lines}\n\n`;
 }
 
 /** Options of {@link eventStream}. */
-export interface EventStreamOptions {
+interface EventStreamOptions {
   pkg: PackageKey;
   /** Replay stored events after this id (`Last-Event-ID`). */
   after?: bigint;
@@ -53,7 +53,7 @@ export interface EventStreamOptions {
  * id, then each new event after an access check; ends on `revoked`, on the
  * credential's expiry, on shutdown and when the client goes away.
  */
-export function eventStream(ctx: AppContext, options: EventStreamOptions): ReadableStream<Uint8Array> {
+function eventStream(ctx: AppContext, options: EventStreamOptions): ReadableStream<Uint8Array> {
   let cleanup = () => {};
   return new ReadableStream<Uint8Array>({
     async start(controller) {

@@ -19,14 +19,25 @@ export interface GroupRow extends GroupView {
   orgId: string;
 }
 
-function toGroup(r: Record<string, unknown>): GroupRow {
+/** A group as {@link groupColumns} reads it. */
+interface GroupRecord extends Omit<GroupRow, "createdAt" | "updatedAt"> {
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The columns of {@link GroupRecord} (table `groups`). */
+function groupColumns(db: Db) {
+  return db`id, org_id AS "orgId", name, description, created_at AS "createdAt", updated_at AS "updatedAt"`;
+}
+
+function toGroup(r: GroupRecord): GroupRow {
   return {
-    id: r.id as string,
-    orgId: r.org_id as string,
-    name: r.name as string,
-    description: r.description as string,
-    createdAt: (r.created_at as Date).toISOString(),
-    updatedAt: (r.updated_at as Date).toISOString(),
+    id: r.id,
+    orgId: r.orgId,
+    name: r.name,
+    description: r.description,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
 }
 
@@ -38,27 +49,29 @@ export function groupView(g: GroupRow): GroupView {
 
 /** A group of an organization by name. */
 export async function findGroup(db: Db, orgId: string, name: string): Promise<GroupRow | null> {
-  const [r] = await db`SELECT * FROM groups WHERE org_id = ${orgId} AND name = ${name}`;
+  const [r] = await db<GroupRecord[]>`SELECT ${groupColumns(db)} FROM groups WHERE org_id = ${orgId} AND name = ${name}`;
   return r ? toGroup(r) : null;
 }
 
 /** Groups of an organization ordered by name, keyset-paged (`limit + 1` rows). */
 export async function listGroups(db: Db, orgId: string, page: { limit: number; after?: string }): Promise<GroupRow[]> {
-  const rows = await db`SELECT * FROM groups WHERE org_id = ${orgId} AND name > ${page.after ?? ""} ORDER BY name LIMIT ${page.limit + 1}`;
+  const rows = await db<GroupRecord[]>`
+    SELECT ${groupColumns(db)} FROM groups WHERE org_id = ${orgId} AND name > ${page.after ?? ""} ORDER BY name LIMIT ${page.limit + 1}`;
   return rows.map(toGroup);
 }
 
 /** Inserts a group; a duplicate name raises 23505. */
 export async function insertGroup(db: Db, orgId: string, group: { name: string; description?: string }): Promise<GroupRow> {
-  const [r] = await db`INSERT INTO groups (org_id, name, description) VALUES (${orgId}, ${group.name}, ${group.description ?? ""}) RETURNING *`;
+  const [r] = await db<GroupRecord[]>`
+    INSERT INTO groups (org_id, name, description) VALUES (${orgId}, ${group.name}, ${group.description ?? ""}) RETURNING ${groupColumns(db)}`;
   return toGroup(r!);
 }
 
 /** Applies a partial update (name, description). */
 export async function updateGroup(db: Db, id: string, patch: { name?: string; description?: string }): Promise<GroupRow> {
-  const [r] = await db`
+  const [r] = await db<GroupRecord[]>`
     UPDATE groups SET name = coalesce(${patch.name ?? null}, name), description = coalesce(${patch.description ?? null}, description),
-           updated_at = now() WHERE id = ${id} RETURNING *`;
+           updated_at = now() WHERE id = ${id} RETURNING ${groupColumns(db)}`;
   return toGroup(r!);
 }
 
@@ -75,11 +88,11 @@ export interface MemberView {
 
 /** Members of a group ordered by `kind:name`. */
 export async function listGroupMembers(db: Db, groupId: string): Promise<MemberView[]> {
-  const rows = await db`
+  const rows = await db<{ ref: string; status: MemberView["status"] }[]>`
     SELECT gm.status, coalesce('user:' || u.user_name, 'group:' || g.name) AS ref
       FROM group_members gm LEFT JOIN users u ON u.id = gm.member_user_id LEFT JOIN groups g ON g.id = gm.member_group_id
      WHERE gm.group_id = ${groupId} ORDER BY ref`;
-  return rows.map((r) => ({ userGroupId: r.ref as string, status: r.status as MemberView["status"] }));
+  return rows.map((r) => ({ userGroupId: r.ref, status: r.status }));
 }
 
 /** Serializes membership changes of one organization (cycle checks stay valid under concurrency). */
@@ -90,9 +103,9 @@ export async function lockMemberships(db: Db, orgId: string): Promise<void> {
 /** A member's row id: a user (any user) or a group of the same organization; null when it names nothing. */
 export async function memberId(db: Db, orgId: string, ref: PrincipalRef): Promise<string | null> {
   const [r] = ref.kind === "user"
-    ? await db`SELECT id FROM users WHERE user_name = ${ref.name}`
-    : await db`SELECT id FROM groups WHERE org_id = ${orgId} AND name = ${ref.name}`;
-  return r ? (r.id as string) : null;
+    ? await db<{ id: string }[]>`SELECT id FROM users WHERE user_name = ${ref.name}`
+    : await db<{ id: string }[]>`SELECT id FROM groups WHERE org_id = ${orgId} AND name = ${ref.name}`;
+  return r ? r.id : null;
 }
 
 /** Whether making group `memberGroupId` a member of `groupId` closes a cycle (recursive, within the transaction). */
@@ -150,27 +163,35 @@ export interface TokenView {
   secret?: string;
 }
 
-function toToken(r: Record<string, unknown>, groupName: string): TokenView {
-  const expiresAt = r.expires_at as Date;
+/** A group token as read (never the secret hash). */
+interface TokenRecord {
+  name: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+function toToken(r: TokenRecord, groupName: string): TokenView {
   return {
-    name: r.name as string,
+    name: r.name,
     groupName,
-    createdAt: (r.created_at as Date).toISOString(),
-    expiresAt: expiresAt.toISOString(),
-    expired: expiresAt.getTime() <= Date.now(),
+    createdAt: r.createdAt.toISOString(),
+    expiresAt: r.expiresAt.toISOString(),
+    expired: r.expiresAt.getTime() <= Date.now(),
   };
 }
 
 /** Inserts a token with the sha256 hex of its secret; a duplicate name raises 23505. */
 export async function insertToken(db: Db, group: GroupRow, token: { name: string; secretHash: string; expiresAt: Date }): Promise<TokenView> {
-  const [r] = await db`INSERT INTO group_tokens (group_id, name, secret_hash, expires_at)
-                       VALUES (${group.id}, ${token.name}, ${token.secretHash}, ${token.expiresAt}) RETURNING *`;
+  const [r] = await db<TokenRecord[]>`INSERT INTO group_tokens (group_id, name, secret_hash, expires_at)
+                       VALUES (${group.id}, ${token.name}, ${token.secretHash}, ${token.expiresAt})
+                       RETURNING name, created_at AS "createdAt", expires_at AS "expiresAt"`;
   return toToken(r!, group.name);
 }
 
 /** Tokens of a group ordered by name. */
 export async function listTokens(db: Db, group: GroupRow): Promise<TokenView[]> {
-  const rows = await db`SELECT * FROM group_tokens WHERE group_id = ${group.id} ORDER BY name`;
+  const rows = await db<TokenRecord[]>`
+    SELECT name, created_at AS "createdAt", expires_at AS "expiresAt" FROM group_tokens WHERE group_id = ${group.id} ORDER BY name`;
   return rows.map((r) => toToken(r, group.name));
 }
 

@@ -13,7 +13,7 @@ import { security } from "../http/security.ts";
 import { deleteToken, insertToken, listTokens } from "./store.ts";
 
 /** A new secret: 32 random bytes, base64url without padding (43 characters). */
-export function newSecret(): string {
+function newSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
 }

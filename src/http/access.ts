@@ -5,7 +5,6 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import { forbidden, notFound } from "./errors.ts";
 import type { Principal } from "./principal.ts";
 
 /** Levels that carry roles. */
@@ -65,33 +64,6 @@ export async function effectiveRank(db: Db, principal: Principal, resource: Reso
   const p = principalKey(principal);
   const [row] = await db`SELECT effective_rank(${p.kind}, ${p.id}::uuid, ${resource.kind}, ${resource.id}::uuid) AS rank`;
   return Number(row?.rank ?? 0);
-}
-
-/** Effective role name of a principal on a resource, or `null` when it has none. */
-export async function effectiveRole(db: Db, principal: Principal, resource: ResourceRef): Promise<string | null> {
-  return roleName(resource.kind, await effectiveRank(db, principal, resource));
-}
-
-/** Options of {@link authorize}. */
-export interface AuthorizeOptions {
-  /** Minimum rank the operation needs ({@link READ}, {@link MODEL}, {@link ADMIN}). */
-  need: number;
-  /** How the resource is named in error messages, e.g. `organization 'acme'`. */
-  label: string;
-}
-
-/**
- * Checks that a principal may act on a resource: `404` when it cannot even see
- * it (no existence leak), `403` when it sees it but lacks the rank. Returns the rank.
- */
-export async function authorize(db: Db, principal: Principal, resource: ResourceRef, options: AuthorizeOptions): Promise<number> {
-  const rank = await effectiveRank(db, principal, resource);
-  if (rank < READ) throw notFound(`${options.label} not found`);
-  if (rank < options.need) {
-    const needed = roleName(resource.kind, options.need) ?? "a higher role";
-    throw forbidden(`${options.label}: this operation needs the ${needed} role; you have ${roleName(resource.kind, rank)}`);
-  }
-  return rank;
 }
 
 /** Whether the principal is a system administrator. */

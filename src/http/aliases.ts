@@ -6,7 +6,7 @@
 import { type AnyElysia, Elysia } from "elysia";
 
 /** The two prefixes of environment-scoped routes. */
-export const ENVIRONMENT_PREFIXES = ["/organizations/:org/environments", "/organizations/:org/projects"] as const;
+const ENVIRONMENT_PREFIXES = ["/organizations/:org/environments", "/organizations/:org/projects"] as const;
 
 /**
  * Registers a plugin built for a prefix under both spellings of the

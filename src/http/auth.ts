@@ -74,16 +74,11 @@ export async function sha256Hex(text: string): Promise<string> {
 /** A user by id with its token version (checked against every token of the user), or `null`. */
 export async function userById(sql: Db, id: string): Promise<(UserPrincipal & { tokenVersion: number; bootstrap: boolean }) | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const [u] = await sql`SELECT id, user_name, system_admin, token_version, bootstrap FROM users WHERE id = ${id}`;
+  const [u] = await sql<Omit<UserPrincipal & { tokenVersion: number; bootstrap: boolean }, "kind">[]>`
+    SELECT id AS "userId", user_name AS "userName", system_admin AS "systemAdmin", token_version AS "tokenVersion", bootstrap
+      FROM users WHERE id = ${id}`;
   return u
-    ? {
-      kind: "user",
-      userId: u.id as string,
-      userName: u.user_name as string,
-      systemAdmin: u.system_admin as boolean,
-      tokenVersion: u.token_version as number,
-      bootstrap: u.bootstrap as boolean,
-    }
+    ? { kind: "user", userId: u.userId, userName: u.userName, systemAdmin: u.systemAdmin, tokenVersion: u.tokenVersion, bootstrap: u.bootstrap }
     : null;
 }
 
@@ -137,9 +132,9 @@ async function idpBearer(deps: AuthDeps, idp: ExternalIdp, token: string, challe
     throw unauthenticated(`access token of the identity provider lacks the '${idp.userClaim}' claim that names the user`, challenge);
   }
   const [u] = idp.userClaim === "email"
-    ? await deps.sql`SELECT id FROM users WHERE lower(email) = lower(${claim}) AND NOT bootstrap`
-    : await deps.sql`SELECT id FROM users WHERE user_name = ${claim} AND NOT bootstrap`;
-  const user = u ? await userById(deps.sql, u.id as string) : null;
+    ? await deps.sql<{ id: string }[]>`SELECT id FROM users WHERE lower(email) = lower(${claim}) AND NOT bootstrap`
+    : await deps.sql<{ id: string }[]>`SELECT id FROM users WHERE user_name = ${claim} AND NOT bootstrap`;
+  const user = u ? await userById(deps.sql, u.id) : null;
   if (!user) throw unauthenticated(`no user '${claim}' may sign in here with this identity provider; ask an administrator`, challenge);
   return userPrincipal(user);
 }
@@ -173,26 +168,19 @@ async function bearer(deps: AuthDeps, token: string): Promise<UserPrincipal> {
 }
 
 /** Resolves a group token secret to the group it acts as, or `null`. */
-export async function resolveApiKey(sql: Db, secret: string): Promise<GroupPrincipal | null> {
+async function resolveApiKey(sql: Db, secret: string): Promise<GroupPrincipal | null> {
   return await groupTokenPrincipal(sql, { secretHash: await sha256Hex(secret) });
 }
 
 /** The group an unexpired group token (by its secret's hash or by its id) acts as, or `null`. */
 export async function groupTokenPrincipal(sql: Db, token: { secretHash: string } | { tokenId: string }): Promise<GroupPrincipal | null> {
   const match = "secretHash" in token ? sql`t.secret_hash = ${token.secretHash}` : sql`t.id = ${token.tokenId}`;
-  const [row] = await sql`
-    SELECT t.id AS token_id, g.id AS group_id, g.name, g.org_id, o.name AS org_name
+  const [row] = await sql<Omit<GroupPrincipal, "kind">[]>`
+    SELECT t.id AS "tokenId", g.id AS "groupId", g.name AS "groupName", g.org_id AS "orgId", o.name AS "orgName"
       FROM group_tokens t JOIN groups g ON g.id = t.group_id JOIN organizations o ON o.id = g.org_id
      WHERE ${match} AND t.expires_at > now()`;
   return row
-    ? {
-      kind: "group",
-      tokenId: row.token_id as string,
-      groupId: row.group_id as string,
-      groupName: row.name as string,
-      orgId: row.org_id as string,
-      orgName: row.org_name as string,
-    }
+    ? { kind: "group", tokenId: row.tokenId, groupId: row.groupId, groupName: row.groupName, orgId: row.orgId, orgName: row.orgName }
     : null;
 }
 

@@ -16,7 +16,7 @@ import { ApiError } from "./errors.ts";
 import { rawTarget } from "./raw_server.ts";
 
 /** Deepest nesting of arrays and objects a JSON body may have. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** Limits of {@link guardRequest}. */
 export interface EdgeLimits {
@@ -128,7 +128,7 @@ export function checkPath(raw: string): string {
 }
 
 /** Checks a query string: each name and value decodes to valid UTF-8 without NUL or control characters (tab and newlines allowed in values). */
-export function checkQuery(raw: string): void {
+function checkQuery(raw: string): void {
   if (!raw) return;
   for (const pair of raw.split("&")) {
     if (!pair) continue;
@@ -149,7 +149,7 @@ export function checkQuery(raw: string): void {
  * holds NUL (`\u0000`) or an unpaired surrogate escape. Syntax errors are
  * left to the parser.
  */
-export function scanJson(text: string, maxDepth = MAX_JSON_DEPTH): void {
+function scanJson(text: string, maxDepth = MAX_JSON_DEPTH): void {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

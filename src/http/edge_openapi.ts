@@ -21,7 +21,7 @@ function errorResponse(description: string, codes: string[], headers?: Record<st
 }
 
 /** Shared responses, referenced from every operation. */
-export const EDGE_RESPONSES = {
+const EDGE_RESPONSES = {
   BadRequest: errorResponse(
     "INVALID_PATH: the path holds a dot segment in any encoding (`%2E%2E`, `..%2f`, `%252e`, overlong `%c0%ae`), a backslash, NUL or " +
       "another control character, an unpaired surrogate or invalid UTF-8 (checked once, before routing). VALIDATION_ERROR: a query " +

@@ -9,7 +9,7 @@ import type { AppContext } from "./context.ts";
 import { requestMeta } from "./context.ts";
 import { bodyExceeded } from "./edge.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
-import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, RateLimitedError, ValidationError } from "../errors.ts";
 
 interface ValidationLike {
   type?: string;
@@ -43,7 +43,7 @@ function postgresClientError(error: unknown): ApiError | null {
 export const DATABASE_RETRY_AFTER_S = 5;
 
 /** `503 SERVICE_UNAVAILABLE` with `Retry-After`: the platform database cannot be reached. */
-export function databaseUnavailable(): ApiError {
+function databaseUnavailable(): ApiError {
   return new ApiError("SERVICE_UNAVAILABLE", "the platform database is unreachable; retry after the number of seconds in Retry-After", {
     headers: { "Retry-After": String(DATABASE_RETRY_AFTER_S) },
   });
@@ -61,6 +61,9 @@ export function apiErrorOf(error: unknown): ApiError | null {
   if (error instanceof ForbiddenError) return new ApiError("INSUFFICIENT_PERMISSIONS", error.message, details);
   if (error instanceof ConflictError) return new ApiError("CONFLICT", error.message, details);
   if (error instanceof ValidationError) return new ApiError("VALIDATION_ERROR", error.message, details);
+  if (error instanceof RateLimitedError) {
+    return new ApiError("RATE_LIMIT_EXCEEDED", error.message, { ...details, headers: { "Retry-After": String(error.retryAfterSeconds) } });
+  }
   return new ApiError("INTERNAL_ERROR", error.message, details);
 }
 

@@ -32,7 +32,7 @@ function invalidCursor(): ApiError {
 export const DEFAULT_LIMIT = 100;
 
 /** Encodes (and signs) the sort key of the last row of a page. */
-export function encodeCursor(key: string): string {
+function encodeCursor(key: string): string {
   const payload = base64url(new TextEncoder().encode(key));
   return `${payload}.${base64url(signature(payload))}`;
 }

@@ -17,6 +17,9 @@
  * - `shareAccess: "workspace-manager-package-modeler"` resolves `share` (`ws`, `pkg`)
  * - `permissionAccess: { level, need }` (the permission routes of a level; `need`:
  *   `manage`, `manage-or-own`, `manage-or-request`) resolves `grants`
+ * - `watchAccess: "reader" | "modeler"` resolves `watch` (the watch of `?organizationName=`: `reader` sees
+ *   the organization or reads its watch; `modeler` also stops it, as admin or modeler of the watched environment)
+ * - `watchStartAccess: "environment-modeler"` resolves `watchStart` (the environment named in the body, modeler)
  * - `userAccess: "self-or-admin"`: the user `{userName}` itself or a system administrator
  * - `access: "public" | "authenticated" | "user" | "system:admin" | "custom:<name>"` for
  *   operations on no single resource, or whose rule is a named domain function
@@ -43,15 +46,17 @@ import { shareTarget, workspaceFor } from "../workspaces/lookup.ts";
 import { documentFor, documentsWorkspace } from "../documents/lookup.ts";
 import { groupFor } from "../groups/access.ts";
 import { checkKind, checkRole, locate, requireManage, requireOwn, self, type Located, type PermissionLevel } from "../permissions/access.ts";
+import { watchScope, watchStartTarget } from "../watch/access.ts";
 import { parsePrincipal } from "./params.ts";
 import { security } from "./security.ts";
 
 /**
  * Organization roles a route can need; `user-member`: a member calling with a
  * user's token (API keys: 403, before the lookup); `admin-or-self`: a member who
- * is the user `{userName}` of the path or an organization admin (403 otherwise).
+ * is the user `{userName}` of the path or an organization admin (403 otherwise);
+ * `workspace-creator`: an admin or modeler (others, 403, are pointed to their personal workspace).
  */
-export type OrgRule = "member" | "modeler" | "admin" | "user-member" | "admin-or-self";
+export type OrgRule = "member" | "modeler" | "admin" | "user-member" | "admin-or-self" | "workspace-creator";
 /** Environment roles a route can need; `package-viewer`: a viewer of the environment or of one of its packages. */
 export type EnvRule = "viewer" | "modeler" | "admin" | "package-viewer";
 /** Package (and version) roles a route can need. */
@@ -69,14 +74,18 @@ export type WsRule = "viewer" | "manager";
  */
 export type NamedRule = "public" | "authenticated" | "user" | "system:admin" | `custom:${string}`;
 
-const RANK: Record<OrgRule | PkgRule | WsRule | DocRule, number> = { member: READ, "user-member": READ, "admin-or-self": READ, viewer: READ, modeler: MODEL, admin: ADMIN, manager: ADMIN, editor: ADMIN };
+const RANK: Record<Exclude<OrgRule, "workspace-creator"> | PkgRule | WsRule | DocRule, number> = { member: READ, "user-member": READ, "admin-or-self": READ, viewer: READ, modeler: MODEL, admin: ADMIN, manager: ADMIN, editor: ADMIN };
 
 type Params = Record<string, string>;
 
 /** The organization `{org}` when the caller holds `need` on it. */
-export async function orgRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: OrgRule) {
+async function orgRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: OrgRule) {
   const p = need === "user-member" ? requiredUser(principal ?? null) : required(principal ?? null);
-  const org = await organizationFor(ctx, p, params.org!, RANK[need]);
+  const org = await organizationFor(ctx, p, params.org!, need === "workspace-creator" ? READ : RANK[need]);
+  if (need === "workspace-creator" && org.rank < MODEL) {
+    throw new ForbiddenError(`organization '${params.org}': creating a workspace needs the admin or modeler role; you are ${org.permission}. ` +
+      "Use POST .../workspaces/personal for a private workspace, or ask an organization admin");
+  }
   if (need === "admin-or-self" && !(p.kind === "user" && p.userName === params.userName) && org.rank < ADMIN) {
     throw new ForbiddenError(`the effective attributes of user '${params.userName}' are visible to the user and to admins of organization '${params.org}'`);
   }
@@ -84,29 +93,39 @@ export async function orgRule(ctx: AppContext, principal: Principal | null | und
 }
 
 /** The organization `{org}` of a listing: a member, or a caller who sees one of its environments or packages (404 otherwise). */
-export async function orgListingRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, through: "environment-viewer" | "package-viewer") {
+async function orgListingRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, through: "environment-viewer" | "package-viewer") {
   return await organizationSeenThrough(ctx.sql, required(principal ?? null), params.org!, through === "environment-viewer" ? "environment" : "package");
 }
 
 /** The environment of a publish to `{org}/{env}/{pkg}`: a package modeler, or an environment modeler when the package is new. */
-export async function publishRule(ctx: AppContext, principal: Principal | null | undefined, params: Params) {
+async function publishRule(ctx: AppContext, principal: Principal | null | undefined, params: Params) {
   return await publishTarget(ctx, required(principal ?? null), { org: params.org!, env: params.env!, pkg: params.pkg! });
 }
 
 /** The environment `{org}/{env}` when the caller holds `need` on it. */
-export async function envRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: EnvRule) {
+async function envRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: EnvRule) {
   const where = { org: params.org!, env: params.env! };
   if (need === "package-viewer") return await environmentFor(ctx, required(principal ?? null), { ...where, visibleThroughPackages: true });
   return await environmentFor(ctx, required(principal ?? null), { ...where, need: RANK[need] });
 }
 
+/**
+ * Who reads why a connection failed its live check: an admin of the
+ * environment (a modeler, who may create and change connections, gets a plain
+ * `connection failed`, which tells no refused host, closed port or wrong
+ * password apart). `env` is what `envAccess` resolved.
+ */
+export function readsConnectionErrors(env: { rank: number }): boolean {
+  return env.rank >= ADMIN;
+}
+
 /** The package `{org}/{env}/{pkg}` when the caller holds `need` on it. */
-export async function pkgRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: PkgRule) {
+async function pkgRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: PkgRule) {
   return await packageFor(ctx, required(principal ?? null), { org: params.org!, env: params.env!, pkg: params.pkg!, need: RANK[need] });
 }
 
 /** The package and version `{org}/{env}/{pkg}/versions/{versionId}` when the caller holds `need` on the package. */
-export async function versionRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: PkgRule) {
+async function versionRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: PkgRule) {
   return await versionFor(ctx, required(principal ?? null), {
     org: params.org!, env: params.env!, pkg: params.pkg!, versionId: params.versionId!, need: RANK[need],
   });
@@ -118,31 +137,31 @@ const ACTIONS: Record<string, string> = { PATCH: "updating it", PUT: "updating i
 const WS_ACTIONS: Record<string, string> = { ...ACTIONS, POST: "creating a document" };
 
 /** The workspace `{org}/{ws}` when the caller holds `need` on it. */
-export async function wsRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: WsRule, method = "GET") {
+async function wsRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: WsRule, method = "GET") {
   return await workspaceFor(ctx, required(principal ?? null), { org: params.org!, ws: params.ws!, need: RANK[need], action: WS_ACTIONS[method] });
 }
 
 /** The workspace `{org}/{ws}` and the package `?environmentName=&packageName=` of a package-access change: the caller manages the workspace and is a package admin or modeler (404 for either one it cannot see). */
-export async function shareRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, query: Record<string, unknown>) {
+async function shareRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, query: Record<string, unknown>) {
   return await shareTarget(ctx, required(principal ?? null), {
     org: params.org!, ws: params.ws!, environmentName: String(query.environmentName), packageName: String(query.packageName),
   });
 }
 
 /** The workspace `{org}/{ws}` of a document listing: the caller sees the workspace or one of its documents. */
-export async function documentsRule(ctx: AppContext, principal: Principal | null | undefined, params: Params) {
+async function documentsRule(ctx: AppContext, principal: Principal | null | undefined, params: Params) {
   return await documentsWorkspace(ctx, required(principal ?? null), { org: params.org!, ws: params.ws! });
 }
 
 /** The document `{org}/{ws}/{documentId}` when the caller holds `need` on it. */
-export async function docRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: DocRule, method = "GET") {
+async function docRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: DocRule, method = "GET") {
   return await documentFor(ctx, required(principal ?? null), {
     org: params.org!, ws: params.ws!, documentId: params.documentId!, need: RANK[need], action: ACTIONS[method],
   });
 }
 
 /** The group `{org}/{group}` when the caller may see it (`member`) or manage it (`admin`). */
-export async function groupRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: GroupRule) {
+async function groupRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: GroupRule) {
   return await groupFor(ctx, required(principal ?? null), { org: params.org!, group: params.group!, manage: need === "admin" });
 }
 
@@ -165,7 +184,7 @@ export interface Grants {
  * stronger than the caller's own is 403; the role name and principal kind of
  * the body are checked first (400), as before the resource.
  */
-export async function permissionRule(
+async function permissionRule(
   ctx: AppContext,
   principal: Principal | null | undefined,
   input: { params: Params; query: Record<string, unknown>; body: unknown },
@@ -208,8 +227,21 @@ export async function permissionRule(
   return { loc, mode: "request" };
 }
 
+/** Watch-mode rules: `reader` (status) sees the organization or reads its watch; `modeler` (stop) also holds the modeler role on the watched environment. */
+export type WatchRule = "reader" | "modeler";
+
+/** The watch of `?organizationName=` when the caller holds `need` on it (see {@link WatchRule}). */
+async function watchRule(ctx: AppContext, principal: Principal | null | undefined, query: Record<string, unknown>, need: WatchRule) {
+  return await watchScope(ctx, required(principal ?? null), { orgName: query.organizationName as string | undefined, need });
+}
+
+/** The environment a watch-mode start names in its body (`organizationName?`, `environmentName`), when the caller is its admin or modeler. */
+async function watchStartRule(ctx: AppContext, principal: Principal | null | undefined, body: unknown) {
+  return await watchStartTarget(ctx, required(principal ?? null), body as { organizationName?: string; environmentName: string });
+}
+
 /** What a `custom:` rule decides on. */
-export interface RuleInput {
+interface RuleInput {
   principal: Principal | null | undefined;
   params: Params;
   request: Request;
@@ -220,7 +252,7 @@ export interface RuleInput {
  * `custom:` rules decided here, one function each. A `custom:` rule not listed
  * is decided by the domain function its handler calls first (named in the rule).
  */
-export const CUSTOM_RULES: Record<string, (input: RuleInput) => void> = {
+const CUSTOM_RULES: Record<string, (input: RuleInput) => void> = {
   /**
    * Creating an organization: a system administrator, or a signed-in caller
    * with an invite in `X-Invite-Token`, or no session at all with an invite and
@@ -237,7 +269,7 @@ export const CUSTOM_RULES: Record<string, (input: RuleInput) => void> = {
 };
 
 /** A rule on no single resource (see {@link NamedRule}). */
-export function namedRule(rule: NamedRule, input: RuleInput): void {
+function namedRule(rule: NamedRule, input: RuleInput): void {
   if (rule === "public") return;
   if (rule.startsWith("custom:")) {
     CUSTOM_RULES[rule.slice("custom:".length)]?.(input);
@@ -248,7 +280,7 @@ export function namedRule(rule: NamedRule, input: RuleInput): void {
 }
 
 /** The user `{userName}` rule: the user itself or a system administrator (404 for others, no existence leak); only a system administrator changes `systemAdmin` (403). */
-export function userRule(principal: Principal | null | undefined, params: Params, body: unknown): void {
+function userRule(principal: Principal | null | undefined, params: Params, body: unknown): void {
   const p = required(principal ?? null);
   const admin = isSystemAdmin(p);
   if (!admin && !(p.kind === "user" && p.userName === params.userName)) throw new NotFoundError(`user '${params.userName}' not found`);
@@ -258,7 +290,7 @@ export function userRule(principal: Principal | null | undefined, params: Params
 }
 
 /** The OpenAPI extension naming an operation's rule. */
-export const ACCESS_FIELD = "x-access";
+const ACCESS_FIELD = "x-access";
 
 function declared(rule: string) {
   // the `detail` type lists only OpenAPI's own fields; extensions are allowed by the spec
@@ -357,6 +389,18 @@ export function routeAccess(ctx: AppContext) {
         detail: declared(`documents:${need}`),
         async resolve({ params, principal }) {
           return { wsOfDocs: await documentsRule(ctx, principal, params) };
+        },
+      }),
+      watchAccess: (need: WatchRule) => ({
+        detail: declared(`watch:${need}`),
+        async resolve({ principal, query }) {
+          return { watch: await watchRule(ctx, principal, query, need) };
+        },
+      }),
+      watchStartAccess: (need: "environment-modeler") => ({
+        detail: declared(`watch:${need}-named-in-body`),
+        async resolve({ principal, body }) {
+          return { watchStart: await watchStartRule(ctx, principal, body) };
         },
       }),
       docAccess: (need: DocRule) => ({

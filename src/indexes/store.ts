@@ -35,20 +35,36 @@ export interface IndexView {
   values?: IndexedValue[];
 }
 
-function toView(r: Record<string, unknown>, withValues: boolean): IndexView {
+/** An index row as {@link indexColumns} reads it; `distinctCount` is a bigint (a string). */
+interface IndexRecord extends Omit<IndexView, "distinctCount" | "builtAt" | "createdAt" | "updatedAt" | "values"> {
+  distinctCount: string | number | null;
+  builtAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  values: IndexedValue[] | null;
+}
+
+/** The columns of {@link IndexRecord} (table `indexes`). */
+function indexColumns(db: Db) {
+  return db`id, model_path AS "modelPath", source_name AS "sourceName", dimension, status, value_count AS "valueCount",
+            distinct_count AS "distinctCount", run AS "runId", built_at AS "builtAt", created_at AS "createdAt",
+            updated_at AS "updatedAt", indexed_values AS "values"`;
+}
+
+function toView(r: IndexRecord, withValues: boolean): IndexView {
   return {
-    id: r.id as string,
-    modelPath: r.model_path as string,
-    sourceName: r.source_name as string,
-    dimension: r.dimension as string,
-    status: r.status as IndexView["status"],
-    valueCount: r.value_count === null ? null : Number(r.value_count),
-    distinctCount: r.distinct_count === null || r.distinct_count === undefined ? null : Number(r.distinct_count),
-    runId: (r.run as string | null) ?? null,
-    builtAt: r.built_at instanceof Date ? r.built_at.toISOString() : null,
-    createdAt: (r.created_at as Date).toISOString(),
-    updatedAt: (r.updated_at as Date).toISOString(),
-    ...(withValues ? { values: (r.indexed_values as IndexedValue[] | null) ?? [] } : {}),
+    id: r.id,
+    modelPath: r.modelPath,
+    sourceName: r.sourceName,
+    dimension: r.dimension,
+    status: r.status,
+    valueCount: r.valueCount === null ? null : Number(r.valueCount),
+    distinctCount: r.distinctCount === null ? null : Number(r.distinctCount),
+    runId: r.runId,
+    builtAt: r.builtAt instanceof Date ? r.builtAt.toISOString() : null,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+    ...(withValues ? { values: r.values ?? [] } : {}),
   };
 }
 
@@ -93,15 +109,16 @@ export async function failIndexBuild(db: Db, key: IndexKey): Promise<void> {
  * (the key the retrieval indexer takes).
  */
 export async function builtIndexValues(db: Db, versionUuid: string): Promise<Map<string, IndexedValue[]>> {
-  const rows = await db`SELECT model_path, source_name, dimension, indexed_values FROM indexes
-                         WHERE version = ${versionUuid} AND built_at IS NOT NULL`;
-  return new Map(rows.map((r) => [`${r.model_path}#${r.source_name}.${r.dimension}`, (r.indexed_values as IndexedValue[] | null) ?? []]));
+  const rows = await db<{ key: string; values: IndexedValue[] | null }[]>`
+    SELECT model_path || '#' || source_name || '.' || dimension AS "key", indexed_values AS "values" FROM indexes
+     WHERE version = ${versionUuid} AND built_at IS NOT NULL`;
+  return new Map(rows.map((r) => [r.key, r.values ?? []]));
 }
 
 /** Indexes of a version, most recently changed first, keyset-paged on (updated_at, id). */
 export async function listIndexes(db: Db, versionUuid: string, page: { limit: number; before?: string }): Promise<IndexView[]> {
   const [at, id] = page.before ? page.before.split("|") : [null, null];
-  const rows = await db`SELECT * FROM indexes WHERE version = ${versionUuid}
+  const rows = await db<IndexRecord[]>`SELECT ${indexColumns(db)} FROM indexes WHERE version = ${versionUuid}
       AND (${at}::timestamptz IS NULL OR (updated_at, id) < (${at}::timestamptz, ${id}::uuid))
     ORDER BY updated_at DESC, id DESC LIMIT ${page.limit + 1}`;
   return rows.map((r) => toView(r, false));
@@ -114,6 +131,6 @@ export function indexCursor(index: IndexView): string {
 
 /** One index of a version, with its values; null when absent. */
 export async function findIndex(db: Db, versionUuid: string, indexId: string): Promise<IndexView | null> {
-  const [r] = await db`SELECT * FROM indexes WHERE version = ${versionUuid} AND id = ${indexId}`;
+  const [r] = await db<IndexRecord[]>`SELECT ${indexColumns(db)} FROM indexes WHERE version = ${versionUuid} AND id = ${indexId}`;
   return r ? toView(r, true) : null;
 }

@@ -9,9 +9,9 @@ import { runQuery } from "../engine/query.ts";
 import { badRequest } from "../http/errors.ts";
 
 /** Values kept per `#(index)` dimension without `#(index_values)`. */
-export const DEFAULT_INDEX_VALUES = 1000;
+const DEFAULT_INDEX_VALUES = 1000;
 /** The most values `#(index_values)` may ask for. */
-export const MAX_INDEX_VALUES = 100_000;
+const MAX_INDEX_VALUES = 100_000;
 
 interface Annotated {
   annotations?: { forRoute(route?: string): Array<{ content: string }> };

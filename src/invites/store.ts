@@ -6,13 +6,13 @@ import { ConflictError, ForbiddenError } from "../errors.ts";
 import type { Db } from "../db/database.ts";
 
 /** Alphabet of invite tokens: digits and capitals without the look-alikes 0, O, 1, I and L. */
-export const INVITE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+const INVITE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
 /** Pattern of an invite token (case-insensitive in paths and headers). */
 export const INVITE_PATTERN = "^[2-9A-HJKMNP-Za-hjkmnp-z]{5}-[2-9A-HJKMNP-Za-hjkmnp-z]{5}$";
 
 /** A new token: two groups of five characters of {@link INVITE_ALPHABET} joined by '-'. */
-export function newInviteToken(): string {
+function newInviteToken(): string {
   const out: string[] = [];
   const n = INVITE_ALPHABET.length;
   const limit = 256 - (256 % n);

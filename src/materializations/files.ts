@@ -9,11 +9,12 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { mkdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { setPackageReadDirectories } from "../engine/duckdb_sandbox.ts";
 import type { Db } from "../db/database.ts";
+import { MissingChunkError, putChunkedFile, writeChunkedFile, type ChunkedKind } from "../db/chunked_files.ts";
 
 // The DuckDB of a package extracted at `<DATA_DIR>/packages/<sha256>` may read
 // `<DATA_DIR>/materializations/<sha256>` (only its own package's files).
@@ -24,11 +25,8 @@ setPackageReadDirectories((packageDir) => {
   return [dir];
 });
 
-/** Bytes per stored chunk. */
-export const CHUNK_BYTES = 4 * 1024 * 1024;
-
 /** The folder of one package archive's cached materializations, under DATA_DIR. */
-export function materializationDir(dataDir: string, blobSha256: string): string {
+function materializationDir(dataDir: string, blobSha256: string): string {
   return resolve(dataDir, "materializations", blobSha256);
 }
 
@@ -48,57 +46,34 @@ export async function hashFile(path: string): Promise<{ sha256: string; size: nu
   return { sha256: hash.digest("hex"), size };
 }
 
+/** Materialization files in the chunked-file store. */
+const FILES: ChunkedKind = { files: "materialization_files", chunks: "materialization_chunks", label: "materialization file" };
+
 /**
  * Stores a file under its sha256 (no-op when stored already). Call it inside
  * the transaction that points a materialization at the file: the stored row
  * is locked (`FOR KEY SHARE`) so a concurrent orphan sweep cannot remove it.
  */
 export async function putFile(tx: Db, path: string, file: { sha256: string; size: number }): Promise<void> {
-  const [known] = await tx`SELECT 1 FROM materialization_files WHERE sha256 = ${file.sha256} FOR KEY SHARE`;
-  if (known) return;
-  const chunks = Math.max(1, Math.ceil(file.size / CHUNK_BYTES));
-  const [inserted] = await tx`INSERT INTO materialization_files (sha256, size, chunks)
-    VALUES (${file.sha256}, ${file.size}, ${chunks}) ON CONFLICT (sha256) DO NOTHING RETURNING sha256`;
-  if (!inserted) return;
-  const handle = await open(path, "r");
-  try {
-    for (let seq = 0; seq < chunks; seq++) {
-      const buffer = new Uint8Array(Math.max(0, Math.min(CHUNK_BYTES, file.size - seq * CHUNK_BYTES)));
-      await handle.read(buffer, 0, buffer.length, seq * CHUNK_BYTES);
-      // a Buffer is sent as bytea about a third faster than a plain Uint8Array by postgres.js
-      const data = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-      await tx`INSERT INTO materialization_chunks (sha256, seq, data) VALUES (${file.sha256}, ${seq}, ${data as never})`;
-    }
-  } finally {
-    await handle.close();
-  }
+  await putChunkedFile(tx, FILES, { path, sha256: file.sha256, size: file.size });
 }
 
 /**
  * Writes the stored file `sha256` to `target` (through a temporary file and a
- * rename, checking its hash); false when the database no longer has it.
+ * rename, checking its hash); false when the database no longer has it (or
+ * lost a chunk of it meanwhile).
  */
 export async function fetchFile(db: Db, sha256: string, target: string): Promise<boolean> {
-  const [file] = await db`SELECT chunks FROM materialization_files WHERE sha256 = ${sha256}`;
-  if (!file) return false;
   const partial = `${target}.${crypto.randomUUID()}.tmp`;
   await mkdir(join(target, ".."), { recursive: true });
-  const handle = await open(partial, "w");
-  const hash = createHash("sha256");
   try {
-    for (let seq = 0; seq < Number(file.chunks); seq++) {
-      const [chunk] = await db`SELECT data FROM materialization_chunks WHERE sha256 = ${sha256} AND seq = ${seq}`;
-      if (!chunk) return false;
-      const bytes = chunk.data as Uint8Array;
-      hash.update(bytes);
-      await handle.write(bytes);
-    }
-    await handle.close();
-    if (hash.digest("hex") !== sha256) throw new Error(`materialization file ${sha256} is damaged in the database (its hash differs)`);
+    if (!(await writeChunkedFile(db, FILES, { sha256, target: partial }))) return false;
     await rename(partial, target);
     return true;
+  } catch (error) {
+    if (error instanceof MissingChunkError) return false;
+    throw error;
   } finally {
-    await handle.close().catch(() => {});
     await rm(partial, { force: true });
   }
 }
@@ -110,7 +85,7 @@ export async function isFile(path: string): Promise<boolean> {
 
 /** Deletes stored files no materialization points at. */
 export async function deleteOrphanFiles(db: Db): Promise<string[]> {
-  const rows = await db`DELETE FROM materialization_files f
+  const rows = await db<{ sha256: string }[]>`DELETE FROM materialization_files f
     WHERE NOT EXISTS (SELECT 1 FROM materializations m WHERE m.sha256 = f.sha256) RETURNING sha256`;
-  return rows.map((r) => r.sha256 as string);
+  return rows.map((r) => r.sha256);
 }

@@ -37,26 +37,39 @@ export interface MaterializationView {
 }
 
 /** Where a source's Parquet file goes, relative to DATA_DIR. */
-export function materializationLocation(key: MaterializationKey): string {
+function materializationLocation(key: MaterializationKey): string {
   const model = key.modelPath.replace(/\.malloy(nb)?$/, "").replace(/[^a-zA-Z0-9_.-]+/g, "_");
   return `materializations/${key.versionUuid}/${model}/${key.sourceName.replace(/[^a-zA-Z0-9_-]+/g, "_")}.parquet`;
 }
 
-function toView(r: Record<string, unknown>): MaterializationView {
+/** A materialization row as {@link SELECT_VIEW} reads it; `rowCount` is a bigint (a string). */
+interface MaterializationRecord extends Omit<MaterializationView, "rowCount" | "builtAt" | "createdAt" | "updatedAt"> {
+  rowCount: string | number | null;
+  builtAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const SELECT_VIEW = (db: Db) => db`
+  SELECT id, source_name AS "sourceName", model_path AS "modelFilePath", connection, format, location, status,
+         row_count AS "rowCount", sha256, run AS "runId", built_at AS "builtAt", created_at AS "createdAt", updated_at AS "updatedAt"
+    FROM materializations`;
+
+function toView(r: MaterializationRecord): MaterializationView {
   return {
-    id: r.id as string,
-    sourceName: r.source_name as string,
-    modelFilePath: r.model_path as string,
-    connection: r.connection as string,
-    format: r.format as string,
-    location: r.location as string,
-    status: r.status as MaterializationView["status"],
-    rowCount: r.row_count === null ? null : Number(r.row_count),
-    sha256: (r.sha256 as string | null) ?? null,
-    runId: (r.run as string | null) ?? null,
-    builtAt: r.built_at instanceof Date ? r.built_at.toISOString() : null,
-    createdAt: (r.created_at as Date).toISOString(),
-    updatedAt: (r.updated_at as Date).toISOString(),
+    id: r.id,
+    sourceName: r.sourceName,
+    modelFilePath: r.modelFilePath,
+    connection: r.connection,
+    format: r.format,
+    location: r.location,
+    status: r.status,
+    rowCount: r.rowCount === null ? null : Number(r.rowCount),
+    sha256: r.sha256,
+    runId: r.runId,
+    builtAt: r.builtAt instanceof Date ? r.builtAt.toISOString() : null,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
 }
 
@@ -114,23 +127,24 @@ export interface ServedMaterialization {
 
 /** The built materializations of a version's model (one round trip per query). */
 export async function servedMaterializations(db: Db, versionUuid: string, modelPath: string): Promise<ServedMaterialization[]> {
-  const rows = await db`SELECT id, source_name, sha256, columns, connection, built_at FROM materializations
-    WHERE version = ${versionUuid} AND model_path = ${modelPath} AND sha256 IS NOT NULL AND built_at IS NOT NULL
-    ORDER BY source_name`;
+  const rows = await db<(Omit<ServedMaterialization, "columns" | "builtAt"> & { columns: string[] | null; builtAt: Date })[]>`
+    SELECT id, source_name AS "sourceName", sha256, columns, connection, built_at AS "builtAt" FROM materializations
+     WHERE version = ${versionUuid} AND model_path = ${modelPath} AND sha256 IS NOT NULL AND built_at IS NOT NULL
+     ORDER BY source_name`;
   return rows.map((r) => ({
-    id: r.id as string,
-    sourceName: r.source_name as string,
-    sha256: r.sha256 as string,
-    columns: (r.columns as string[] | null) ?? [],
-    connection: r.connection as string,
-    builtAt: (r.built_at as Date).toISOString(),
+    id: r.id,
+    sourceName: r.sourceName,
+    sha256: r.sha256,
+    columns: r.columns ?? [],
+    connection: r.connection,
+    builtAt: r.builtAt.toISOString(),
   }));
 }
 
 /** Materializations of a version, most recently changed first, keyset-paged on (updated_at, id). */
 export async function listMaterializations(db: Db, versionUuid: string, page: { limit: number; before?: string }): Promise<MaterializationView[]> {
   const [at, id] = page.before ? page.before.split("|") : [null, null];
-  const rows = await db`SELECT * FROM materializations WHERE version = ${versionUuid}
+  const rows = await db<MaterializationRecord[]>`${SELECT_VIEW(db)} WHERE version = ${versionUuid}
       AND (${at}::timestamptz IS NULL OR (updated_at, id) < (${at}::timestamptz, ${id}::uuid))
     ORDER BY updated_at DESC, id DESC LIMIT ${page.limit + 1}`;
   return rows.map(toView);
@@ -143,6 +157,6 @@ export function materializationCursor(m: MaterializationView): string {
 
 /** One materialization of a version; null when absent. */
 export async function findMaterialization(db: Db, versionUuid: string, id: string): Promise<MaterializationView | null> {
-  const [r] = await db`SELECT * FROM materializations WHERE version = ${versionUuid} AND id = ${id}`;
+  const [r] = await db<MaterializationRecord[]>`${SELECT_VIEW(db)} WHERE version = ${versionUuid} AND id = ${id}`;
   return r ? toView(r) : null;
 }

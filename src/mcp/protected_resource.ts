@@ -40,7 +40,7 @@ export function mcpPath(org: string, workspace?: string): string {
 }
 
 /** Address of the protected resource metadata of an MCP endpoint (RFC 9728 section 3.1). */
-export function metadataUrl(origin: string, path: string): string {
+function metadataUrl(origin: string, path: string): string {
   return `${origin}/.well-known/oauth-protected-resource${path}`;
 }
 

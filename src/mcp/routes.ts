@@ -16,7 +16,6 @@ import { Elysia, t } from "elysia";
 import { publicAccess } from "../http/route_access.ts";
 import { jwt } from "@elysiajs/jwt";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { READ, effectiveRank } from "../http/access.ts";
 import { authenticate, required, type TokenSigner, externalIdp } from "../http/auth.ts";
 import { requestMeta, type AppContext } from "../http/context.ts";
 import { ApiError, forbidden, notFound } from "../http/errors.ts";
@@ -25,7 +24,7 @@ import { principalLabel, rateLimitKey, type Principal } from "../http/principal.
 import { organizationFor } from "../organizations/lookup.ts";
 import { challenge, mcpPath, originAllowed, serviceOrigin, resourceMetadata } from "./protected_resource.ts";
 import { createMcpServer } from "./server.ts";
-import { findWorkspace } from "./store.ts";
+import { visibleWorkspace } from "./store.ts";
 import type { ContextSearcher, QueryRunner, ToolScope } from "./tools.ts";
 
 /** Options of {@link mcpRoutes}: the implementations behind the tools (absent until built). */
@@ -79,9 +78,8 @@ async function resolveCaller(ctx: AppContext, request: Request, params: McpParam
   const org = ownOrganization(principal, params.org) ?? await organizationFor(ctx, principal, params.org);
   const scope: ToolScope = { orgId: org.id, orgName: org.name, signal: request.signal };
   if (params.workspace_name !== undefined) {
-    const workspace = await findWorkspace(ctx.sql, org.id, params.workspace_name);
-    const visible = workspace && (await effectiveRank(ctx.sql, principal, { kind: "workspace", id: workspace.id })) >= READ;
-    if (!workspace || !visible) throw notFound(`workspace '${params.workspace_name}' not found in organization '${params.org}'`);
+    const workspace = await visibleWorkspace(ctx.sql, principal, { orgId: org.id, name: params.workspace_name });
+    if (!workspace) throw notFound(`workspace '${params.workspace_name}' not found in organization '${params.org}'`);
     scope.workspace = workspace;
   }
   return { principal, scope };

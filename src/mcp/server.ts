@@ -26,10 +26,10 @@ import {
 import { fitToBudget } from "./result_budget.ts";
 
 /** Name and version the server reports on `initialize`. */
-export const SERVER_INFO = { name: "malloy-platform-mcp", version: "0.1.0" } as const;
+const SERVER_INFO = { name: "malloy-platform-mcp", version: "0.1.0" } as const;
 
 /** The `instructions` of `initialize`. */
-export const INSTRUCTIONS = [
+const INSTRUCTIONS = [
   "This server answers questions with the Malloy semantic models published in this organization.",
   "1. get_context: pass the question as natural_language_query (optionally narrowed by environment_name > package_name > model_uri > source_name) to find the sources, dimensions, measures, views and indexed values that match it.",
   "2. execute_query: run Malloy against one model (environment_name, package_name, model_uri) with either `query` (Malloy text) or `query_name` + `source_name`; the answer is JSON with data, totalRows, executionTime and metadata; rows past `max_chars` (default 50,000 characters of JSON) are left out and the answer says `truncated: true` with `returnedRows`, so aggregate or pass `limit`.",

@@ -3,6 +3,8 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
+import { principalKey, READ } from "../http/access.ts";
+import type { Principal } from "../http/principal.ts";
 
 /** A workspace row: id and name. */
 export interface WorkspaceRef {
@@ -10,8 +12,12 @@ export interface WorkspaceRef {
   name: string;
 }
 
-/** The workspace of that name in an organization, or `null`. */
-export async function findWorkspace(db: Db, orgId: string, name: string): Promise<WorkspaceRef | null> {
-  const [row] = await db`SELECT id, name FROM workspaces WHERE org_id = ${orgId} AND name = ${name}`;
-  return row ? { id: row.id as string, name: row.name as string } : null;
+/** The workspace of that name in an organization when the caller sees it (viewer or more), or `null`. */
+export async function visibleWorkspace(db: Db, principal: Principal, where: { orgId: string; name: string }): Promise<WorkspaceRef | null> {
+  const p = principalKey(principal);
+  const [row] = await db<WorkspaceRef[]>`
+    SELECT w.id, w.name FROM workspaces w
+     WHERE w.org_id = ${where.orgId} AND w.name = ${where.name}
+       AND effective_rank(${p.kind}, ${p.id}::uuid, 'workspace', w.id) >= ${READ}`;
+  return row ?? null;
 }

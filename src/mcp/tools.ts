@@ -11,7 +11,6 @@ import { NAME_PATTERN, VERSION_ID_PATTERN } from "../http/params.ts";
 import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
-export type { ContextResult } from "../retrieval/answer/context_result.ts";
 
 /** Arguments of `execute_query`: `query` alone, or `query_name` with `source_name` (the type of {@link ExecuteQuerySchema}). */
 export type ExecuteQueryArgs = Static<typeof ExecuteQuerySchema>;
@@ -38,7 +37,7 @@ export interface ToolScope {
 }
 
 /** The answer of `execute_query` with `dry_run`. */
-export interface DryRunResult {
+interface DryRunResult {
   sql: string;
   schema: { name: string; type: string }[];
   sources: string[];

@@ -20,11 +20,10 @@ import { findModel, listModels } from "./store.ts";
 
 const versionQuery = t.Object({ versionId: t.Optional(versionIdParam) });
 
-export { checkModelPath } from "./model_path.ts";
 import { checkModelPath } from "./model_path.ts";
 
 /** The version a models request names (latest by default): 404 when there is none. */
-export async function versionFor(ctx: AppContext, pkg: PackageRow, versionId?: string): Promise<VersionRow> {
+async function versionFor(ctx: AppContext, pkg: PackageRow, versionId?: string): Promise<VersionRow> {
   const version = await resolveVersion(ctx.sql, pkg.id, versionId);
   if (!version) {
     throw notFound(versionId

@@ -8,7 +8,7 @@ import type { Db } from "../db/database.ts";
 import type { ModelMetadata } from "../engine/mod.ts";
 
 /** An entity row of a model, as {@link modelEntities} makes it. */
-export interface ModelEntity {
+interface ModelEntity {
   modelPath: string;
   kind: "source" | "dimension" | "measure" | "view" | "query";
   name: string;
@@ -22,7 +22,7 @@ export interface ModelEntity {
 }
 
 /** The entity rows of one model's metadata. */
-export function modelEntities(meta: ModelMetadata): ModelEntity[] {
+function modelEntities(meta: ModelMetadata): ModelEntity[] {
   const out: ModelEntity[] = [];
   const base = { modelPath: meta.modelPath };
   for (const source of meta.sources) {
@@ -104,23 +104,4 @@ export async function listModels(db: Db, version: string): Promise<ModelListItem
 export async function findModel(db: Db, version: string, modelPath: string): Promise<ModelMetadata | null> {
   const [r] = await db`SELECT metadata FROM version_models WHERE version = ${version} AND model_path = ${modelPath}`;
   return r ? (r.metadata as ModelMetadata) : null;
-}
-
-/** The entity rows of a version (optionally of one model), for retrieval. */
-export async function versionEntities(db: Db, version: string, options: { modelPath?: string } = {}): Promise<(ModelEntity & { id: string })[]> {
-  const rows = await db`SELECT * FROM model_entities WHERE version = ${version}
-                         AND (${options.modelPath ?? null}::text IS NULL OR model_path = ${options.modelPath ?? null})
-                         ORDER BY model_path, source_name NULLS LAST, kind, path`;
-  return rows.map((r) => ({
-    id: r.id as string,
-    modelPath: r.model_path as string,
-    kind: r.kind as ModelEntity["kind"],
-    name: r.name as string,
-    path: r.path as string,
-    sourceName: r.source_name as string | null,
-    fieldType: r.field_type as string | null,
-    dataType: r.data_type as string | null,
-    description: r.description as string | null,
-    indexed: r.indexed as boolean,
-  }));
 }

@@ -17,7 +17,7 @@
  * @module
  */
 import type { AppContext } from "../http/context.ts";
-import { ApiError } from "../http/errors.ts";
+import { RateLimitedError } from "../errors.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { serviceOrigin } from "../mcp/protected_resource.ts";
 import { consentPage, errorPage } from "./page.ts";
@@ -26,7 +26,7 @@ import { findClient, insertAuthorization, type OAuthClient } from "./store.ts";
 import { base64url, hashSecret, randomSecret, validChallenge } from "./tokens.ts";
 
 /** Lifetime of an authorization code, seconds. */
-export const CODE_TTL_SECONDS = 60;
+const CODE_TTL_SECONDS = 60;
 /** How long the consent form may stay open, seconds. */
 const FORM_TTL_SECONDS = 15 * 60;
 const COOKIE = "oauth_csrf";
@@ -177,8 +177,8 @@ export async function submitAuthorization(ctx: AppContext, request: Request): Pr
   try {
     user = await checkPassword(ctx, request, login.includes("@") ? { email: login } : { userName: login }, password);
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 429) throw error;
-    const headers = Object.fromEntries(Object.entries(error.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    if (!(error instanceof RateLimitedError)) throw error;
+    const headers = { "retry-after": String(error.retryAfterSeconds) };
     return await showForm(ctx, request, { auth, params, error: `${error.message}.`, userName: login, status: 429, headers });
   }
   if (!user) {

@@ -31,7 +31,7 @@ h1{font-size:1.3rem}label{display:block;margin:.8rem 0 .2rem}input[type=text],in
 .who{background:#f3f3f3;padding:.6rem;border-radius:4px}.error{color:#a00}button{margin:1rem .5rem 0 0;padding:.4rem 1rem}code{word-break:break-all}`;
 
 /** Escapes text for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }
 

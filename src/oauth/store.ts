@@ -23,33 +23,38 @@ export interface OAuthGrant {
   revoked: boolean;
 }
 
-function toClient(r: Record<string, unknown>): OAuthClient {
-  const uris = typeof r.redirect_uris === "string" ? JSON.parse(r.redirect_uris) : r.redirect_uris;
-  return { clientId: r.client_id as string, clientName: r.client_name as string, redirectUris: uris as string[], createdAt: r.created_at as Date };
+/** A client row as read ({@link CLIENT_COLUMNS}); `redirectUris` is jsonb, text on drivers that do not parse it. */
+interface ClientRecord extends Omit<OAuthClient, "redirectUris"> {
+  redirectUris: string[] | string;
 }
 
-function toGrant(r: Record<string, unknown>): OAuthGrant {
-  return {
-    id: r.grant_id as string,
-    clientId: r.client_id as string,
-    userId: r.user_id as string,
-    resource: r.resource as string,
-    scope: r.scope as string,
-    revoked: r.revoked_at !== null,
-  };
+const CLIENT_COLUMNS = (db: Db) =>
+  db`client_id AS "clientId", client_name AS "clientName", redirect_uris AS "redirectUris", created_at AS "createdAt"`;
+
+function toClient(r: ClientRecord): OAuthClient {
+  const redirectUris: string[] = typeof r.redirectUris === "string" ? JSON.parse(r.redirectUris) : r.redirectUris;
+  return { clientId: r.clientId, clientName: r.clientName, redirectUris, createdAt: r.createdAt };
+}
+
+/** The columns of {@link OAuthGrant}, from the grant row aliased `g`. */
+const GRANT_COLUMNS = (db: Db) =>
+  db`g.id, g.client_id AS "clientId", g.user_id AS "userId", g.resource, g.scope, g.revoked_at IS NOT NULL AS revoked`;
+
+function toGrant(r: OAuthGrant): OAuthGrant {
+  return { id: r.id, clientId: r.clientId, userId: r.userId, resource: r.resource, scope: r.scope, revoked: r.revoked };
 }
 
 /** Stores a new client. */
 export async function insertClient(db: Db, client: { clientId: string; clientName: string; redirectUris: string[] }): Promise<OAuthClient> {
-  const [r] = await db`
+  const [r] = await db<ClientRecord[]>`
     INSERT INTO oauth_clients (client_id, client_name, redirect_uris)
-    VALUES (${client.clientId}, ${client.clientName}, ${JSON.stringify(client.redirectUris)}::jsonb) RETURNING *`;
+    VALUES (${client.clientId}, ${client.clientName}, ${JSON.stringify(client.redirectUris)}::jsonb) RETURNING ${CLIENT_COLUMNS(db)}`;
   return toClient(r!);
 }
 
 /** A client by id, or null. */
 export async function findClient(db: Db, clientId: string): Promise<OAuthClient | null> {
-  const [r] = await db`SELECT * FROM oauth_clients WHERE client_id = ${clientId}`;
+  const [r] = await db<ClientRecord[]>`SELECT ${CLIENT_COLUMNS(db)} FROM oauth_clients WHERE client_id = ${clientId}`;
   return r ? toClient(r) : null;
 }
 
@@ -67,15 +72,15 @@ export interface NewAuthorization {
 
 /** Creates the grant of an approved authorization and its single-use code. */
 export async function insertAuthorization(db: Db, a: NewAuthorization): Promise<string> {
-  const [g] = await db`
+  const [g] = await db<{ id: string }[]>`
     INSERT INTO oauth_grants (client_id, user_id, resource, scope)
     VALUES (${a.clientId}, ${a.userId}, ${a.resource}, ${a.scope}) RETURNING id`;
   await db`
     INSERT INTO oauth_codes (code_hash, grant_id, redirect_uri, code_challenge, expires_at)
-    VALUES (${a.codeHash}, ${g!.id as string}, ${a.redirectUri}, ${a.codeChallenge}, now() + make_interval(secs => ${a.ttlSeconds}))`;
+    VALUES (${a.codeHash}, ${g!.id}, ${a.redirectUri}, ${a.codeChallenge}, now() + make_interval(secs => ${a.ttlSeconds}))`;
   // Old codes are useless after their minute: sweep them now and then.
   await db`DELETE FROM oauth_codes WHERE expires_at < now() - interval '1 day'`;
-  return g!.id as string;
+  return g!.id;
 }
 
 /** An authorization code as redeemed: its grant and what it was bound to. */
@@ -90,21 +95,14 @@ export interface RedeemedCode {
 
 /** Marks a code used and returns it; `reused` when it had been used already; null when unknown. */
 export async function redeemCode(db: Db, codeHash: string): Promise<RedeemedCode | null> {
-  const [r] = await db`
+  const [r] = await db<(OAuthGrant & Omit<RedeemedCode, "grant">)[]>`
     WITH claimed AS (UPDATE oauth_codes SET used_at = now() WHERE code_hash = ${codeHash} AND used_at IS NULL RETURNING code_hash)
-    SELECT c.grant_id, c.redirect_uri, c.code_challenge, c.expires_at < now() AS expired,
-           (SELECT count(*) FROM claimed) = 0 AS reused,
-           g.client_id, g.user_id, g.resource, g.scope, g.revoked_at
+    SELECT c.redirect_uri AS "redirectUri", c.code_challenge AS "codeChallenge", c.expires_at < now() AS expired,
+           (SELECT count(*) FROM claimed) = 0 AS reused, ${GRANT_COLUMNS(db)}
       FROM oauth_codes c JOIN oauth_grants g ON g.id = c.grant_id
      WHERE c.code_hash = ${codeHash}`;
   if (!r) return null;
-  return {
-    grant: toGrant(r),
-    redirectUri: r.redirect_uri as string,
-    codeChallenge: r.code_challenge as string,
-    expired: r.expired as boolean,
-    reused: r.reused as boolean,
-  };
+  return { grant: toGrant(r), redirectUri: r.redirectUri, codeChallenge: r.codeChallenge, expired: r.expired, reused: r.reused };
 }
 
 /** Stores a refresh token of a grant. */
@@ -124,24 +122,21 @@ export interface PresentedRefreshToken {
 
 /** Marks a refresh token used (rotation) and returns it; null when unknown. */
 export async function rotateRefreshToken(db: Db, tokenHash: string): Promise<PresentedRefreshToken | null> {
-  const [r] = await db`
+  const [r] = await db<(OAuthGrant & { expired: boolean; unclaimed: boolean })[]>`
     WITH claimed AS (
       UPDATE oauth_refresh_tokens SET used_at = now()
        WHERE token_hash = ${tokenHash} AND used_at IS NULL AND expires_at > now() RETURNING token_hash)
-    SELECT t.grant_id, t.expires_at <= now() AS expired, t.used_at IS NOT NULL AS used_before,
-           (SELECT count(*) FROM claimed) = 0 AS unclaimed,
-           g.client_id, g.user_id, g.resource, g.scope, g.revoked_at
+    SELECT t.expires_at <= now() AS expired, (SELECT count(*) FROM claimed) = 0 AS unclaimed, ${GRANT_COLUMNS(db)}
       FROM oauth_refresh_tokens t JOIN oauth_grants g ON g.id = t.grant_id
      WHERE t.token_hash = ${tokenHash}`;
   if (!r) return null;
-  const expired = r.expired as boolean;
-  return { grant: toGrant(r), expired, reused: (r.unclaimed as boolean) && !expired };
+  return { grant: toGrant(r), expired: r.expired, reused: r.unclaimed && !r.expired };
 }
 
 /** The grant a refresh token belongs to, without changing it (revocation). */
 export async function grantOfRefreshToken(db: Db, tokenHash: string): Promise<OAuthGrant | null> {
-  const [r] = await db`
-    SELECT t.grant_id, g.client_id, g.user_id, g.resource, g.scope, g.revoked_at
+  const [r] = await db<OAuthGrant[]>`
+    SELECT ${GRANT_COLUMNS(db)}
       FROM oauth_refresh_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.token_hash = ${tokenHash}`;
   return r ? toGrant(r) : null;
 }

@@ -23,7 +23,7 @@ import {
 import { hashSecret, isOAuthAccessToken, randomSecret, s256, signAccessToken, validVerifier, verifyAccessToken } from "./tokens.ts";
 
 /** Lifetime of a refresh token, seconds (each use rotates it). */
-export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 /** Issues an access token and a new refresh token of a grant. */
 async function issueTokens(ctx: AppContext, grant: OAuthGrant, origin: string): Promise<Response> {

@@ -13,7 +13,7 @@
 import { decodeProtectedHeader, jwtVerify, SignJWT, type JWTPayload } from "jose";
 
 /** `typ` header of OAuth access tokens (RFC 9068). */
-export const ACCESS_TOKEN_TYPE = "at+jwt";
+const ACCESS_TOKEN_TYPE = "at+jwt";
 
 /** base64url without padding. */
 export function base64url(bytes: Uint8Array): string {
@@ -48,7 +48,7 @@ export async function s256(verifier: string): Promise<string> {
 const keys = new Map<string, Promise<Uint8Array>>();
 
 /** The HMAC key of OAuth access tokens, derived from the service's JWT secret. */
-export function accessTokenKey(secret: string): Promise<Uint8Array> {
+function accessTokenKey(secret: string): Promise<Uint8Array> {
   let key = keys.get(secret);
   if (!key) {
     key = (async () => {

@@ -42,8 +42,6 @@ const orgPatch = t.Object({
   description: t.Optional(t.String({ maxLength: 4000 })),
 });
 
-export { organizationFor } from "./lookup.ts";
-
 /** Routes of the organizations group. */
 export function organizationRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations" })

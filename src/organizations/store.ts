@@ -22,14 +22,30 @@ export interface OrganizationRow extends OrganizationView {
   id: string;
 }
 
-function toOrg(r: Record<string, unknown>): OrganizationRow {
+/** An organization as {@link orgColumns} reads it; `rank` only where the query computes it. */
+interface OrganizationRecord {
+  id: string;
+  name: string;
+  displayName: string;
+  description: string;
+  createdAt: Date;
+  updatedAt: Date;
+  rank?: number;
+}
+
+/** The columns of {@link OrganizationRecord}, from the organization row aliased `o`. */
+function orgColumns(db: Db) {
+  return db`o.id, o.name, o.display_name AS "displayName", o.description, o.created_at AS "createdAt", o.updated_at AS "updatedAt"`;
+}
+
+function toOrg(r: OrganizationRecord): OrganizationRow {
   const row: OrganizationRow = {
-    id: r.id as string,
-    name: r.name as string,
-    displayName: r.display_name as string,
-    description: r.description as string,
-    createdAt: (r.created_at as Date).toISOString(),
-    updatedAt: (r.updated_at as Date).toISOString(),
+    id: r.id,
+    name: r.name,
+    displayName: r.displayName,
+    description: r.description,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
   if (r.rank !== undefined) row.permission = roleName("organization", Number(r.rank));
   return row;
@@ -44,8 +60,8 @@ export function organizationView(o: OrganizationRow): OrganizationView {
 /** Finds an organization by name with the caller's rank on it. */
 export async function findOrganization(db: Db, name: string, principal: Principal): Promise<OrganizationRow & { rank: number } | null> {
   const p = principalKey(principal);
-  const [r] = await db`
-    SELECT o.*, effective_rank(${p.kind}, ${p.id}::uuid, 'organization', o.id) AS rank
+  const [r] = await db<(OrganizationRecord & { rank: number })[]>`
+    SELECT ${orgColumns(db)}, effective_rank(${p.kind}, ${p.id}::uuid, 'organization', o.id) AS rank
       FROM organizations o WHERE o.name = ${name}`;
   return r ? { ...toOrg(r), rank: Number(r.rank) } : null;
 }
@@ -59,13 +75,13 @@ export interface NewOrganization {
 
 /** Inserts an organization and makes the creating user its admin (one transaction by the caller). */
 export async function insertOrganization(db: Db, org: NewOrganization, creatorUserId: string | null): Promise<OrganizationRow> {
-  const [r] = await db`
-    INSERT INTO organizations (name, display_name, description, created_by)
+  const [r] = await db<OrganizationRecord[]>`
+    INSERT INTO organizations AS o (name, display_name, description, created_by)
     VALUES (${org.name}, ${org.displayName ?? org.name}, ${org.description ?? ""}, ${creatorUserId})
-    RETURNING *`;
+    RETURNING ${orgColumns(db)}`;
   if (creatorUserId) {
     await db`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role)
-             VALUES ('organization', ${r!.id as string}, 'user', ${creatorUserId}, 'admin')`;
+             VALUES ('organization', ${r!.id}, 'user', ${creatorUserId}, 'admin')`;
   }
   return { ...toOrg(r!), permission: creatorUserId ? "admin" : null };
 }
@@ -73,9 +89,9 @@ export async function insertOrganization(db: Db, org: NewOrganization, creatorUs
 /** Organizations the principal can see (all for a system admin), ordered by name, keyset-paged. */
 export async function listOrganizations(db: Db, principal: Principal, page: { limit: number; after?: string }): Promise<OrganizationRow[]> {
   const p = principalKey(principal);
-  const rows = await db`
+  const rows = await db<OrganizationRecord[]>`
     SELECT * FROM (
-      SELECT o.*, effective_rank(${p.kind}, ${p.id}::uuid, 'organization', o.id) AS rank FROM organizations o
+      SELECT ${orgColumns(db)}, effective_rank(${p.kind}, ${p.id}::uuid, 'organization', o.id) AS rank FROM organizations o
        WHERE o.name > ${page.after ?? ""}) x
      WHERE rank >= 1 ORDER BY name LIMIT ${page.limit + 1}`;
   return rows.map(toOrg);
@@ -89,12 +105,12 @@ export interface OrganizationPatch {
 
 /** Applies a partial update. */
 export async function updateOrganization(db: Db, id: string, patch: OrganizationPatch): Promise<OrganizationRow> {
-  const [r] = await db`
-    UPDATE organizations SET
+  const [r] = await db<OrganizationRecord[]>`
+    UPDATE organizations AS o SET
       display_name = coalesce(${patch.displayName ?? null}, display_name),
       description = coalesce(${patch.description ?? null}, description),
       updated_at = now()
-    WHERE id = ${id} RETURNING *`;
+    WHERE id = ${id} RETURNING ${orgColumns(db)}`;
   return toOrg(r!);
 }
 
@@ -140,24 +156,24 @@ export interface MemberListOptions {
 
 /** Members of an organization ordered by userName, keyset-paged (`limit + 1` rows). */
 export async function listMembers(db: Db, orgId: string, options: MemberListOptions): Promise<MemberView[]> {
-  const rows = await db`
+  const rows = await db<(Omit<MemberView, "permission"> & { rank: number })[]>`
     WITH members AS (
       SELECT principal_id AS user_id FROM grants
        WHERE resource_kind = 'organization' AND resource_id = ${orgId} AND principal_kind = 'user' AND NOT pending
       UNION
       SELECT gm.member_user_id FROM group_members gm JOIN groups g ON g.id = gm.group_id
        WHERE g.org_id = ${orgId} AND gm.member_user_id IS NOT NULL)
-    SELECT u.user_name, u.email, u.first_name, u.last_name,
+    SELECT u.user_name AS "userName", u.email, u.first_name AS "firstName", u.last_name AS "lastName",
            effective_rank('user', u.id, 'organization', ${orgId}::uuid) AS rank
       FROM users u JOIN members m ON m.user_id = u.id
      WHERE u.user_name > ${options.after ?? ""}
        AND (${options.userName ?? null}::text IS NULL OR u.user_name = ${options.userName ?? null})
      ORDER BY u.user_name LIMIT ${options.limit + 1}`;
   return rows.map((r) => ({
-    userName: r.user_name as string,
-    email: r.email as string,
-    firstName: r.first_name as string,
-    lastName: r.last_name as string,
+    userName: r.userName,
+    email: r.email,
+    firstName: r.firstName,
+    lastName: r.lastName,
     permission: roleName("organization", Number(r.rank)),
   }));
 }

@@ -1,24 +1,21 @@
 /**
- * Package archives in the platform database, in chunks: stored from the
- * upload's temporary file and read back one chunk at a time, so no process
- * holds a whole archive in memory (`sql/130_package_blob_chunks.sql`).
+ * Package archives in the platform database, in chunks (the chunked-file
+ * store of `src/db/chunked_files.ts`): stored from the upload's temporary
+ * file and read back one chunk at a time, so no process holds a whole archive
+ * in memory (`sql/130_package_blob_chunks.sql`).
  * @module
  */
-import { createHash } from "node:crypto";
-import { mkdir, open, rm, stat } from "node:fs/promises";
+import { mkdir, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Db } from "../db/database.ts";
-import { extractArchiveFile, gcHint, type ReadArchiveOptions } from "../engine/mod.ts";
+import { fileChunks, findChunkedFile, putChunkedFile, writeChunkedFile, type ChunkedKind, type StoredFile } from "../db/chunked_files.ts";
+import { extractArchiveFile, type ReadArchiveOptions } from "../engine/mod.ts";
 
-/** Bytes per stored chunk (as materialization files). */
-const ARCHIVE_CHUNK_BYTES = 4 * 1024 * 1024;
+/** Package archives in the chunked-file store. */
+const ARCHIVES: ChunkedKind = { files: "package_blobs", chunks: "package_blob_chunks", label: "archive" };
 
 /** A stored archive: its size and number of chunks. */
-export interface StoredArchive {
-  sha256: string;
-  size: number;
-  chunks: number;
-}
+export type StoredArchive = StoredFile;
 
 /**
  * Stores the archive file at `path` under its sha256, 4 MiB at a time (no-op
@@ -27,73 +24,17 @@ export interface StoredArchive {
  * sweep cannot remove it, and a refused publish stores nothing.
  */
 export async function putArchive(tx: Db, path: string, archive: { sha256: string; size: number }): Promise<void> {
-  const [known] = await tx`SELECT 1 FROM package_blobs WHERE sha256 = ${archive.sha256} FOR KEY SHARE`;
-  if (known) return;
-  const chunks = Math.max(1, Math.ceil(archive.size / ARCHIVE_CHUNK_BYTES));
-  const [inserted] = await tx`INSERT INTO package_blobs (sha256, size, chunks)
-    VALUES (${archive.sha256}, ${archive.size}, ${chunks}) ON CONFLICT (sha256) DO NOTHING RETURNING sha256`;
-  if (!inserted) return;
-  const handle = await open(path, "r");
-  const moved = gcHint(ARCHIVE_CHUNK_BYTES);
-  try {
-    for (let seq = 0; seq < chunks; seq++) {
-      const buffer = Buffer.alloc(Math.max(0, Math.min(ARCHIVE_CHUNK_BYTES, archive.size - seq * ARCHIVE_CHUNK_BYTES)));
-      let done = 0;
-      while (done < buffer.length) {
-        const { bytesRead } = await handle.read(buffer, done, buffer.length - done, seq * ARCHIVE_CHUNK_BYTES + done);
-        if (bytesRead === 0) throw new Error(`the archive file ${path} is shorter than ${archive.size} bytes`);
-        done += bytesRead;
-      }
-      await tx`INSERT INTO package_blob_chunks (sha256, seq, data) VALUES (${archive.sha256}, ${seq}, ${buffer as never})`;
-      moved(buffer.length);
-    }
-  } finally {
-    await handle.close();
-  }
+  await putChunkedFile(tx, ARCHIVES, { path, sha256: archive.sha256, size: archive.size });
 }
 
 /** The stored archive with this sha256, or `null`. */
 export async function findArchive(db: Db, sha256: string): Promise<StoredArchive | null> {
-  const [r] = await db`SELECT size, chunks FROM package_blobs WHERE sha256 = ${sha256}`;
-  return r ? { sha256, size: Number(r.size), chunks: Number(r.chunks) } : null;
+  return await findChunkedFile(db, ARCHIVES, sha256);
 }
 
 /** The bytes of a stored archive, one chunk (at most 4 MiB) at a time, in order. */
-export async function* archiveChunks(db: Db, archive: StoredArchive): AsyncGenerator<Uint8Array> {
-  const moved = gcHint(ARCHIVE_CHUNK_BYTES);
-  for (let seq = 0; seq < archive.chunks; seq++) {
-    const [chunk] = await db`SELECT data FROM package_blob_chunks WHERE sha256 = ${archive.sha256} AND seq = ${seq}`;
-    if (!chunk) throw new Error(`chunk ${seq} of the archive ${archive.sha256} is missing from the database`);
-    const data = chunk.data as Uint8Array;
-    moved(data.byteLength);
-    yield new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  }
-}
-
-/**
- * Writes a stored archive to `target` chunk by chunk, checking its sha256
- * and size; false when the database does not have it.
- */
-async function writeArchiveFile(db: Db, sha256: string, target: string): Promise<boolean> {
-  const archive = await findArchive(db, sha256);
-  if (!archive) return false;
-  const handle = await open(target, "wx", 0o600);
-  const hash = createHash("sha256");
-  let size = 0;
-  try {
-    for await (const chunk of archiveChunks(db, archive)) {
-      hash.update(chunk);
-      size += chunk.length;
-      let done = 0;
-      while (done < chunk.length) done += (await handle.write(chunk, done, chunk.length - done)).bytesWritten;
-    }
-  } finally {
-    await handle.close();
-  }
-  if (size !== archive.size || hash.digest("hex") !== sha256) {
-    throw new Error(`the archive ${sha256} is damaged in the database (its size or hash differs)`);
-  }
-  return true;
+export function archiveChunks(db: Db, archive: StoredArchive): AsyncGenerator<Uint8Array> {
+  return fileChunks(db, ARCHIVES, archive);
 }
 
 /**
@@ -114,7 +55,7 @@ export async function extractStoredArchive(
   await mkdir(cacheDir, { recursive: true });
   const zipPath = join(cacheDir, `.tmp-${sha256}-${crypto.randomUUID()}.zip`);
   try {
-    if (!(await writeArchiveFile(db, sha256, zipPath))) return null;
+    if (!(await writeChunkedFile(db, ARCHIVES, { sha256, target: zipPath }))) return null;
     return await extractArchiveFile(zipPath, { cacheDir, sha256, read: options.read });
   } finally {
     await rm(zipPath, { force: true });

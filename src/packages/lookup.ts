@@ -6,6 +6,7 @@
  */
 import { MODEL, READ, roleName } from "../http/access.ts";
 import type { AppContext } from "../http/context.ts";
+import type { Db } from "../db/database.ts";
 import type { Principal } from "../http/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { environmentFor } from "../environments/lookup.ts";
@@ -32,6 +33,13 @@ export async function packageFor(
   if (pkg.rank < need) {
     throw new ForbiddenError(`package '${params.pkg}': this operation needs the ${roleName("package", need)} role; you have ${pkg.permission ?? "none"}`);
   }
+  return pkg;
+}
+
+/** The package `name` of an environment the caller sees (viewer or more; 404 otherwise). */
+export async function visiblePackage(db: Db, principal: Principal, where: { env: { id: string; name: string }; name: string }): Promise<PackageRow> {
+  const pkg = await findPackage(db, principal, { envId: where.env.id, name: where.name });
+  if (!pkg || pkg.rank < READ) throw new NotFoundError(`package '${where.name}' not found in environment '${where.env.name}'`);
   return pkg;
 }
 

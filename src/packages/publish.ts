@@ -386,7 +386,7 @@ export async function removeUnusedExtractions(db: Db, cacheDir: string, shas: st
 }
 
 /** A notebook that does not compile: published anyway (not queryable), its failing cells marked. */
-export interface NotebookReport {
+interface NotebookReport {
   file: string;
   /** Failing cells: 0-based index among the notebook's cells, with their problems. */
   cells: { cell: number; problems: { line: number; column: number; message: string }[] }[];

@@ -29,13 +29,10 @@ import {
   updatePackage,
 } from "./store.ts";
 
-export { pkgParams } from "../http/resource_params.ts";
 import { pkgParams } from "../http/resource_params.ts";
 
-export { packageFor } from "./lookup.ts";
 import { packageFor } from "./lookup.ts";
 
-export { afterPublish, packageCacheDir } from "./after_publish.ts";
 import { afterPublish, packageCacheDir } from "./after_publish.ts";
 
 const packagePatch = t.Object({

@@ -33,19 +33,35 @@ export interface PackageRow extends PackageView {
   rank: number;
 }
 
-function toPackage(r: Record<string, unknown>): PackageRow {
+/** A package as {@link withLatest} reads it (columns named as the fields). */
+interface PackageRecord {
+  id: string;
+  envId: string;
+  name: string;
+  description: string;
+  latestVersion: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  indexStatus: string | null;
+  environmentName: string;
+  metadata: Record<string, unknown> | null;
+  rank: number | null;
+}
+
+/** The row of a package; `environmentName` only for organization-wide lists. */
+function toPackage(r: PackageRecord, options: { withEnvironment: boolean }): PackageRow {
   const rank = Number(r.rank ?? 0);
   return {
-    id: r.id as string,
-    envId: r.env_id as string,
-    name: r.name as string,
-    description: r.description as string,
-    latestVersion: (r.latest_id as string | null) ?? null,
-    createdAt: (r.created_at as Date).toISOString(),
-    updatedAt: (r.updated_at as Date).toISOString(),
-    indexStatus: (r.latest_index_status as string | null) ?? "unknown",
-    ...(r.env_name ? { environmentName: r.env_name as string } : {}),
-    metadata: (r.metadata as Record<string, unknown>) ?? {},
+    id: r.id,
+    envId: r.envId,
+    name: r.name,
+    description: r.description,
+    latestVersion: r.latestVersion ?? null,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+    indexStatus: r.indexStatus ?? "unknown",
+    ...(options.withEnvironment && r.environmentName ? { environmentName: r.environmentName } : {}),
+    metadata: r.metadata ?? {},
     permission: roleName("package", rank),
     rank,
   };
@@ -60,29 +76,25 @@ export function packageView(p: PackageRow): PackageView {
 function withLatest(db: Db, principal: Principal) {
   const p = principalKey(principal);
   return db`
-    SELECT pk.*, e.name AS env_name, lv.version_id AS latest_id, lv.index_status AS latest_index_status,
-           effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank
+    SELECT pk.id, pk.env_id AS "envId", pk.name, pk.description, lv.version_id AS "latestVersion",
+           pk.created_at AS "createdAt", pk.updated_at AS "updatedAt", lv.index_status AS "indexStatus",
+           e.name AS "environmentName", pk.metadata, effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank
       FROM packages pk JOIN environments e ON e.id = pk.env_id
       LEFT JOIN LATERAL (${latestVersionOf(db)}) lv ON true`;
 }
 
 /** A package of an environment by name with the caller's rank on it. */
 export async function findPackage(db: Db, principal: Principal, where: { envId: string; name: string }): Promise<PackageRow | null> {
-  const [r] = await db`SELECT * FROM (${withLatest(db, principal)}) x WHERE env_id = ${where.envId} AND name = ${where.name}`;
-  if (!r) return null;
-  const { env_name: _e, ...row } = r;
-  return toPackage(row);
+  const [r] = await db<PackageRecord[]>`SELECT * FROM (${withLatest(db, principal)}) x WHERE "envId" = ${where.envId} AND name = ${where.name}`;
+  return r ? toPackage(r, { withEnvironment: false }) : null;
 }
 
 /** Packages of an environment the caller can read, by name, keyset-paged. */
 export async function listPackages(db: Db, principal: Principal, page: { envId: string; limit: number; after?: string }): Promise<PackageRow[]> {
-  const rows = await db`SELECT * FROM (${withLatest(db, principal)}) x
-                         WHERE env_id = ${page.envId} AND name > ${page.after ?? ""} AND rank >= 1
+  const rows = await db<PackageRecord[]>`SELECT * FROM (${withLatest(db, principal)}) x
+                         WHERE "envId" = ${page.envId} AND name > ${page.after ?? ""} AND rank >= 1
                          ORDER BY name LIMIT ${page.limit + 1}`;
-  return rows.map((r) => {
-    const { env_name: _e, ...row } = r;
-    return toPackage(row);
-  });
+  return rows.map((r) => toPackage(r, { withEnvironment: false }));
 }
 
 /** Packages of an organization where the caller's rank is at least `minRank`, by environment and name. */
@@ -91,11 +103,11 @@ export async function listOrganizationPackages(
   principal: Principal,
   page: { orgId: string; minRank: number; limit: number; after?: string },
 ): Promise<PackageRow[]> {
-  const rows = await db`SELECT x.* FROM (${withLatest(db, principal)}) x JOIN environments e ON e.id = x.env_id
+  const rows = await db<PackageRecord[]>`SELECT x.* FROM (${withLatest(db, principal)}) x JOIN environments e ON e.id = x."envId"
                          WHERE e.org_id = ${page.orgId} AND x.rank >= ${page.minRank}
-                           AND (x.env_name || '/' || x.name) > ${page.after ?? ""}
-                         ORDER BY x.env_name || '/' || x.name LIMIT ${page.limit + 1}`;
-  return rows.map(toPackage);
+                           AND (x."environmentName" || '/' || x.name) > ${page.after ?? ""}
+                         ORDER BY x."environmentName" || '/' || x.name LIMIT ${page.limit + 1}`;
+  return rows.map((r) => toPackage(r, { withEnvironment: true }));
 }
 
 /** Creates the package row on first publish (no-op when it exists); returns its id and whether it was created. */
@@ -103,19 +115,19 @@ export async function ensurePackage(
   db: Db,
   pkg: { envId: string; name: string; description?: string; metadata: Record<string, unknown>; createdBy: string | null },
 ): Promise<{ id: string; created: boolean }> {
-  const [created] = await db`
+  const [created] = await db<{ id: string }[]>`
     INSERT INTO packages (env_id, name, description, metadata, created_by)
     VALUES (${pkg.envId}, ${pkg.name}, ${pkg.description ?? ""}, ${db.json(pkg.metadata as never)}, ${pkg.createdBy})
     ON CONFLICT (env_id, name) DO NOTHING RETURNING id`;
   if (created) {
     if (pkg.createdBy) {
       await db`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role)
-               VALUES ('package', ${created.id as string}, 'user', ${pkg.createdBy}, 'admin') ON CONFLICT DO NOTHING`;
+               VALUES ('package', ${created.id}, 'user', ${pkg.createdBy}, 'admin') ON CONFLICT DO NOTHING`;
     }
-    return { id: created.id as string, created: true };
+    return { id: created.id, created: true };
   }
-  const [r] = await db`SELECT id FROM packages WHERE env_id = ${pkg.envId} AND name = ${pkg.name}`;
-  return { id: r!.id as string, created: false };
+  const [r] = await db<{ id: string }[]>`SELECT id FROM packages WHERE env_id = ${pkg.envId} AND name = ${pkg.name}`;
+  return { id: r!.id, created: false };
 }
 
 /** Applies metadata changes: `description` and other fields (merged; null removes one). */

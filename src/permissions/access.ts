@@ -15,7 +15,7 @@ import { isMember } from "../organizations/store.ts";
 import type { GrantPrincipal, GrantTarget } from "./store.ts";
 
 /** A resource found from path parameters. */
-export interface ResolvedResource {
+interface ResolvedResource {
   id: string;
   orgId: string;
 }
@@ -91,7 +91,7 @@ export function self(principal: Principal): GrantPrincipal & { ref: string } {
 }
 
 /** Whether the caller may see its own grant or request here: it sees the resource or is a member of its organization. */
-export async function seesOwn(ctx: AppContext, principal: Principal, loc: Located): Promise<boolean> {
+async function seesOwn(ctx: AppContext, principal: Principal, loc: Located): Promise<boolean> {
   if (loc.rank >= 1) return true;
   return principal.kind === "user" && await isMember(ctx.sql, principal.userId, loc.orgId);
 }

@@ -57,7 +57,7 @@ const requestQuery = t.Object({
  * Permission routes of one level: `GET`/`POST {path}/permissions` and
  * `GET`/`PATCH`/`DELETE {path}/permissions/{principal}`.
  */
-export function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
+function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
   const params = t.Object(spec.params);
   const oneParams = t.Object({ ...spec.params, principal: principalParam });
   const tags = [spec.tag];

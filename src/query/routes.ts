@@ -48,7 +48,7 @@ function viaOf(request: Request): "rest" | "app" {
 }
 
 /** The `400 VALIDATION_ERROR` of a failed query: message, `kind` and `problems` (file, line, column, message). */
-export function queryErrorResponse(error: QueryError): ApiError {
+function queryErrorResponse(error: QueryError): ApiError {
   if (error.kind === "not_allowed") return new ApiError("QUERY_NOT_ALLOWED", error.message, { details: { kind: error.kind, problems: error.problems } });
   return new ApiError("VALIDATION_ERROR", error.message, { details: { kind: error.kind, problems: error.problems } });
 }

@@ -24,11 +24,10 @@ import { serveMaterializations } from "../materializations/serve.ts";
 import { compiledModelFor } from "./models.ts";
 import { findQueryTarget, type QueryTarget, type TargetVersion, workspaceAccess } from "./store.ts";
 
-export { type ArgumentStyle, type QueryArgs } from "./args.ts";
-export { QueryError } from "../engine/mod.ts";
+export { type QueryArgs } from "./args.ts";
 
 /** The answer of a query (the seed's `execute_query` result). */
-export interface QueryEnvelope {
+interface QueryEnvelope {
   /** Rows, JSON-safe: big integers beyond 2^53 as strings, dates and timestamps as ISO 8601 strings. */
   data: Record<string, unknown>[];
   /** Rows of the whole result (more than `data.length` when truncated). */
@@ -39,7 +38,7 @@ export interface QueryEnvelope {
 }
 
 /** What a result is and where it came from. */
-export interface QueryMetadata {
+interface QueryMetadata {
   /** Columns of the result: name and Malloy type. */
   schema: ColumnSchema[];
   sourceName?: string;
@@ -58,7 +57,7 @@ export interface QueryMetadata {
 }
 
 /** The answer of a dry run: the query compiled and authorized, not run. */
-export interface DryRunAnswer {
+interface DryRunAnswer {
   sql: string;
   schema: ColumnSchema[];
   /** The model's sources the query reaches. */
@@ -66,7 +65,7 @@ export interface DryRunAnswer {
 }
 
 /** Options of {@link QueryRunner.run}. */
-export interface RunOptions {
+interface RunOptions {
   /** How the query arrived, for the query log (default `rest`). */
   via?: QueryVia;
   /** Names used in error messages: the MCP tool's snake_case (default) or REST's camelCase. */

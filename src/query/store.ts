@@ -54,6 +54,21 @@ export interface TargetNames {
   attributes?: string[];
 }
 
+/** The row of {@link findQueryTarget}: the version columns are null when there is no version to run. */
+interface TargetRecord {
+  orgId: string;
+  packageId: string;
+  envId: string;
+  packageName: string;
+  rank: number | null;
+  versionUuid: string | null;
+  versionId: string;
+  blobSha256: string;
+  archiveStatus: ArchiveStatus;
+  hasMaterializations: boolean | null;
+  effective: Row[] | null;
+}
+
 /**
  * The package `org/env/pkg` with the caller's rank and the version a query
  * runs on, in one statement. `null` when the organization, environment or
@@ -68,12 +83,12 @@ export async function findQueryTarget(db: Db, principal: Principal, names: Targe
   const effective = attributes.length > 0
     ? db`(SELECT coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb) FROM (${effectiveRowsQuery(db, p, { org: db`o.id`, names: attributes })}) x)`
     : db`NULL::jsonb`;
-  const [r] = await db`
-    SELECT o.id AS org_id, pk.id AS package_id, pk.env_id, pk.name,
+  const [r] = await db<TargetRecord[]>`
+    SELECT o.id AS "orgId", pk.id AS "packageId", pk.env_id AS "envId", pk.name AS "packageName",
            effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank,
-           v.id AS version_uuid, v.version_id, v.blob_sha256, v.archive_status,
+           v.id AS "versionUuid", v.version_id AS "versionId", v.blob_sha256 AS "blobSha256", v.archive_status AS "archiveStatus",
            EXISTS (SELECT 1 FROM materializations m
-                    WHERE m.version = v.id AND m.sha256 IS NOT NULL AND m.built_at IS NOT NULL) AS has_materializations,
+                    WHERE m.version = v.id AND m.sha256 IS NOT NULL AND m.built_at IS NOT NULL) AS "hasMaterializations",
            ${effective} AS effective
       FROM organizations o
       JOIN environments e ON e.org_id = o.id AND e.name = ${names.env}
@@ -82,19 +97,19 @@ export async function findQueryTarget(db: Db, principal: Principal, names: Targe
      WHERE o.name = ${names.org}`;
   if (!r) return null;
   return {
-    orgId: r.org_id as string,
-    packageId: r.package_id as string,
-    envId: r.env_id as string,
-    packageName: r.name as string,
+    orgId: r.orgId,
+    packageId: r.packageId,
+    envId: r.envId,
+    packageName: r.packageName,
     rank: Number(r.rank ?? 0),
-    ...(r.effective ? { effective: decideRows(r.effective as Row[], p) } : {}),
-    version: r.version_uuid
+    ...(r.effective ? { effective: decideRows(r.effective, p) } : {}),
+    version: r.versionUuid
       ? {
-        uuid: r.version_uuid as string,
-        id: r.version_id as string,
-        blobSha256: r.blob_sha256 as string,
-        archiveStatus: r.archive_status as ArchiveStatus,
-        hasMaterializations: r.has_materializations === true,
+        uuid: r.versionUuid,
+        id: r.versionId,
+        blobSha256: r.blobSha256,
+        archiveStatus: r.archiveStatus,
+        hasMaterializations: r.hasMaterializations === true,
       }
       : null,
   };
@@ -111,11 +126,11 @@ export async function workspaceAccess(
   where: { target: Pick<QueryTarget, "packageId" | "envId">; workspace: string },
 ): Promise<{ rank: number; hasPackage: boolean } | null> {
   const p = principalKey(principal);
-  const [row] = await db`
+  const [row] = await db<{ rank: number | null; hasPackage: boolean }[]>`
     SELECT effective_rank(${p.kind}, ${p.id}::uuid, 'workspace', w.id) AS rank,
            EXISTS (SELECT 1 FROM grants g WHERE g.resource_kind = 'package' AND g.resource_id = ${where.target.packageId}
-                      AND g.principal_kind = 'workspace' AND g.principal_id = w.id) AS has_package
+                      AND g.principal_kind = 'workspace' AND g.principal_id = w.id) AS "hasPackage"
       FROM workspaces w JOIN environments e ON e.org_id = w.org_id
      WHERE e.id = ${where.target.envId} AND w.name = ${where.workspace}`;
-  return row ? { rank: Number(row.rank ?? 0), hasPackage: row.has_package as boolean } : null;
+  return row ? { rank: Number(row.rank ?? 0), hasPackage: row.hasPackage } : null;
 }

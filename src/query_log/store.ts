@@ -94,11 +94,43 @@ export interface ListOptions {
   status?: string;
 }
 
+/**
+ * A log row as {@link listEntries} reads it: the bigint id comes as a string,
+ * `boundAttributes` (jsonb) as text on drivers that do not parse it.
+ */
+interface LogRecord extends Omit<QueryLogView, "id" | "at" | "boundAttributes"> {
+  id: string | number;
+  at: Date;
+  boundAttributes: string[] | string;
+}
+
+function toView(r: LogRecord): QueryLogView {
+  return {
+    id: String(r.id),
+    at: r.at.toISOString(),
+    principal: r.principal,
+    via: r.via,
+    environmentName: r.environmentName,
+    packageName: r.packageName,
+    versionId: r.versionId,
+    modelPath: r.modelPath,
+    query: r.query,
+    queryName: r.queryName,
+    sourceName: r.sourceName,
+    boundAttributes: typeof r.boundAttributes === "string" ? JSON.parse(r.boundAttributes) : r.boundAttributes,
+    rows: r.rows === null ? null : Number(r.rows),
+    ms: Number(r.ms),
+    status: r.status,
+    error: r.error,
+  };
+}
+
 /** The organization's entries, newest first (`limit + 1` rows). */
 export async function listEntries(db: Db, orgId: string, options: ListOptions): Promise<QueryLogView[]> {
-  const rows = await db`
-    SELECT id, at, principal, via, environment_name, package_name, version_id, model_path, query, query_name,
-           source_name, bound_attributes, rows, ms, status, error
+  const rows = await db<LogRecord[]>`
+    SELECT id, at, principal, via, environment_name AS "environmentName", package_name AS "packageName",
+           version_id AS "versionId", model_path AS "modelPath", query, query_name AS "queryName",
+           source_name AS "sourceName", bound_attributes AS "boundAttributes", rows, ms, status, error
       FROM query_log
      WHERE org_id = ${orgId}
        AND (${options.before ?? null}::bigint IS NULL OR id < ${options.before ?? null}::bigint)
@@ -107,24 +139,7 @@ export async function listEntries(db: Db, orgId: string, options: ListOptions): 
        AND (${options.status ?? null}::text IS NULL OR status = ${options.status ?? null})
      ORDER BY id DESC
      LIMIT ${options.limit + 1}`;
-  return rows.map((r) => ({
-    id: String(r.id),
-    at: (r.at as Date).toISOString(),
-    principal: r.principal as string,
-    via: r.via as QueryVia,
-    environmentName: r.environment_name as string,
-    packageName: r.package_name as string,
-    versionId: r.version_id as string | null,
-    modelPath: r.model_path as string,
-    query: r.query as string | null,
-    queryName: r.query_name as string | null,
-    sourceName: r.source_name as string | null,
-    boundAttributes: (typeof r.bound_attributes === "string" ? JSON.parse(r.bound_attributes) : r.bound_attributes) as string[],
-    rows: r.rows === null ? null : Number(r.rows),
-    ms: Number(r.ms),
-    status: r.status as QueryStatus,
-    error: r.error as string | null,
-  }));
+  return rows.map(toView);
 }
 
 /** Deletes entries older than `days` days; answers how many. */

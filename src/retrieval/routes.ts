@@ -21,7 +21,7 @@ import { checkScope, type SearchScope, scopedEntities, scopedVersions, type Stor
 import { rankQuestion } from "./search.ts";
 
 /** Entity types of a search target. */
-export type TargetType = "source" | "dimension" | "measure" | "view" | "dimensional_value";
+type TargetType = "source" | "dimension" | "measure" | "view" | "dimensional_value";
 
 /** One item of a target's results. */
 export interface ContextItem {

@@ -18,7 +18,7 @@ import type { RankedPhrase } from "./ranking/types.ts";
 import { checkScope, type ScopedVersion, scopedEntities, scopedVersions, type StoredEntity } from "./index/scoped_entities.ts";
 
 /** Arguments of a search, snake_case exactly as the MCP tool `get_context` takes them. */
-export interface ContextSearchArgs {
+interface ContextSearchArgs {
   organization: string;
   natural_language_query: string;
   environment_name?: string;

@@ -20,7 +20,7 @@
 import { Annotations } from "@malloydata/malloy";
 
 /** `#(bind) parameter=attribute` of a source. */
-export interface Binding {
+interface Binding {
   /** Source whose annotation declares it (the nearest named source reached). */
   source: string;
   parameter: string;
@@ -28,7 +28,7 @@ export interface Binding {
 }
 
 /** `#(authorize) groups=[...]`: the caller must belong to one of `groups`. */
-export interface AuthorizeRule {
+interface AuthorizeRule {
   source: string;
   groups: string[];
 }
@@ -120,7 +120,7 @@ function parseNote(note: Note): ParsedNote {
 }
 
 /** Parses the `#(bind)` and `#(authorize)` notes of one source into rules. */
-export function rulesOfNotes(name: string, notes: Note[], rules: AccessRules): void {
+function rulesOfNotes(name: string, notes: Note[], rules: AccessRules): void {
   for (const note of notes) {
     const parsed = parseNote(note);
     if (parsed.bind) {

@@ -23,7 +23,7 @@ export interface SourceAccess {
 }
 
 /** The rules of every exported source of a compiled model, by source name. */
-export function sourceRules(compiled: CompiledModel): Map<string, { explore: Explore; rules: AccessRules }> {
+function sourceRules(compiled: CompiledModel): Map<string, { explore: Explore; rules: AccessRules }> {
   const out = new Map<string, { explore: Explore; rules: AccessRules }>();
   const trusted = trustedIn(compiled);
   for (const explore of compiled.model.exportedExplores) {
@@ -61,7 +61,7 @@ function isPersisted(explore: Explore): boolean {
  * The problems of the models' `#(bind)` and `#(authorize)` annotations
  * against the organization's attributes (of the environment `envId`).
  */
-export async function accessProblems(db: Db, envId: string, models: Iterable<CompiledModel>): Promise<string[]> {
+async function accessProblems(db: Db, envId: string, models: Iterable<CompiledModel>): Promise<string[]> {
   const problems: string[] = [];
   const all = [...models].map((compiled) => ({ compiled, rules: sourceRules(compiled) }));
   const needed = new Set<string>();

@@ -22,7 +22,7 @@ import type { SourceAccess } from "./publish_check.ts";
 type Stored = SourceMetadata & { access?: SourceAccess };
 
 /** Whether groups satisfy every `#(authorize)` rule of a source. */
-export function mayQuery(access: SourceAccess | undefined, groups: ReadonlySet<string>): boolean {
+function mayQuery(access: SourceAccess | undefined, groups: ReadonlySet<string>): boolean {
   return !access || access.authorizeGroups.every((set) => set.some((g) => groups.has(g)));
 }
 

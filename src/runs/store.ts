@@ -53,26 +53,74 @@ export interface RunRow extends RunView {
   priorIndexStatus: string | null;
 }
 
-function iso(value: unknown): string | null {
+function iso(value: Date | null): string | null {
   return value instanceof Date ? value.toISOString() : null;
 }
 
-function toRun(r: Record<string, unknown>): RunRow {
+/** A run as {@link SELECT_RUN} reads it (columns named as the fields). */
+interface RunRecord {
+  id: string;
+  packageId: string;
+  versionUuid: string;
+  priorIndexStatus: string | null;
+  versionId: string;
+  state: RunState;
+  scope: RunScope | null;
+  cancelRequested: boolean;
+  createdBy: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  error: string | null;
+}
+
+function toRun(r: RunRecord): RunRow {
   return {
-    id: r.id as string,
-    packageId: r.package_id as string,
-    versionUuid: r.version as string,
-    priorIndexStatus: (r.prior_index_status as string | null) ?? null,
-    versionId: r.version_id as string,
-    state: r.state as RunState,
+    id: r.id,
+    packageId: r.packageId,
+    versionUuid: r.versionUuid,
+    priorIndexStatus: r.priorIndexStatus,
+    versionId: r.versionId,
+    state: r.state,
     full: r.scope === null,
-    scope: (r.scope as RunScope | null) ?? null,
-    cancelRequested: r.cancel_requested as boolean,
-    createdBy: (r.created_by_name as string | null) ?? null,
-    createdAt: iso(r.created_at)!,
-    startedAt: iso(r.started_at),
-    finishedAt: iso(r.finished_at),
-    error: (r.error as string | null) ?? null,
+    scope: r.scope,
+    cancelRequested: r.cancelRequested,
+    createdBy: r.createdBy,
+    createdAt: iso(r.createdAt)!,
+    startedAt: iso(r.startedAt),
+    finishedAt: iso(r.finishedAt),
+    error: r.error,
+  };
+}
+
+/** A unit as {@link runUnits} reads it; the bigint counts come as strings. */
+interface UnitRecord {
+  position: number;
+  kind: UnitView["kind"];
+  target: string;
+  modelPath: string;
+  state: UnitState;
+  rowCount: string | number | null;
+  valueCount: number | null;
+  distinctCount: string | number | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  error: string | null;
+}
+
+function toUnit(r: UnitRecord): UnitView & { position: number } {
+  return {
+    position: r.position,
+    kind: r.kind,
+    target: r.target,
+    modelPath: r.modelPath,
+    state: r.state,
+    rowCount: r.rowCount === null ? null : Number(r.rowCount),
+    valueCount: r.valueCount === null ? null : Number(r.valueCount),
+    distinctCount: r.distinctCount === null ? null : Number(r.distinctCount),
+    startedAt: iso(r.startedAt),
+    finishedAt: iso(r.finishedAt),
+    error: r.error,
   };
 }
 
@@ -99,16 +147,16 @@ export interface NewRun {
  */
 export async function insertRun(db: Db, run: NewRun): Promise<string> {
   // When another run already set `indexing`, the status to come back to is the one it remembered.
-  const [prior] = await db`SELECT CASE WHEN v.index_status <> 'indexing' THEN v.index_status
+  const [prior] = await db<{ index_status: string }[]>`SELECT CASE WHEN v.index_status <> 'indexing' THEN v.index_status
       ELSE coalesce((SELECT r.prior_index_status FROM runs r WHERE r.version = v.id AND r.state IN ('queued', 'running')
                         AND r.prior_index_status IS NOT NULL ORDER BY r.created_at LIMIT 1), 'unknown') END AS index_status
     FROM package_versions v WHERE v.id = ${run.versionUuid}`;
-  const [r] = await db`
+  const [r] = await db<{ id: string }[]>`
     INSERT INTO runs (package_id, version, scope, created_by, prior_index_status)
     VALUES (${run.packageId}, ${run.versionUuid}, ${run.scope ? db.json(run.scope as never) : null}, ${run.createdBy},
-            ${run.buildsIndexes ? (prior?.index_status as string) : null})
+            ${run.buildsIndexes ? (prior?.index_status ?? null) : null})
     RETURNING id`;
-  const id = r!.id as string;
+  const id = r!.id;
   if (run.units.length > 0) {
     await db`INSERT INTO run_units (run, position, kind, target, model_path)
       SELECT ${id}, u.position, u.kind, u.target, u.model_path
@@ -122,13 +170,17 @@ export async function insertRun(db: Db, run: NewRun): Promise<string> {
   return id;
 }
 
-const SELECT_RUN = (db: Db) => db`SELECT r.*, v.version_id, u.user_name AS created_by_name FROM runs r
-  JOIN package_versions v ON v.id = r.version LEFT JOIN users u ON u.id = r.created_by`;
+const SELECT_RUN = (db: Db) => db`
+  SELECT r.id, r.package_id AS "packageId", r.version AS "versionUuid", r.prior_index_status AS "priorIndexStatus",
+         v.version_id AS "versionId", r.state, r.scope, r.cancel_requested AS "cancelRequested",
+         u.user_name AS "createdBy", r.created_at AS "createdAt", r.started_at AS "startedAt",
+         r.finished_at AS "finishedAt", r.error
+    FROM runs r JOIN package_versions v ON v.id = r.version LEFT JOIN users u ON u.id = r.created_by`;
 
 /** Runs of a package, most recent first, keyset-paged on (created_at, id). */
 export async function listRuns(db: Db, packageId: string, page: { limit: number; before?: string }): Promise<RunRow[]> {
   const [at, id] = page.before ? page.before.split("|") : [null, null];
-  const rows = await db`${SELECT_RUN(db)}
+  const rows = await db<RunRecord[]>`${SELECT_RUN(db)}
      WHERE r.package_id = ${packageId}
        AND (${at}::timestamptz IS NULL OR (r.created_at, r.id) < (${at}::timestamptz, ${id}::uuid))
      ORDER BY r.created_at DESC, r.id DESC LIMIT ${page.limit + 1}`;
@@ -142,27 +194,18 @@ export function runCursor(run: RunRow): string {
 
 /** One run (any package when `packageId` is null), or null. */
 export async function findRun(db: Db, runId: string, options: { packageId?: string } = {}): Promise<RunRow | null> {
-  const [r] = await db`${SELECT_RUN(db)} WHERE r.id = ${runId}
+  const [r] = await db<RunRecord[]>`${SELECT_RUN(db)} WHERE r.id = ${runId}
     AND (${options.packageId ?? null}::uuid IS NULL OR r.package_id = ${options.packageId ?? null}::uuid)`;
   return r ? toRun(r) : null;
 }
 
 /** The units of a run, in order. */
 export async function runUnits(db: Db, runId: string): Promise<Array<UnitView & { position: number }>> {
-  const rows = await db`SELECT * FROM run_units WHERE run = ${runId} ORDER BY position`;
-  return rows.map((r) => ({
-    position: r.position as number,
-    kind: r.kind as "table" | "index",
-    target: r.target as string,
-    modelPath: r.model_path as string,
-    state: r.state as UnitState,
-    rowCount: r.row_count === null ? null : Number(r.row_count),
-    valueCount: r.value_count === null ? null : Number(r.value_count),
-    distinctCount: r.distinct_count === null || r.distinct_count === undefined ? null : Number(r.distinct_count),
-    startedAt: iso(r.started_at),
-    finishedAt: iso(r.finished_at),
-    error: (r.error as string | null) ?? null,
-  }));
+  const rows = await db<UnitRecord[]>`
+    SELECT position, kind, target, model_path AS "modelPath", state, row_count AS "rowCount", value_count AS "valueCount",
+           distinct_count AS "distinctCount", started_at AS "startedAt", finished_at AS "finishedAt", error
+      FROM run_units WHERE run = ${runId} ORDER BY position`;
+  return rows.map(toUnit);
 }
 
 /** Whether a run of the version is queued or running. */
@@ -177,8 +220,8 @@ export async function runInFlight(db: Db, versionUuid: string): Promise<boolean>
  */
 export async function requestCancel(sql: Sql, runId: string): Promise<RunState> {
   return await sql.begin(async (tx) => {
-    const [r] = await tx`SELECT state FROM runs WHERE id = ${runId} FOR UPDATE`;
-    const state = r?.state as RunState;
+    const [r] = await tx<{ state: RunState }[]>`SELECT state FROM runs WHERE id = ${runId} FOR UPDATE`;
+    const state = r?.state;
     if (state === "queued") {
       await tx`UPDATE runs SET state = 'cancelled', cancel_requested = true, finished_at = clock_timestamp(),
                  error = 'cancelled before it started' WHERE id = ${runId}`;
@@ -208,35 +251,36 @@ async function restoreIndexStatus(tx: Db, runId: string): Promise<void> {
  */
 export async function claimRun(sql: Sql, node: string): Promise<string | null> {
   return await sql.begin(async (tx) => {
-    const [r] = await tx`SELECT r.id, r.version FROM runs r
+    const [r] = await tx<{ id: string; version: string }[]>`SELECT r.id, r.version FROM runs r
       WHERE r.state = 'queued' AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.version = r.version AND o.state = 'running')
       ORDER BY r.created_at, r.id LIMIT 1 FOR UPDATE OF r SKIP LOCKED`;
     if (!r) return null;
     // Serializes claims of one version's runs across nodes, then checks again.
-    await tx`SELECT 1 FROM package_versions WHERE id = ${r.version as string} FOR UPDATE`;
-    const [busy] = await tx`SELECT 1 FROM runs WHERE version = ${r.version as string} AND state = 'running'`;
+    await tx`SELECT 1 FROM package_versions WHERE id = ${r.version} FOR UPDATE`;
+    const [busy] = await tx`SELECT 1 FROM runs WHERE version = ${r.version} AND state = 'running'`;
     if (busy) return null;
     await tx`UPDATE runs SET state = 'running', claimed_by = ${node}, started_at = clock_timestamp(),
-               heartbeat_at = clock_timestamp() WHERE id = ${r.id as string}`;
+               heartbeat_at = clock_timestamp() WHERE id = ${r.id}`;
     // An earlier run may have ended and settled the status meanwhile: this one indexes now.
     await tx`UPDATE package_versions v SET index_status = 'indexing', updated_at = clock_timestamp()
-               FROM runs r WHERE r.id = ${r.id as string} AND v.id = r.version AND r.prior_index_status IS NOT NULL
+               FROM runs r WHERE r.id = ${r.id} AND v.id = r.version AND r.prior_index_status IS NOT NULL
                 AND v.index_status <> 'indexing'`;
-    return r.id as string;
+    return r.id;
   });
 }
 
 /** Running runs whose node stopped sending heartbeats for `staleMs`. */
 export async function staleRuns(db: Db, staleMs: number): Promise<string[]> {
-  const rows = await db`SELECT id FROM runs WHERE state = 'running'
+  const rows = await db<{ id: string }[]>`SELECT id FROM runs WHERE state = 'running'
     AND heartbeat_at < clock_timestamp() - make_interval(secs => ${staleMs / 1000})`;
-  return rows.map((r) => r.id as string);
+  return rows.map((r) => r.id);
 }
 
 /** Records a heartbeat; answers whether cancel was requested (null when the run is gone). */
 export async function heartbeat(db: Db, runId: string): Promise<{ cancelRequested: boolean } | null> {
-  const [r] = await db`UPDATE runs SET heartbeat_at = clock_timestamp() WHERE id = ${runId} RETURNING cancel_requested`;
-  return r ? { cancelRequested: r.cancel_requested as boolean } : null;
+  const [r] = await db<{ cancelRequested: boolean }[]>`
+    UPDATE runs SET heartbeat_at = clock_timestamp() WHERE id = ${runId} RETURNING cancel_requested AS "cancelRequested"`;
+  return r ? { cancelRequested: r.cancelRequested } : null;
 }
 
 /** Marks a unit running. */
@@ -274,10 +318,11 @@ export interface RunOutcome {
  */
 export async function finishRun(sql: Sql, runId: string, outcome: RunOutcome): Promise<void> {
   await sql.begin(async (tx) => {
-    const [r] = await tx`UPDATE runs SET state = ${outcome.state}, finished_at = clock_timestamp(), error = ${outcome.error ?? null}
-                          WHERE id = ${runId} AND state = 'running' RETURNING version, scope, prior_index_status`;
+    const [r] = await tx<{ version: string; scope: RunScope | null; prior: string | null }[]>`
+      UPDATE runs SET state = ${outcome.state}, finished_at = clock_timestamp(), error = ${outcome.error ?? null}
+       WHERE id = ${runId} AND state = 'running' RETURNING version, scope, prior_index_status AS prior`;
     if (!r) return;
-    const version = r.version as string;
+    const version = r.version;
     const ending = outcome.state === "succeeded" ? "failed" : outcome.state;
     await tx`UPDATE run_units SET state = ${ending}, finished_at = clock_timestamp(),
                error = coalesce(error, ${outcome.error ?? null}) WHERE run = ${runId} AND state = 'running'`;
@@ -287,7 +332,7 @@ export async function finishRun(sql: Sql, runId: string, outcome: RunOutcome): P
       await tx`UPDATE ${tx(table)} SET status = CASE WHEN built_at IS NULL THEN ${ending} ELSE 'built' END,
                  updated_at = clock_timestamp() WHERE version = ${version} AND status = 'building'`;
     }
-    const prior = r.prior_index_status as string | null;
+    const prior = r.prior;
     if (outcome.state === "failed") {
       // A failed unit does not take the version offline: what did build serves.
       await tx`UPDATE package_versions SET index_status = CASE WHEN ${prior}::text IS NULL THEN index_status ELSE 'failed' END,
@@ -295,7 +340,7 @@ export async function finishRun(sql: Sql, runId: string, outcome: RunOutcome): P
       return;
     }
     if (prior !== null) {
-      const [b] = await tx`SELECT count(*)::int AS n FROM indexes WHERE version = ${version} AND status = 'built'`;
+      const [b] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM indexes WHERE version = ${version} AND status = 'built'`;
       const all = Number(b!.n) >= outcome.indexedDimensions && (outcome.state === "succeeded" || prior === "indexed");
       await tx`UPDATE package_versions SET index_status = ${all ? "indexed" : prior}, updated_at = clock_timestamp() WHERE id = ${version}`;
     }

@@ -71,7 +71,7 @@ export async function stopWorker(ctx: AppContext): Promise<void> {
 }
 
 /** Makes the worker look for queued runs now (no-op while it is busy). */
-export function kickWorker(ctx: AppContext): void {
+function kickWorker(ctx: AppContext): void {
   const state = stateOf(ctx);
   if (state.stopped || state.draining) return;
   state.draining = drain(ctx, state)

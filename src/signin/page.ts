@@ -15,7 +15,7 @@ export const PAGE_HEADERS: Record<string, string> = {
 };
 
 /** Escapes text for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 

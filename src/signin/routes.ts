@@ -6,23 +6,22 @@
  */
 import { Elysia } from "elysia";
 import pkgJson from "../../package.json" with { type: "json" };
-import { clearSessionCookie, sessionCookie, sessionPrincipal } from "../http/browser_token.ts";
+import { clearSessionCookie, sessionCookie, sessionPrincipal } from "../apps/session.ts";
 import { type AppContext, requestMeta } from "../http/context.ts";
 import { principalLabel } from "../http/principal.ts";
 import { checkPassword } from "../auth/signin.ts";
-import { ApiError } from "../http/errors.ts";
+import { RateLimitedError } from "../errors.ts";
 import { publicAccess } from "../http/route_access.ts";
 import { landingPage, PAGE_HEADERS, signInPage } from "./page.ts";
 
 /** Name the landing page and `GET /` answer. */
-export const SERVICE_NAME = "Malloy data-modeling platform";
+const SERVICE_NAME = "Malloy data-modeling platform";
 /** Version of the service (package.json). */
-export const SERVICE_VERSION: string = pkgJson.version;
+const SERVICE_VERSION: string = pkgJson.version;
 /** Where the API documentation is served. */
-export const DOCS_PATH = "/api/v0/docs";
+const DOCS_PATH = "/api/v0/docs";
 
 
-export { safeReturn, signInUrl, wantsHtml } from "./links.ts";
 import { safeReturn, wantsHtml } from "./links.ts";
 
 function html(body: string, status = 200, extra: Record<string, string> = {}): Response {
@@ -70,9 +69,8 @@ export function signInRoutes(ctx: AppContext) {
       try {
         user = await checkPassword(ctx, request, login.includes("@") ? { email: login } : { userName: login }, password);
       } catch (error) {
-        if (!(error instanceof ApiError) || error.status !== 429) throw error;
-        const retry = error.headers?.["Retry-After"];
-        return html(signInPage({ returnTo, error: "too many failed sign-ins; try again later", userName: login, idpUrl }), 429, retry ? { "retry-after": String(retry) } : {});
+        if (!(error instanceof RateLimitedError)) throw error;
+        return html(signInPage({ returnTo, error: "too many failed sign-ins; try again later", userName: login, idpUrl }), 429, { "retry-after": String(error.retryAfterSeconds) });
       }
       if (!user) {
         return html(signInPage({ returnTo, error: "user name or password is wrong", userName: login, idpUrl }), 401);

@@ -5,7 +5,7 @@
 import { Elysia } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { required } from "../http/auth.ts";
-import { principalKey } from "../http/access.ts";
+import { readableEnvironments } from "../environments/store.ts";
 import { security } from "../http/security.ts";
 import { publicAccess, routeAccess } from "../http/route_access.ts";
 import { embedderStatus } from "../retrieval/embedding/embedder.ts";
@@ -69,11 +69,7 @@ export function statusRoutes(ctx: AppContext) {
     .use(new Elysia({ prefix: "/api/v0" }).use(security(ctx)).use(routeAccess(ctx)).get(
         "/status",
         async ({ principal }) => {
-          const p = principalKey(required(principal));
-          const environments = await ctx.sql`
-            SELECT o.name AS organization, e.name FROM environments e JOIN organizations o ON o.id = e.org_id
-             WHERE effective_rank(${p.kind}, ${p.id}::uuid, 'environment', e.id) >= 1
-             ORDER BY o.name, e.name`;
+          const environments = await readableEnvironments(ctx.sql, required(principal));
           const embeddings = embedderStatus();
           return {
             initialized: true,
@@ -81,7 +77,7 @@ export function statusRoutes(ctx: AppContext) {
             timestamp: new Date().toISOString(),
             startedAt: ctx.startedAt.toISOString(),
             database: ctx.dbKind,
-            environments: environments.map((r) => ({ organizationName: r.organization, name: r.name })),
+            environments: environments.map((r) => ({ organizationName: r.organizationName, name: r.name })),
             embeddings: {
               ...embeddings,
               retrieval: embeddings.state === "unavailable" ? "lexical" : "semantic+lexical",

@@ -20,16 +20,30 @@ export interface UserRow extends UserView {
   id: string;
 }
 
-function toUser(r: Record<string, unknown>): UserRow {
+/** A user as {@link userColumns} reads it, with the login fields. */
+interface UserRecord extends Omit<UserRow, "createdAt" | "updatedAt"> {
+  createdAt: Date;
+  updatedAt: Date;
+  passwordHash: string | null;
+  tokenVersion: number;
+}
+
+/** The columns of {@link UserRecord} (table `users`). */
+function userColumns(db: Db) {
+  return db`id, user_name AS "userName", email, first_name AS "firstName", last_name AS "lastName", system_admin AS "systemAdmin",
+            created_at AS "createdAt", updated_at AS "updatedAt", password_hash AS "passwordHash", token_version AS "tokenVersion"`;
+}
+
+function toUser(r: UserRecord): UserRow {
   return {
-    id: r.id as string,
-    userName: r.user_name as string,
-    email: r.email as string,
-    firstName: r.first_name as string,
-    lastName: r.last_name as string,
-    systemAdmin: r.system_admin as boolean,
-    createdAt: (r.created_at as Date).toISOString(),
-    updatedAt: (r.updated_at as Date).toISOString(),
+    id: r.id,
+    userName: r.userName,
+    email: r.email,
+    firstName: r.firstName,
+    lastName: r.lastName,
+    systemAdmin: r.systemAdmin,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
   };
 }
 
@@ -54,17 +68,17 @@ export interface NewUser {
 
 /** Inserts a user; a duplicate name or email raises 23505. */
 export async function insertUser(db: Db, user: NewUser): Promise<UserRow> {
-  const [r] = await db`
+  const [r] = await db<UserRecord[]>`
     INSERT INTO users (user_name, email, first_name, last_name, password_hash, system_admin, bootstrap)
     VALUES (${user.userName}, ${user.email}, ${user.firstName ?? ""}, ${user.lastName ?? ""}, ${user.passwordHash ?? null},
             ${user.systemAdmin ?? false}, ${user.bootstrap ?? false})
-    RETURNING *`;
+    RETURNING ${userColumns(db)}`;
   return toUser(r!);
 }
 
 /** A user by name. */
 export async function findUser(db: Db, userName: string): Promise<UserRow | null> {
-  const [r] = await db`SELECT * FROM users WHERE user_name = ${userName}`;
+  const [r] = await db<UserRecord[]>`SELECT ${userColumns(db)} FROM users WHERE user_name = ${userName}`;
   return r ? toUser(r) : null;
 }
 
@@ -74,9 +88,9 @@ export async function findLogin(
   login: { userName?: string; email?: string },
 ): Promise<(UserRow & { passwordHash: string | null; tokenVersion: number }) | null> {
   const [r] = login.userName
-    ? await db`SELECT * FROM users WHERE user_name = ${login.userName}`
-    : await db`SELECT * FROM users WHERE lower(email) = lower(${login.email ?? ""})`;
-  return r ? { ...toUser(r), passwordHash: r.password_hash as string | null, tokenVersion: r.token_version as number } : null;
+    ? await db<UserRecord[]>`SELECT ${userColumns(db)} FROM users WHERE user_name = ${login.userName}`
+    : await db<UserRecord[]>`SELECT ${userColumns(db)} FROM users WHERE lower(email) = lower(${login.email ?? ""})`;
+  return r ? { ...toUser(r), passwordHash: r.passwordHash, tokenVersion: r.tokenVersion } : null;
 }
 
 /** Changes of a user. */
@@ -92,7 +106,7 @@ export interface UserPatch {
 /** Applies a partial update; returns the updated user or null when missing. A new password revokes the user's access. */
 export async function updateUser(db: Db, userName: string, patch: UserPatch): Promise<UserRow | null> {
   const hash = patch.passwordHash ?? null;
-  const [r] = await db`
+  const [r] = await db<UserRecord[]>`
     UPDATE users SET
       email = coalesce(${patch.email ?? null}, email),
       first_name = coalesce(${patch.firstName ?? null}, first_name),
@@ -100,8 +114,8 @@ export async function updateUser(db: Db, userName: string, patch: UserPatch): Pr
       password_hash = coalesce(${hash}, password_hash),
       system_admin = coalesce(${patch.systemAdmin ?? null}, system_admin),
       updated_at = now()
-    WHERE user_name = ${userName} RETURNING *`;
-  if (r && hash) await revokeUserAccess(db, r.id as string);
+    WHERE user_name = ${userName} RETURNING ${userColumns(db)}`;
+  if (r && hash) await revokeUserAccess(db, r.id);
   return r ? toUser(r) : null;
 }
 
@@ -111,7 +125,7 @@ export async function updateUser(db: Db, userName: string, patch: UserPatch): Pr
  * and the access tokens issued under them). Group API keys are not the user's
  * and stay valid.
  */
-export async function revokeUserAccess(db: Db, userId: string): Promise<void> {
+async function revokeUserAccess(db: Db, userId: string): Promise<void> {
   await db`UPDATE users SET token_version = token_version + 1 WHERE id = ${userId}`;
   await db`UPDATE oauth_grants SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`;
 }
@@ -124,6 +138,6 @@ export async function deleteUser(db: Db, userName: string): Promise<boolean> {
 
 /** Number of users (bootstrap checks for zero). */
 export async function countUsers(db: Db): Promise<number> {
-  const [r] = await db`SELECT count(*)::int AS n FROM users`;
-  return r!.n as number;
+  const [r] = await db<{ n: number }[]>`SELECT count(*)::int AS n FROM users`;
+  return r!.n;
 }

@@ -25,8 +25,6 @@ import {
   versionView,
 } from "./store.ts";
 
-/** Path params `{ org, env, pkg, versionId }`. */
-export { versionParams } from "../http/resource_params.ts";
 import { versionParams } from "../http/resource_params.ts";
 
 const versionBody = t.Object({
@@ -53,7 +51,7 @@ function sameInstant(a: string, b: string): boolean {
  * Checks a Version body against the stored version: read-only fields must be
  * equal (400 otherwise); returns the archive status to set, if it changes.
  */
-export function archiveChange(current: VersionRow, body: VersionPatch): "archive" | "unarchive" | undefined {
+function archiveChange(current: VersionRow, body: VersionPatch): "archive" | "unarchive" | undefined {
   if (body.id !== undefined && body.id !== current.id) {
     throw badRequest(`id is read-only: this is version ${current.id}, the body says ${body.id}; leave id out or send the same value`);
   }
@@ -79,8 +77,6 @@ export function archiveChange(current: VersionRow, body: VersionPatch): "archive
   }
   return wanted;
 }
-
-export { versionFor } from "../packages/version_lookup.ts";
 
 function versionPlugin(ctx: AppContext, prefix: string) {
   const tags = ["versions"];

@@ -51,17 +51,30 @@ function latestOf(db: Db, packageId: string) {
   return db`(SELECT lv.id FROM packages pk CROSS JOIN LATERAL (${latestVersionOf(db)}) lv WHERE pk.id = ${packageId})`;
 }
 
-function toVersion(r: Record<string, unknown>): VersionRow {
+/** A version row as {@link versionColumns} reads it; `isLatest` only where the query computes it. */
+interface VersionRecord extends Omit<VersionRow, "createdAt" | "updatedAt"> {
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The columns of {@link VersionRecord}, from the version row aliased `v`. */
+function versionColumns(db: Db) {
+  return db`v.id AS uuid, v.package_id AS "packageId", v.blob_sha256 AS "blobSha256", v.version_id AS id,
+            v.created_at AS "createdAt", v.updated_at AS "updatedAt", v.archive_status AS "archiveStatus",
+            v.index_status AS "indexStatus"`;
+}
+
+function toVersion(r: VersionRecord): VersionRow {
   return {
-    uuid: r.id as string,
-    packageId: r.package_id as string,
-    blobSha256: r.blob_sha256 as string,
-    id: r.version_id as string,
-    createdAt: (r.created_at as Date).toISOString(),
-    updatedAt: (r.updated_at as Date).toISOString(),
-    archiveStatus: r.archive_status as ArchiveStatus,
-    indexStatus: r.index_status as IndexStatus,
-    ...(r.is_latest === undefined ? {} : { isLatest: r.is_latest as boolean }),
+    uuid: r.uuid,
+    packageId: r.packageId,
+    blobSha256: r.blobSha256,
+    id: r.id,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+    archiveStatus: r.archiveStatus,
+    indexStatus: r.indexStatus,
+    ...(r.isLatest === undefined ? {} : { isLatest: r.isLatest }),
   };
 }
 
@@ -74,8 +87,8 @@ export function versionView(v: VersionRow): VersionView {
 /** Versions of a package, newest first, keyset-paged on (created_at, id). */
 export async function listVersions(db: Db, packageId: string, page: { limit: number; before?: string }): Promise<VersionRow[]> {
   const [at, id] = page.before ? page.before.split("|") : [null, null];
-  const rows = await db`
-    SELECT v.*, coalesce(v.id = ${latestOf(db, packageId)}, false) AS is_latest FROM package_versions v
+  const rows = await db<VersionRecord[]>`
+    SELECT ${versionColumns(db)}, coalesce(v.id = ${latestOf(db, packageId)}, false) AS "isLatest" FROM package_versions v
      WHERE v.package_id = ${packageId}
        AND (${at}::timestamptz IS NULL OR (v.created_at, v.id) < (${at}::timestamptz, ${id}::uuid))
      ORDER BY v.created_at DESC, v.id DESC LIMIT ${page.limit + 1}`;
@@ -89,14 +102,14 @@ export function versionCursor(v: VersionRow): string {
 
 /** One version of a package by its id (`1.2.3`), any state. */
 export async function findVersion(db: Db, packageId: string, versionId: string): Promise<VersionRow | null> {
-  const [r] = await db`SELECT v.*, coalesce(v.id = ${latestOf(db, packageId)}, false) AS is_latest FROM package_versions v
+  const [r] = await db<VersionRecord[]>`SELECT ${versionColumns(db)}, coalesce(v.id = ${latestOf(db, packageId)}, false) AS "isLatest" FROM package_versions v
                         WHERE v.package_id = ${packageId} AND v.version_id = ${versionId}`;
   return r ? toVersion(r) : null;
 }
 
 /** The package's latest version (see the module notes), or `null`. */
 export async function latestVersion(db: Db, packageId: string): Promise<VersionRow | null> {
-  const [r] = await db`SELECT v.*, true AS is_latest FROM package_versions v WHERE v.id = ${latestOf(db, packageId)}`;
+  const [r] = await db<VersionRecord[]>`SELECT ${versionColumns(db)}, true AS "isLatest" FROM package_versions v WHERE v.id = ${latestOf(db, packageId)}`;
   return r ? toVersion(r) : null;
 }
 
@@ -122,12 +135,12 @@ export interface NewVersion {
  * unless `pinLatest` is false, points the package's latest at it.
  */
 export async function insertVersion(db: Db, v: NewVersion, options: { pinLatest?: boolean } = {}): Promise<VersionRow> {
-  const [r] = await db`
-    INSERT INTO package_versions (package_id, version_id, blob_sha256, manifest, created_by)
+  const [r] = await db<VersionRecord[]>`
+    INSERT INTO package_versions AS v (package_id, version_id, blob_sha256, manifest, created_by)
     VALUES (${v.packageId}, ${v.versionId}, ${v.blobSha256}, ${db.json(v.manifest as never)}, ${v.createdBy})
-    RETURNING *`;
+    RETURNING ${versionColumns(db)}`;
   if (options.pinLatest !== false) {
-    await db`UPDATE packages SET latest_version = ${r!.id as string}, updated_at = now() WHERE id = ${v.packageId}`;
+    await db`UPDATE packages SET latest_version = ${r!.uuid}, updated_at = now() WHERE id = ${v.packageId}`;
   } else {
     await db`UPDATE packages SET updated_at = now() WHERE id = ${v.packageId}`;
   }
@@ -146,6 +159,6 @@ export async function setIndexStatus(db: Db, uuid: string, status: IndexStatus):
 
 /** How many unarchived versions a package has. */
 export async function unarchivedCount(db: Db, packageId: string): Promise<number> {
-  const [r] = await db`SELECT count(*)::int AS n FROM package_versions WHERE package_id = ${packageId} AND archive_status = 'unarchive'`;
+  const [r] = await db<{ n: number }[]>`SELECT count(*)::int AS n FROM package_versions WHERE package_id = ${packageId} AND archive_status = 'unarchive'`;
   return Number(r!.n);
 }

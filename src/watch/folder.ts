@@ -48,7 +48,7 @@ function semver(id: string): [number, number, number] | null {
 }
 
 /** The greatest semver among ids, or `null`. */
-export function greatestVersion(ids: string[]): string | null {
+function greatestVersion(ids: string[]): string | null {
   let best: [number, number, number] | null = null;
   for (const id of ids) {
     const v = semver(id);

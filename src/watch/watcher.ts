@@ -36,7 +36,7 @@ export interface WatchTarget {
 }
 
 /** One package folder of the watched environment. */
-export interface WatchedPackage {
+interface WatchedPackage {
   name: string;
   state: "idle" | "pending" | "publishing" | "error";
   lastVersionId: string | null;
@@ -91,7 +91,7 @@ function slotsOf(ctx: AppContext): Map<string, Watching> {
 const NAME = new RegExp(NAME_PATTERN);
 
 /** The folder watched for an environment: `WATCH_ROOT/<org>/<env>`. */
-export function watchFolder(ctx: AppContext, target: { orgName: string; envName: string }): string {
+function watchFolder(ctx: AppContext, target: { orgName: string; envName: string }): string {
   return resolve(ctx.config.watchRoot, target.orgName, target.envName);
 }
 

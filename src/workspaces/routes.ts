@@ -4,10 +4,10 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { ADMIN, MODEL, READ } from "../http/access.ts";
+import { ADMIN, READ } from "../http/access.ts";
 import { required, requiredUser } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { badRequest, conflict, forbidden } from "../http/errors.ts";
+import { badRequest, conflict } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
@@ -22,7 +22,6 @@ import {
   workspaceView,
 } from "./store.ts";
 
-export { wsParams } from "../http/resource_params.ts";
 import { wsParams } from "../http/resource_params.ts";
 
 const description = t.String({ maxLength: 4000, error: "description must be at most 4000 characters" });
@@ -32,8 +31,6 @@ const listQuery = t.Object({
   ...pageQuery.properties,
   writable: t.Optional(t.BooleanString({ error: "writable must be true or false" })),
 });
-
-export { workspaceFor, type WorkspaceForOptions } from "./lookup.ts";
 
 function checkSharedName(wsName: string): void {
   if (wsName === "personal" || wsName.startsWith(PERSONAL_PREFIX)) {
@@ -78,10 +75,6 @@ export function workspaceRoutes(ctx: AppContext) {
       async ({ org, params, body, principal, set }) => {
         const p = required(principal);
         checkSharedName(body.name);
-        if (org.rank < MODEL) {
-          throw forbidden(`organization '${params.org}': creating a workspace needs the admin or modeler role; you are ${org.permission}. ` +
-            "Use POST .../workspaces/personal for a private workspace, or ask an organization admin");
-        }
         const ws = await ctx.sql.begin(async (tx) => {
           const [dup] = await tx`SELECT 1 FROM workspaces WHERE org_id = ${org.id} AND name = ${body.name}`;
           if (dup) throw conflict(`workspace '${body.name}' already exists in organization '${params.org}'; choose another name`);
@@ -92,7 +85,7 @@ export function workspaceRoutes(ctx: AppContext) {
       },
       {
         params: orgParams,
-        orgAccess: "member",
+        orgAccess: "workspace-creator",
         body: wsBody,
         detail: {
           summary: "Create a shared workspace (organization admin or modeler; the creator becomes its manager)",

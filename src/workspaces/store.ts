@@ -30,16 +30,34 @@ export interface WorkspaceRow extends WorkspaceView {
 /** Prefix of personal workspace names; shared workspaces may not use it. */
 export const PERSONAL_PREFIX = "personal-";
 
-function toWorkspace(r: Record<string, unknown>): WorkspaceRow {
+/** A workspace as {@link workspaceColumns} reads it, with the caller's rank. */
+interface WorkspaceRecord {
+  id: string;
+  orgId: string;
+  name: string;
+  description: string;
+  personal: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  rank: number | null;
+}
+
+/** The columns of {@link WorkspaceRecord} but `rank`, from the workspace row aliased `w`. */
+function workspaceColumns(db: Db) {
+  return db`w.id, w.org_id AS "orgId", w.name, w.description, w.owner_user_id IS NOT NULL AS personal,
+            w.created_at AS "createdAt", w.updated_at AS "updatedAt"`;
+}
+
+function toWorkspace(r: WorkspaceRecord): WorkspaceRow {
   const rank = Number(r.rank ?? 0);
   return {
-    id: r.id as string,
-    orgId: r.org_id as string,
-    name: r.name as string,
-    description: r.description as string,
-    personal: r.owner_user_id !== null && r.owner_user_id !== undefined,
-    createdAt: (r.created_at as Date).toISOString(),
-    updatedAt: (r.updated_at as Date).toISOString(),
+    id: r.id,
+    orgId: r.orgId,
+    name: r.name,
+    description: r.description,
+    personal: r.personal,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
     permission: roleName("workspace", rank),
     rank,
   };
@@ -60,7 +78,7 @@ export function workspaceView(w: WorkspaceRow): WorkspaceView {
 /** A workspace by id with the caller's rank on it, or null. */
 export async function workspaceById(db: Db, principal: Principal, id: string): Promise<WorkspaceRow | null> {
   const p = principalKey(principal);
-  const [r] = await db`SELECT w.*, effective_rank(${p.kind}, ${p.id}::uuid, 'workspace', w.id) AS rank
+  const [r] = await db<WorkspaceRecord[]>`SELECT ${workspaceColumns(db)}, effective_rank(${p.kind}, ${p.id}::uuid, 'workspace', w.id) AS rank
                          FROM workspaces w WHERE w.id = ${id}`;
   return r ? toWorkspace(r) : null;
 }
@@ -78,9 +96,9 @@ export interface ListWorkspaceOptions {
 /** The workspaces of an organization the caller reaches with `need`, by name, keyset-paged (`limit + 1` rows). */
 export async function listWorkspaces(db: Db, principal: Principal, options: ListWorkspaceOptions): Promise<WorkspaceRow[]> {
   const p = principalKey(principal);
-  const rows = await db`
+  const rows = await db<WorkspaceRecord[]>`
     SELECT * FROM (
-      SELECT w.*, effective_rank(${p.kind}, ${p.id}::uuid, 'workspace', w.id) AS rank
+      SELECT ${workspaceColumns(db)}, effective_rank(${p.kind}, ${p.id}::uuid, 'workspace', w.id) AS rank
         FROM workspaces w
        WHERE w.org_id = ${options.orgId} AND w.name > ${options.after ?? ""}
          AND (w.owner_user_id IS NULL OR (${p.kind} = 'user' AND w.owner_user_id = ${p.id}::uuid))) x
@@ -100,11 +118,11 @@ export interface NewWorkspace {
 /** Inserts a shared workspace and makes its creator (a user, or an API key's group) its manager. */
 export async function insertWorkspace(db: Db, principal: Principal, ws: NewWorkspace): Promise<WorkspaceRow> {
   const p = principalKey(principal);
-  const [r] = await db`
-    INSERT INTO workspaces (org_id, name, description) VALUES (${ws.orgId}, ${ws.name}, ${ws.description ?? ""})
-    RETURNING *, 3 AS rank`;
+  const [r] = await db<WorkspaceRecord[]>`
+    INSERT INTO workspaces AS w (org_id, name, description) VALUES (${ws.orgId}, ${ws.name}, ${ws.description ?? ""})
+    RETURNING ${workspaceColumns(db)}, 3 AS rank`;
   await db`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role)
-           VALUES ('workspace', ${r!.id as string}, ${p.kind}, ${p.id}, 'manager')`;
+           VALUES ('workspace', ${r!.id}, ${p.kind}, ${p.id}, 'manager')`;
   return toWorkspace(r!);
 }
 
@@ -120,20 +138,21 @@ export interface PersonalOutcome {
  * shared workspace.
  */
 export async function personalWorkspace(db: Db, user: { userId: string; userName: string }, orgId: string): Promise<PersonalOutcome> {
-  const inserted = await db`
-    INSERT INTO workspaces (org_id, name, owner_user_id, description)
+  const inserted = await db<WorkspaceRecord[]>`
+    INSERT INTO workspaces AS w (org_id, name, owner_user_id, description)
     VALUES (${orgId}, ${PERSONAL_PREFIX + user.userName}, ${user.userId}, 'Personal workspace')
-    ON CONFLICT DO NOTHING RETURNING *, 3 AS rank`;
+    ON CONFLICT DO NOTHING RETURNING ${workspaceColumns(db)}, 3 AS rank`;
   if (inserted.length > 0) return { workspace: toWorkspace(inserted[0]!), created: true };
-  const [r] = await db`SELECT *, 3 AS rank FROM workspaces WHERE org_id = ${orgId} AND owner_user_id = ${user.userId}`;
+  const [r] = await db<WorkspaceRecord[]>`
+    SELECT ${workspaceColumns(db)}, 3 AS rank FROM workspaces w WHERE w.org_id = ${orgId} AND w.owner_user_id = ${user.userId}`;
   return { workspace: r ? toWorkspace(r) : null, created: false };
 }
 
 /** Applies a partial update (only provided fields change). */
 export async function updateWorkspace(db: Db, ws: WorkspaceRow, patch: { description?: string }): Promise<WorkspaceRow> {
-  const [r] = await db`
-    UPDATE workspaces SET description = coalesce(${patch.description ?? null}::text, description), updated_at = now()
-     WHERE id = ${ws.id} RETURNING *`;
+  const [r] = await db<WorkspaceRecord[]>`
+    UPDATE workspaces AS w SET description = coalesce(${patch.description ?? null}::text, description), updated_at = now()
+     WHERE w.id = ${ws.id} RETURNING ${workspaceColumns(db)}`;
   return toWorkspace({ ...r!, rank: ws.rank });
 }
 
@@ -159,11 +178,11 @@ export interface PackageRef {
 /** The package `{env}/{pkg}` of an organization with the caller's rank on it, or null. */
 export async function findPackage(db: Db, principal: Principal, where: { orgId: string; env: string; pkg: string }): Promise<PackageRef | null> {
   const p = principalKey(principal);
-  const [r] = await db`
-    SELECT pk.id, e.name AS env_name, pk.name AS pkg_name, effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank
+  const [r] = await db<PackageRef[]>`
+    SELECT pk.id, e.name AS "environmentName", pk.name AS "packageName", effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank
       FROM packages pk JOIN environments e ON e.id = pk.env_id
      WHERE e.org_id = ${where.orgId} AND e.name = ${where.env} AND pk.name = ${where.pkg}`;
-  return r ? { id: r.id as string, environmentName: r.env_name as string, packageName: r.pkg_name as string, rank: Number(r.rank) } : null;
+  return r ? { id: r.id, environmentName: r.environmentName, packageName: r.packageName, rank: Number(r.rank) } : null;
 }
 
 /** A package a workspace has access to, as the API shows it. */
@@ -173,26 +192,27 @@ export interface PackageAccessView {
   createdAt: string;
 }
 
-function toAccess(r: Record<string, unknown>): PackageAccessView {
-  return {
-    environmentName: r.env_name as string,
-    packageName: r.pkg_name as string,
-    createdAt: (r.created_at as Date).toISOString(),
-  };
+/** A package access as read: the grant's creation time as a Date. */
+interface AccessRecord extends Omit<PackageAccessView, "createdAt"> {
+  createdAt: Date;
+}
+
+function toAccess(r: AccessRecord): PackageAccessView {
+  return { environmentName: r.environmentName, packageName: r.packageName, createdAt: r.createdAt.toISOString() };
 }
 
 /** Gives a workspace access to a package (idempotent); `created` is false when it already had it. */
 export async function addPackageAccess(db: Db, workspaceId: string, pkg: PackageRef): Promise<{ access: PackageAccessView; created: boolean }> {
-  const inserted = await db`
+  const inserted = await db<{ created_at: Date }[]>`
     INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role)
     VALUES ('package', ${pkg.id}, 'workspace', ${workspaceId}, 'viewer')
     ON CONFLICT (resource_kind, coalesce(resource_id, '00000000-0000-0000-0000-000000000000'::uuid), principal_kind, principal_id)
     DO NOTHING RETURNING created_at`;
-  const [r] = inserted.length > 0 ? inserted : await db`
+  const [r] = inserted.length > 0 ? inserted : await db<{ created_at: Date }[]>`
     SELECT created_at FROM grants WHERE resource_kind = 'package' AND resource_id = ${pkg.id}
        AND principal_kind = 'workspace' AND principal_id = ${workspaceId}`;
   return {
-    access: toAccess({ env_name: pkg.environmentName, pkg_name: pkg.packageName, created_at: r!.created_at }),
+    access: toAccess({ environmentName: pkg.environmentName, packageName: pkg.packageName, createdAt: r!.created_at }),
     created: inserted.length > 0,
   };
 }
@@ -218,8 +238,8 @@ export interface ListAccessOptions {
  */
 export async function listPackageAccess(db: Db, principal: Principal, workspaceId: string, options: ListAccessOptions): Promise<PackageAccessView[]> {
   const p = principalKey(principal);
-  const rows = await db`
-    SELECT e.name AS env_name, pk.name AS pkg_name, g.created_at
+  const rows = await db<AccessRecord[]>`
+    SELECT e.name AS "environmentName", pk.name AS "packageName", g.created_at AS "createdAt"
       FROM grants g JOIN packages pk ON pk.id = g.resource_id JOIN environments e ON e.id = pk.env_id
      WHERE g.resource_kind = 'package' AND g.principal_kind = 'workspace' AND g.principal_id = ${workspaceId}
        AND NOT g.pending

@@ -12,7 +12,7 @@ import { startTestService } from "../helpers/service.ts";
 const s = await startTestService();
 afterAll(() => s.close());
 
-const RULE = /^(public|authenticated|user|system:admin|custom:[a-z-]+|organization:(member|modeler|admin|user-member|admin-or-self|member-or-environment-viewer|member-or-package-viewer)|environment:(viewer|modeler|admin|package-viewer)|package:(viewer|modeler|admin|modeler-or-new-in-environment)|workspace:(viewer|manager)|document:(viewer|editor)|group:(member|admin)|permissions:(manage|manage-or-own|manage-or-request)|user:self-or-admin|workspace-package:workspace-manager-package-modeler|documents:viewer-of-any)$/;
+const RULE = /^(public|authenticated|user|system:admin|custom:[a-z-]+|organization:(member|modeler|admin|user-member|admin-or-self|workspace-creator|member-or-environment-viewer|member-or-package-viewer)|environment:(viewer|modeler|admin|package-viewer)|package:(viewer|modeler|admin|modeler-or-new-in-environment)|workspace:(viewer|manager)|document:(viewer|editor)|group:(member|admin)|permissions:(manage|manage-or-own|manage-or-request)|user:self-or-admin|workspace-package:workspace-manager-package-modeler|documents:viewer-of-any|watch:(reader|modeler|environment-modeler-named-in-body))$/;
 
 /** Operations whose access check is still hand-written in the handler: none; the list may only shrink. */
 const PENDING = new Set<string>([

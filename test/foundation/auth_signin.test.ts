@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createPasswordHasher } from "../../src/auth/passwords.ts";
+import { RateLimitedError } from "../../src/errors.ts";
+import { apiErrorOf } from "../../src/http/error_handler.ts";
 import { clientAddressResolver } from "../../src/http/client_address.ts";
 import { ADMIN_PASSWORD, startTestService, type TestService } from "../helpers/service.ts";
 
@@ -131,7 +133,12 @@ describe("bounded password verification", () => {
     const results = await Promise.allSettled(Array.from({ length: 8 }, () => hasher.verify("right-password", hash)));
     const refused = results.filter((r) => r.status === "rejected");
     expect(refused.length).toBe(5);
-    for (const r of refused) expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 429, code: "RATE_LIMIT_EXCEEDED" });
+    for (const r of refused) {
+      // a domain error (no HTTP status below the HTTP layer); the one mapping answers 429 with Retry-After
+      const reason = (r as PromiseRejectedResult).reason;
+      expect(reason).toBeInstanceOf(RateLimitedError);
+      expect(apiErrorOf(reason)).toMatchObject({ status: 429, code: "RATE_LIMIT_EXCEEDED", headers: { "Retry-After": "1" } });
+    }
     expect(results.filter((r) => r.status === "fulfilled" && r.value === true).length).toBe(3);
     expect(hasher.load).toEqual({ active: 0, waiting: 0 });
     expect(await hasher.verify("right-password", null)).toBe(false);

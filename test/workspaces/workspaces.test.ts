@@ -49,6 +49,9 @@ describe("create and read", () => {
     const member = await s.call("POST", W, { token: mem, body: { name: "mine" } });
     expect([member.status, member.body.code]).toEqual([403, "INSUFFICIENT_PERMISSIONS"]);
     expect(member.body.message).toContain("workspaces/personal");
+    // the declared rule (organization:workspace-creator) decides before the handler checks the name
+    const reserved = await s.call("POST", W, { token: mem, body: { name: "personal-x" } });
+    expect([reserved.status, reserved.body.code]).toEqual([403, "INSUFFICIENT_PERMISSIONS"]);
     expect((await s.call("POST", W, { token: out, body: { name: "x" } })).status).toBe(404);
     const dup = await s.call("POST", W, { token: oa, body: { name: "team" } });
     expect([dup.status, dup.body.code]).toEqual([409, "CONFLICT"]);

@@ -10,7 +10,7 @@
  */
 
 /** Question words (as whole words, lowercase) and the answer-type words that stand in for them. */
-export const ANSWER_TYPE_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
+const ANSWER_TYPE_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bwhen\b/g, "date time"],
   [/\bwhat (?:date|day|year|time)\b/g, "date time"],
 ];

@@ -17,7 +17,7 @@ import type { QuestionMatch } from "../ranking/question_rank.ts";
 import type { EntityMatch, RankedPhrase } from "../ranking/types.ts";
 
 /** One entity of a phrase, as `get_context` returns it. */
-export interface ContextEntity {
+interface ContextEntity {
   name: string;
   field_type: string;
   data_type: string;
@@ -33,10 +33,10 @@ export interface ContextEntity {
 }
 
 /** Indexed values shown per entity. */
-export const VALUES_SHOWN = 12;
+const VALUES_SHOWN = 12;
 
 /** One phrase of the question within one source. */
-export interface ContextPhrase {
+interface ContextPhrase {
   phrase: string;
   phrase_description: string;
   overall_score: number;
@@ -44,7 +44,7 @@ export interface ContextPhrase {
 }
 
 /** One matched source. */
-export interface ContextSource {
+interface ContextSource {
   source_name: string;
   model_uri: string;
   /** Scope of the source, for `execute_query` (present when searched in the database). */
@@ -75,7 +75,7 @@ export interface ContextResultOptions {
 }
 
 /** Default location of the Malloy reference. */
-export const MALLOY_REFERENCE_PATH: string = join(import.meta.dir, "..", "..", "..", "docs", "malloy_reference.md");
+const MALLOY_REFERENCE_PATH: string = join(import.meta.dir, "..", "..", "..", "docs", "malloy_reference.md");
 
 let reference: string | null = null;
 
@@ -236,7 +236,7 @@ function nextSteps(groups: SourceGroup[]): string[] {
  * the best measures as `aggregate:`; names backquoted where Malloy needs it
  * and every output name unique.
  */
-export function querySkeleton(sourceName: string, best: readonly EntityMatch[]): string {
+function querySkeleton(sourceName: string, best: readonly EntityMatch[]): string {
   const lines: string[] = [];
   const used = new Set<string>();
   const unique = (name: string) => {

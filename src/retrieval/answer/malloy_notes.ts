@@ -16,7 +16,7 @@ const KEYWORD_DISPLAY_NAMES = require(join(dirname(require.resolve("@malloydata/
   .KEYWORD_DISPLAY_NAMES as Record<string, string>;
 
 /** Malloy words that cannot be a bare field name (`number`, `date`, `count`, ...). */
-export const MALLOY_RESERVED: ReadonlySet<string> = new Set(
+const MALLOY_RESERVED: ReadonlySet<string> = new Set(
   Object.values(KEYWORD_DISPLAY_NAMES).filter((k) => !k.endsWith(":")).map((k) => k.toLowerCase()),
 );
 

@@ -16,7 +16,7 @@ import type { RawTable } from "./connection_entities.ts";
 import { contentStems, expandAbbreviations, splitName } from "../text/text_terms.ts";
 
 /** A column in a result. */
-export interface EntityColumn {
+interface EntityColumn {
   name: string;
   type: string;
   score?: number;
@@ -24,7 +24,7 @@ export interface EntityColumn {
 }
 
 /** A modeling suggestion for a table. */
-export interface ModelingSuggestion {
+interface ModelingSuggestion {
   kind: "source" | "join";
   description: string;
   malloy: string;
@@ -123,7 +123,7 @@ export function unmatchedTables(tables: RawTable[]): EntityTable[] {
 type Kind = "number" | "time" | "string" | "boolean" | "other";
 
 /** Malloy-side kind of a SQL column type. */
-export function columnKind(type: string): Kind {
+function columnKind(type: string): Kind {
   const t = type.toLowerCase();
   if (/^(tiny|small|big|hug|u)?int|integer|numeric|decimal|double|float|real|number|money|serial/.test(t)) return "number";
   if (/date|time/.test(t)) return "time";
@@ -133,7 +133,7 @@ export function columnKind(type: string): Kind {
 }
 
 /** A snake_case Malloy identifier from a table name or file path. */
-export function sourceName(table: string): string {
+function sourceName(table: string): string {
   const words = splitName(table.split(/[/.]/).filter((s) => !/^(csv|tsv|parquet|json|jsonl|ndjson)$/i.test(s)).at(-1) ?? table);
   const id = words.join("_") || "data";
   return /^[a-z_]/.test(id) ? id : `t_${id}`;
@@ -151,7 +151,7 @@ function singular(word: string): string {
  * The suggested Malloy source of a table (primary key, time dimensions,
  * sum/avg measures of numeric columns) and join hints for `*_id` columns.
  */
-export function suggestionsFor(t: RawTable): ModelingSuggestion[] {
+function suggestionsFor(t: RawTable): ModelingSuggestion[] {
   const name = sourceName(t.table);
   const cols = t.columns;
   const lower = (c: { name: string }) => c.name.toLowerCase();

@@ -17,7 +17,7 @@ import { routeAccess } from "../../http/route_access.ts";
 import { security } from "../../http/security.ts";
 import { environmentFor } from "../../environments/lookup.ts";
 import { findConnection } from "../../connections/store.ts";
-import { findPackage } from "../../packages/store.ts";
+import { visiblePackage } from "../../packages/lookup.ts";
 import { enumerateEntities } from "./connection_entities.ts";
 import { matchTables, unmatchedTables } from "./connection_entities_match.ts";
 import { getEmbedder } from "../embedding/embedder.ts";
@@ -53,10 +53,7 @@ export function connectionEntityRoutes(ctx: AppContext) {
         if (body.connection_name && body.connection_name !== "duckdb" && !(await findConnection(ctx.sql, env.id, body.connection_name))) {
           throw notFound(`connection '${body.connection_name}' not found in environment '${env.name}'`);
         }
-        if (body.package_name) {
-          const pkg = await findPackage(ctx.sql, p, { envId: env.id, name: body.package_name });
-          if (!pkg || pkg.rank < 1) throw notFound(`package '${body.package_name}' not found in environment '${env.name}'`);
-        }
+        if (body.package_name) await visiblePackage(ctx.sql, p, { env, name: body.package_name });
         const found = await enumerateEntities(ctx, p, { envId: env.id, connectionName: body.connection_name, packageName: body.package_name });
         found.tables.sort((a, b) => a.connection.localeCompare(b.connection) || (a.package_name ?? "").localeCompare(b.package_name ?? "") || a.table.localeCompare(b.table));
         const tables = enumerate ? unmatchedTables(found.tables) : await matchTables(found.tables, { searchText: text, embedder: await getEmbedder() });

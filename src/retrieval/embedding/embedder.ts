@@ -17,7 +17,7 @@
 import { join, resolve } from "node:path";
 
 /** Name of the default, committed model. */
-export const DEFAULT_EMBEDDING_MODEL = "wink-glove-100d";
+const DEFAULT_EMBEDDING_MODEL = "wink-glove-100d";
 
 /** Directory of the default model inside the repository. */
 export const DEFAULT_EMBEDDING_MODEL_DIR: string = join(import.meta.dir, "..", "..", "..", "models", DEFAULT_EMBEDDING_MODEL);

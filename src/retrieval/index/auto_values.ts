@@ -17,10 +17,10 @@ import { type CompiledModel, runQuery } from "../../engine/mod.ts";
 import { dimensionValues, type IndexedValue } from "./indexed_values.ts";
 
 /** Most distinct values of a dimension indexed automatically. */
-export const AUTO_INDEX_MAX_DISTINCT = 1_000;
+const AUTO_INDEX_MAX_DISTINCT = 1_000;
 
 /** Sources with more rows are not scanned for automatic value indexes. */
-export const AUTO_INDEX_ROW_BUDGET = 5_000_000;
+const AUTO_INDEX_ROW_BUDGET = 5_000_000;
 
 /** A dimension that may be indexed automatically. */
 export interface AutoIndexCandidate {

@@ -11,7 +11,7 @@ import type { Lexicon } from "../text/lexicon.ts";
 import { contentStems, expandAbbreviations, FIELD_ABBREVIATIONS, splitName, stem, STOP_WORDS } from "../text/text_terms.ts";
 
 /** What an entity is. */
-export type EntityKind = "source" | "dimension" | "measure" | "view" | "query";
+type EntityKind = "source" | "dimension" | "measure" | "view" | "query";
 
 /** Stemmed words of an entity, by where they come from. */
 export interface LexicalTerms {
@@ -54,7 +54,7 @@ export interface EntityRecord {
 }
 
 /** The environment, package and version an entity belongs to. */
-export interface EntityOrigin {
+interface EntityOrigin {
   environmentName: string;
   packageName: string;
   versionId: string;

@@ -87,7 +87,7 @@ export async function embedEntities(
 }
 
 /** `normalize(a + weight * b)`. */
-export function blend(a: Float32Array, b: Float32Array, weight: number): Float32Array {
+function blend(a: Float32Array, b: Float32Array, weight: number): Float32Array {
   const out = new Float32Array(a.length);
   let norm = 0;
   for (let i = 0; i < a.length; i++) {

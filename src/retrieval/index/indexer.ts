@@ -18,7 +18,7 @@ import type { AppContext } from "../../http/context.ts";
 import { connectionLookup } from "../../connections/store.ts";
 import { extractStoredArchive } from "../../packages/archive_store.ts";
 import { setIndexStatus } from "../../versions/store.ts";
-import { embedderStatus, getEmbedder } from "../embedding/embedder.ts";
+import { getEmbedder } from "../embedding/embedder.ts";
 import { embedEntities, entityVectorKey } from "./entity_vectors.ts";
 import { entitiesFromMetadata, type EntityRecord } from "./entity_text.ts";
 import { computeIndexedValues, type IndexedValue } from "./indexed_values.ts";
@@ -192,7 +192,7 @@ const queues = new WeakMap<AppContext, Promise<void>>();
  * Queues indexing of a version in the background (one job at a time per
  * app). Failures are logged and recorded as `failed`, never thrown.
  */
-export function scheduleIndexing(ctx: AppContext, versionUuid: string): void {
+function scheduleIndexing(ctx: AppContext, versionUuid: string): void {
   const tail = queues.get(ctx) ?? Promise.resolve();
   const next = tail.then(() => indexVersion(ctx, versionUuid)).then(() => {}, () => {});
   queues.set(ctx, next);
@@ -234,7 +234,3 @@ export async function resumeIndexing(ctx: AppContext): Promise<number> {
   return ids.size;
 }
 
-/** Whether retrieval is semantic or lexical only right now (for status). */
-export function retrievalMode(): "semantic+lexical" | "lexical" {
-  return embedderStatus().state === "unavailable" ? "lexical" : "semantic+lexical";
-}

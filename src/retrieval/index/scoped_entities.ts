@@ -17,6 +17,7 @@ import { principalKey } from "../../http/access.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
 import type { Principal } from "../../http/principal.ts";
 import { findOrganization } from "../../organizations/store.ts";
+import { latestVersionOf } from "../../versions/store.ts";
 import { entitiesFromMetadata, type EntityRecord, type LexicalTerms } from "./entity_text.ts";
 import type { IndexedValue } from "./indexed_values.ts";
 import { loadLexicon } from "../text/lexicon.ts";
@@ -68,6 +69,16 @@ export function checkScope(scope: SearchScope): void {
   }
 }
 
+/** A row of {@link scopedVersions}: the latest version of a readable package. */
+interface ScopedRow {
+  versionUuid: string;
+  versionId: string;
+  updatedAt: Date;
+  packageId: string;
+  packageName: string;
+  environmentName: string;
+}
+
 /**
  * The versions the caller may search in `organization` within `scope`
  * (optionally only packages shared with `workspace`). 404 when the
@@ -83,15 +94,13 @@ export async function scopedVersions(
   const env = where.scope.environment_name || null;
   const pkg = where.scope.package_name || null;
   const ws = where.workspace || null;
-  const rows = await db`
-    SELECT v.id AS version, v.version_id, v.updated_at, pk.id AS package_id, pk.name AS package_name, e.name AS env_name
+  const rows = await db<ScopedRow[]>`
+    SELECT v.id AS "versionUuid", v.version_id AS "versionId", v.updated_at AS "updatedAt", pk.id AS "packageId",
+           pk.name AS "packageName", e.name AS "environmentName"
       FROM organizations o
       JOIN environments e ON e.org_id = o.id
       JOIN packages pk ON pk.env_id = e.id
-      JOIN LATERAL (
-        SELECT v.id, v.version_id, v.updated_at FROM package_versions v
-         WHERE v.package_id = pk.id AND v.archive_status = 'unarchive'
-         ORDER BY (v.id = pk.latest_version) DESC NULLS LAST, v.created_at DESC, v.id LIMIT 1) v ON true
+      JOIN LATERAL (${latestVersionOf(db)}) v ON true
      WHERE o.name = ${where.organization}
        AND (${env}::text IS NULL OR e.name = ${env})
        AND (${pkg}::text IS NULL OR pk.name = ${pkg})
@@ -102,15 +111,11 @@ export async function scopedVersions(
        AND effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) >= 1
      ORDER BY e.name, pk.name`;
   if (rows.length === 0) await explainEmpty(db, principal, where);
-  const access = await retrievalAccess(db, principal, rows.map((r) => r.version as string));
-  return rows.map((r) => ({
-    versionUuid: r.version as string,
-    versionId: r.version_id as string,
-    packageId: r.package_id as string,
-    packageName: r.package_name as string,
-    environmentName: r.env_name as string,
-    stamp: (r.updated_at as Date).toISOString(),
-    ...(access.has(r.version as string) ? { access: access.get(r.version as string) } : {}),
+  const access = await retrievalAccess(db, principal, rows.map((r) => r.versionUuid));
+  return rows.map(({ updatedAt, ...r }) => ({
+    ...r,
+    stamp: updatedAt.toISOString(),
+    ...(access.has(r.versionUuid) ? { access: access.get(r.versionUuid) } : {}),
   }));
 }
 
@@ -193,34 +198,52 @@ function accessKey(access: VersionAccess | undefined): string {
 const COMBINED_LIMIT = 32;
 const combinedCache = new Map<string, StoredEntity[]>();
 
+/** An indexed entity as {@link loadVersions} reads it (the vector as pgvector text). */
+interface EntityRow {
+  id: string;
+  version: string;
+  modelPath: string;
+  kind: EntityRecord["kind"];
+  path: string;
+  sourceName: string | null;
+  dataType: string | null;
+  description: string | null;
+  text: string;
+  lexicalTerms: LexicalTerms;
+  indexedValues: IndexedValue[] | null;
+  model: string | null;
+  embedding: string | null;
+}
+
 async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise<void> {
   const uuids = versions.map((v) => v.versionUuid);
-  const rows = await db`
-    SELECT me.id, me.version, me.model_path, me.kind, me.name, me.path, me.source_name, me.data_type, me.description,
-           ee.text, ee.lexical_terms, ee.indexed_values, ee.model, ee.embedding::text AS embedding
+  const rows = await db<EntityRow[]>`
+    SELECT me.id, me.version, me.model_path AS "modelPath", me.kind, me.path, me.source_name AS "sourceName",
+           me.data_type AS "dataType", me.description, ee.text, ee.lexical_terms AS "lexicalTerms",
+           ee.indexed_values AS "indexedValues", ee.model, ee.embedding::text AS embedding
       FROM model_entities me JOIN entity_embeddings ee ON ee.entity_id = me.id
      WHERE me.version = ANY(${uuids}::uuid[])`;
   const byVersion = new Map<string, StoredEntity[]>();
   for (const v of versions) byVersion.set(v.versionUuid, []);
   const origin = new Map(versions.map((v) => [v.versionUuid, { environmentName: v.environmentName, packageName: v.packageName, versionId: v.versionId }]));
   for (const r of rows) {
-    const values = r.indexed_values as IndexedValue[] | null;
-    const kind = r.kind as EntityRecord["kind"];
-    const vector = vectorFromSql(r.embedding as string | null);
-    byVersion.get(r.version as string)!.push({
-      id: r.id as string,
+    const values = r.indexedValues;
+    const kind = r.kind;
+    const vector = vectorFromSql(r.embedding);
+    byVersion.get(r.version)!.push({
+      id: r.id,
       kind,
-      name: r.path as string,
-      sourceName: (r.source_name as string | null) ?? "",
-      modelPath: r.model_path as string,
+      name: r.path,
+      sourceName: r.sourceName ?? "",
+      modelPath: r.modelPath,
       fieldType: kind,
-      dataType: (r.data_type as string | null) ?? kind,
-      ...(r.description ? { description: r.description as string } : {}),
-      text: r.text as string,
-      lexicalTerms: r.lexical_terms as LexicalTerms,
+      dataType: r.dataType ?? kind,
+      ...(r.description ? { description: r.description } : {}),
+      text: r.text,
+      lexicalTerms: r.lexicalTerms,
       ...(values && values.length > 0 ? { values: values.map((v) => v.value), indexedValues: values } : {}),
-      ...(vector && r.model ? { vector, vectorModel: r.model as string } : {}),
-      origin: origin.get(r.version as string)!,
+      ...(vector && r.model ? { vector, vectorModel: r.model } : {}),
+      origin: origin.get(r.version)!,
     });
   }
   // Versions not indexed yet: lexical records from their stored metadata.
@@ -239,14 +262,17 @@ async function fromMetadata(
   origin: Map<string, EntityRecord["origin"]>,
 ): Promise<void> {
   const uuids = versions.map((v) => v.versionUuid);
-  const models = await db`SELECT version, metadata FROM version_models WHERE version = ANY(${uuids}::uuid[])`;
-  const ids = await db`SELECT id, version, model_path, source_name, kind, path FROM model_entities WHERE version = ANY(${uuids}::uuid[])`;
-  const idOf = new Map(ids.map((r) => [`${r.version}|${r.model_path}#${r.source_name ?? ""}/${r.kind}:${r.path}`, r.id as string]));
+  const models = await db<{ version: string; metadata: ModelMetadata }[]>`
+    SELECT version, metadata FROM version_models WHERE version = ANY(${uuids}::uuid[])`;
+  const ids = await db<{ id: string; key: string }[]>`
+    SELECT id, version || '|' || model_path || '#' || coalesce(source_name, '') || '/' || kind || ':' || path AS "key"
+      FROM model_entities WHERE version = ANY(${uuids}::uuid[])`;
+  const idOf = new Map(ids.map((r) => [r.key, r.id]));
   const lexicon = loadLexicon();
   for (const m of models) {
-    for (const record of entitiesFromMetadata(m.metadata as ModelMetadata, {}, { lexicon })) {
+    for (const record of entitiesFromMetadata(m.metadata, {}, { lexicon })) {
       const id = idOf.get(`${m.version}|${record.id}`);
-      if (id) into.get(m.version as string)!.push({ ...record, id, origin: origin.get(m.version as string) });
+      if (id) into.get(m.version)!.push({ ...record, id, origin: origin.get(m.version) });
     }
   }
 }

@@ -32,7 +32,7 @@ export function vectorFromSql(text: string | null): Float32Array | undefined {
 }
 
 /** `vector(<dimension>)`, checked, for SQL text (dimensions cannot be bind parameters). */
-export function vectorType(dimension: number): string {
+function vectorType(dimension: number): string {
   if (!Number.isInteger(dimension) || dimension < 1 || dimension > 16_000) {
     throw new Error(`embedding dimension ${dimension} is not an integer in 1..16000; check EMBEDDING_MODEL`);
   }
@@ -40,7 +40,7 @@ export function vectorType(dimension: number): string {
 }
 
 /** Name of the HNSW index of a model (63 bytes at most, stable per model and dimension). */
-export async function vectorIndexName(model: string, dimension: number): Promise<string> {
+async function vectorIndexName(model: string, dimension: number): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${model}\0${dimension}`));
   const hex = [...new Uint8Array(digest)].slice(0, 6).map((b) => b.toString(16).padStart(2, "0")).join("");
   const slug = model.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "").slice(0, 24);

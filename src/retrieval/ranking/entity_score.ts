@@ -77,22 +77,9 @@ function prefixMatch(q: string, terms: string[]): string | undefined {
     (t.length >= q.length ? t.startsWith(q) : q.startsWith(t)));
 }
 
-/**
- * IDF of stemmed terms over the entities' name, doc and related terms,
- * `ln(1 + (n + 1) / (1 + df))`: a word that many entities share (`company`
- * in an HR package) weighs less in a phrase's lexical coverage.
- *
- * @example
- * const idf = inverseDocumentFrequency(entities);
- * idf("delay") < idf("unknownword") // true when some entity has `delay`
- */
-export function inverseDocumentFrequency(entities: readonly EntityRecord[]): (term: string) => number {
-  return scopeTerms(entities).idf;
-}
-
 /** What ranking needs of a whole scope, computed once per entity array. */
 export interface ScopeTerms {
-  /** IDF of a stemmed term (see {@link inverseDocumentFrequency}). */
+  /** IDF of a stemmed term over the entities' name, doc and related terms, `ln(1 + (n + 1) / (1 + df))`: a word many entities share weighs less. */
   idf: (term: string) => number;
   /**
    * Every stem or stem pair that a phrase's related word can meet in some
@@ -131,7 +118,7 @@ const scopeCache = new WeakMap<readonly EntityRecord[], ScopeTerms>();
 export interface ScoreOptions extends RankOptions {
   /** Cosine similarity of the phrase to the entity, when it is a semantic neighbour. */
   cosine?: number;
-  /** Weight of each phrase stem (see {@link inverseDocumentFrequency}). */
+  /** Weight of each phrase stem (see {@link ScopeTerms.idf}). */
   idf: (term: string) => number;
 }
 

@@ -26,7 +26,7 @@ import { type EntityMatch, kindOrder } from "./types.ts";
 import { containsIdentifier, containsWord, expandAbbreviations, stem, STOP_WORDS, words } from "../text/text_terms.ts";
 
 /** Signals that {@link QuestionRankOptions.disable} can turn off (for the eval's ablation). */
-export type Signal = "idf" | "calibration" | "collapse" | "kinds" | "synonyms" | "values" | "lexical";
+type Signal = "idf" | "calibration" | "collapse" | "kinds" | "synonyms" | "values" | "lexical";
 
 /** Options of {@link rankQuestionEntities}. */
 export interface QuestionRankOptions {
@@ -46,7 +46,7 @@ export interface QuestionRankOptions {
  * confirmed on the test half: package R@5 86.8% -> 87.4%, environment
  * 76.0% -> 76.6% (one question each, so within noise).
  */
-export const SYNONYM_THRESHOLD = 0.75;
+const SYNONYM_THRESHOLD = 0.75;
 
 /** A ranked entity with where else it appears (join or extend copies collapsed into it). */
 export interface QuestionMatch extends EntityMatch {

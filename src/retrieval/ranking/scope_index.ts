@@ -12,7 +12,7 @@ import { stem, STOP_WORDS, words } from "../text/text_terms.ts";
 import { collapseKeys } from "./collapse.ts";
 
 /** Words of one entity, as ranking matches them. */
-export interface EntityWords {
+interface EntityWords {
   /** Stems of name words (abbreviations expanded, compounds split) and their lexicon synonyms. */
   name: Set<string>;
   doc: Set<string>;

@@ -38,7 +38,7 @@ export interface Lexicon {
 }
 
 /** Options of `Lexicon.related`. */
-export interface RelatedOptions {
+interface RelatedOptions {
   /**
    * Words around the asked word (an entity's doc and name): a rarer sense,
    * beyond the most frequent ones, is taken too when one of its lemmas holds

@@ -5,16 +5,16 @@
  * read `Authorization` only, so no cross-site request acts with the cookie.
  * @module
  */
-import { principalOf } from "../apps/scope.ts";
-import { signCredential, subjectOf, verifyCredential } from "../apps/credentials.ts";
-import type { AppContext } from "./context.ts";
-import type { Principal } from "./principal.ts";
+import { principalOf } from "./scope.ts";
+import { signCredential, subjectOf, verifyCredential } from "./credentials.ts";
+import type { AppContext } from "../http/context.ts";
+import type { Principal } from "../http/principal.ts";
 
 /** Name of the browser session cookie. */
-export const SESSION_COOKIE = "mp_session";
+const SESSION_COOKIE = "mp_session";
 
 /** The value of a cookie of a request. */
-export function cookieValue(request: Request, cookieName: string): string | undefined {
+function cookieValue(request: Request, cookieName: string): string | undefined {
   const header = request.headers.get("cookie");
   if (!header) return undefined;
   for (const part of header.split(";")) {
@@ -31,7 +31,7 @@ export function cookieValue(request: Request, cookieName: string): string | unde
 }
 
 /** Whether the browser reached the service over https (the URL, or `X-Forwarded-Proto` with `TRUST_PROXY`). */
-export function overHttps(ctx: AppContext, request: Request): boolean {
+function overHttps(ctx: AppContext, request: Request): boolean {
   if (new URL(request.url).protocol === "https:") return true;
   return ctx.config.trustProxy && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
