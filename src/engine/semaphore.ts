@@ -9,7 +9,7 @@
  */
 
 /** Releases a slot taken with {@link Semaphore.acquire}; calling it twice is harmless. */
-type Release = () => void;
+export type Release = () => void;
 
 /** A bound on how many tasks run at once. */
 export interface Semaphore {

@@ -75,7 +75,7 @@ interface QuestionTerms {
 }
 
 /** Tuned weights (tuning half of the eval). */
-export const WEIGHTS = { bare: 0.2, bareWords: 1, time: 0.1, semantic: 0.55, lexical: 0.6, value: 0.8, kind: 0.15, notebook: 0.85, nameCoverage: 0.3, doc: 0.7, related: 0.7, floor: 0.3, neighbour: 0.3, context: 0.5, sourcePenalty: 0.2 };
+const WEIGHTS = { bare: 0.2, bareWords: 1, time: 0.1, semantic: 0.55, lexical: 0.6, value: 0.8, kind: 0.15, notebook: 0.85, nameCoverage: 0.3, doc: 0.7, related: 0.7, floor: 0.3, neighbour: 0.3, context: 0.5, sourcePenalty: 0.2 };
 
 /**
  * Ranks a scope's entities for a question, best first, each field once.

@@ -11,7 +11,7 @@
  * names, with their expansion. A general table (data-warehouse naming
  * conventions), not tied to any package.
  */
-const FIELD_ABBREVIATIONS: ReadonlyMap<string, string> = new Map(Object.entries({
+export const FIELD_ABBREVIATIONS: ReadonlyMap<string, string> = new Map(Object.entries({
   acct: "account", addr: "address", adj: "adjusted", amt: "amount", amnt: "amount", approx: "approximate",
   arr: "arrival", attr: "attribute", avg: "average", bal: "balance", bday: "birthday", bldg: "building",
   cat: "category", cd: "code", cfg: "configuration", chg: "change", cnt: "count", co: "company",
