@@ -11,6 +11,7 @@
  * @module
  */
 /// <reference lib="webworker" />
+import { getPriority, setPriority } from "node:os";
 import {
   type Connection,
   type LookupConnection,
@@ -23,6 +24,23 @@ import type { CompileJob, HostReply, JobResult, ModelDescriber, SerializedError,
 import { packageFileOf } from "./package_url.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
+
+/**
+ * The nice value of a compile worker's thread. On a host with few cores the
+ * translator's CPU work competes with the main thread, which answers every
+ * request: at a lower priority the worker yields the CPU to it. Linux only,
+ * where a priority set with pid 0 is the calling thread's (elsewhere it would
+ * be the whole process's).
+ */
+const WORKER_NICE = 10;
+
+if (process.platform === "linux") {
+  try {
+    if (getPriority() < WORKER_NICE) setPriority(WORKER_NICE);
+  } catch {
+    // a system that refuses it leaves the worker at the process's priority
+  }
+}
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 type Request = WorkerRequest extends infer R ? R extends { id: number } ? Omit<R, "id"> : never : never;
