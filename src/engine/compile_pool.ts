@@ -256,7 +256,7 @@ function compiledFrom(done: Extract<WorkerMessage, { kind: "done" }>): WorkerCom
       return model;
     },
     bytes: done.modelDef.length,
-    ...(described !== undefined ? { described } : {}),
+    ...(described !== undefined ? { described: JSON.parse(described) as unknown } : {}),
   };
 }
 

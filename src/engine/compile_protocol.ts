@@ -28,7 +28,7 @@ export interface DescribeInput {
 /**
  * A describer module (its URL is given with the job): derives plain data
  * from the compiled model in the worker, so the main thread never walks the
- * model. What it answers crosses threads by structured clone.
+ * model. What it answers crosses threads as JSON text.
  */
 export interface ModelDescriber {
   describeModel(input: DescribeInput): unknown;
@@ -53,7 +53,11 @@ export type JobResult =
    * thread costs a fraction of rebuilding the same objects from a structured
    * clone (about 6 ms against 70 ms for a 300-source model of 3.5 MB).
    */
-  | { kind: "done"; modelDef: string; problems: LogMessage[]; fromSources: string[]; described?: unknown; describeError?: SerializedError }
+  /**
+   * `described` is the describer's answer as JSON text, for the same reason
+   * (about 1 ms against 10 ms for the metadata of 300 sources).
+   */
+  | { kind: "done"; modelDef: string; problems: LogMessage[]; fromSources: string[]; described?: string; describeError?: SerializedError }
   | { kind: "failed"; error: SerializedError };
 
 /** An error as it crosses threads; `problems` when Malloy refused the model. */

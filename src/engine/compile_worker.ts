@@ -126,7 +126,7 @@ async function compile(job: CompileJob): Promise<JobResult> {
   const done: JobResult = { kind: "done", modelDef: JSON.stringify(model._modelDef), problems: model.problems, fromSources: model.fromSources };
   if (job.describe) {
     try {
-      done.described = await describe(job.url, job.describe, model);
+      done.described = JSON.stringify(await describe(job.url, job.describe, model));
     } catch (error) {
       done.describeError = serialize(error);
     }
