@@ -14,7 +14,7 @@
  * (a comma list) runs only those sections.
  */
 import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { readConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     clearInterval(lagTimer);
     await published;
     console.log(`  publish ${fmt(performance.now() - started)}; /health over ${health.length} samples: p50 ${fmt(quantile(health, 0.5))}  p99 ${fmt(quantile(health, 0.99))}  max ${fmt(Math.max(...health))}`);
-    console.log(`  event-loop lag (10 ms timer, ${lags.length} ticks): p99 ${fmt(quantile(lags, 0.99))}  max ${fmt(Math.max(...lags))}`);
+    console.log(`  event-loop lag (10 ms timer, ${lags.length} ticks): p99 ${fmt(quantile(lags, 0.99))}  max ${fmt(Math.max(...lags))}  (load average ${loadavg()[0]!.toFixed(2)}, ${cpus().length} cores)`);
     }
 
     if (SECTIONS.has("3")) {
