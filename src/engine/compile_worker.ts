@@ -7,7 +7,8 @@
  * JSON text) with the model's warnings and source URLs, or the error Malloy
  * threw with its problems. When the job names a describer module, the
  * worker also runs it on the model and answers its plain data (a publish's
- * metadata and access rules), so the main thread never walks the model. Started by `compile_pool.ts`.
+ * metadata and access rules), so the main thread never walks the model.
+ * Started by `compile_pool.ts`.
  * @module
  */
 /// <reference lib="webworker" />
