@@ -10,7 +10,8 @@ import { resolve } from "node:path";
 import { type Connection, type Model, Runtime, type URLReader } from "@malloydata/malloy";
 import { badRequest } from "../http/errors.ts";
 import type { PackageFiles } from "./archive.ts";
-import { compileInWorker, CompileTimeoutError } from "./compile_pool.ts";
+import { compileInWorker, CompileTimeoutError, ModelDescribeError } from "./compile_pool.ts";
+import type { ModelDescriber } from "./compile_protocol.ts";
 import { engineLimits, openPackageDuckDB, type PackageDuckDBOptions } from "./duckdb_sandbox.ts";
 import { guardBigQuery } from "./bigquery_guard.ts";
 import { guardDuckDB } from "./duckdb_guard.ts";
@@ -18,6 +19,7 @@ import { guardMysql } from "./mysql_guard.ts";
 import { guardPostgres } from "./postgres_guard.ts";
 import { guardSnowflake } from "./snowflake_guard.ts";
 import { guardTrino } from "./trino_guard.ts";
+import { packageBaseUrl, packageFileOf, packageRelativePath } from "./package_url.ts";
 import { formatProblems, type Problem, problemsOf, redactPath } from "./problems.ts";
 
 /** Finds an environment connection (postgres, bigquery, ...) by name. */
@@ -35,6 +37,11 @@ export interface CompileOptions {
   duckdbOptions?: PackageDuckDBOptions;
   /** Longest one model's compile may take, ms; default `COMPILE_TIMEOUT_MS` ({@link setCompileLimits}). */
   timeoutMs?: number;
+  /**
+   * A describer module ({@link ModelDescriber}) run on each model in the
+   * compile worker; its answer is each model's `described`.
+   */
+  describe?: URL;
 }
 
 /** Options of {@link compileModel}. */
@@ -47,6 +54,8 @@ export interface CompileModelOptions {
 export interface PackageRuntime {
   runtime: Runtime;
   packageDir: string;
+  /** The URL of the package folder (ends in `/`). */
+  base: URL;
   /** The URL Malloy knows a package file by. */
   urlOf(path: string): URL;
   /** The package-relative path of a Malloy URL (the URL itself when outside). */
@@ -61,6 +70,8 @@ export interface CompiledModel {
   pkg: PackageRuntime;
   /** Length of the model definition's JSON, when the compile measured it. */
   bytes?: number;
+  /** What the describer module answered (with {@link CompileOptions.describe}). */
+  described?: unknown;
 }
 
 /** Every compiled model of a package, by path. */
@@ -87,11 +98,11 @@ export function createPackageRuntime(
   options: CompileOptions = {},
 ): PackageRuntime {
   const dir = resolve(packageDir);
-  const base = new URL(`file://${encodeURI(dir)}/`);
+  const base = packageBaseUrl(dir);
   const duckdb = options.duckdb ?? openPackageDuckDB(dir, options.duckdbOptions);
   const urlReader: URLReader = {
     readURL(url: URL) {
-      const path = relativePath(url, base);
+      const path = packageRelativePath(url, base);
       if (path === undefined) {
         return Promise.reject(
           new Error(`'${url.href}' is outside the package; imports must name files inside the package archive`),
@@ -120,14 +131,9 @@ export function createPackageRuntime(
   return {
     runtime: new Runtime({ urlReader, connections }),
     packageDir: dir,
+    base,
     urlOf: (path: string) => new URL(path.split("/").map(encodeURIComponent).join("/"), base),
-    fileOf: (url: string) => {
-      try {
-        return relativePath(new URL(url), base) ?? url;
-      } catch {
-        return url;
-      }
-    },
+    fileOf: (url: string) => packageFileOf(url, base),
   };
 }
 
@@ -165,7 +171,7 @@ export async function compileModel(
   modelPath: string,
   options: CompileModelOptions = {},
 ): Promise<CompiledModel> {
-  const result = await tryCompile(pkg, modelPath, options.timeoutMs);
+  const result = await tryCompile(pkg, modelPath, options);
   if ("problems" in result) throw compileFailure(result.problems, 1);
   return result;
 }
@@ -187,7 +193,7 @@ export async function compilePackage(
   const paths = [...files.keys()].filter(isModelFile).sort();
   let failed = 0;
   for (const path of paths) {
-    const result = await tryCompile(pkg, path, options.timeoutMs).catch((error) => {
+    const result = await tryCompile(pkg, path, options).catch((error) => {
       if (!(error instanceof CompileTimeoutError)) throw error;
       return { problems: [{ file: path, message: `${error.message}; split the model or ask an administrator to raise the limit` }] };
     });
@@ -222,18 +228,28 @@ export function notebookToModel(text: string): string {
 
 /**
  * Compiles one file in a worker. Answers the model or its problems; throws
- * {@link CompileTimeoutError} (the caller decides how to report it).
+ * {@link CompileTimeoutError} (the caller decides how to report it). The
+ * model is rebuilt on this thread when `model` is first read.
  */
 async function tryCompile(
   pkg: PackageRuntime,
   path: string,
-  timeoutMs: number | undefined,
+  options: { timeoutMs?: number; describe?: URL },
 ): Promise<CompiledModel | { problems: Problem[] }> {
   try {
-    const { model, bytes } = await compileInWorker(pkg.runtime, pkg.urlOf(path), { timeoutMs });
-    return { path, model, pkg, bytes };
+    const describe = options.describe ? { module: options.describe, base: pkg.base } : undefined;
+    const compiled = await compileInWorker(pkg.runtime, pkg.urlOf(path), { timeoutMs: options.timeoutMs, describe });
+    return {
+      path,
+      pkg,
+      bytes: compiled.bytes,
+      get model() {
+        return compiled.model();
+      },
+      ...("described" in compiled ? { described: compiled.described } : {}),
+    };
   } catch (error) {
-    if (error instanceof CompileTimeoutError) throw error;
+    if (error instanceof CompileTimeoutError || error instanceof ModelDescribeError) throw error;
     const seen = new Set<string>();
     const problems = redactPath(problemsOf(error, pkg.fileOf), pkg.packageDir)
       .map((problem) => ({ ...problem, file: problem.file ?? path }))
@@ -256,10 +272,3 @@ function compileFailure(problems: Problem[], files: number) {
   );
 }
 
-function relativePath(url: URL, base: URL): string | undefined {
-  if (url.protocol !== "file:" || url.host !== "" || !url.pathname.startsWith(base.pathname)) {
-    return undefined;
-  }
-  const path = decodeURIComponent(url.pathname.slice(base.pathname.length));
-  return path.split("/").some((s) => s === ".." || s === "") ? undefined : path;
-}

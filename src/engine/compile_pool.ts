@@ -39,17 +39,40 @@ export class CompileTimeoutError extends Error {
   }
 }
 
-/** A model compiled in a worker, rebuilt on the main thread. */
+/** The describer of a model failed in the worker (a bug of ours, not a problem of the model). */
+export class ModelDescribeError extends Error {
+  override name = "ModelDescribeError";
+}
+
+/** A model compiled in a worker. */
 export interface WorkerCompiled {
-  model: Model;
+  /**
+   * The model, rebuilt on the main thread from its definition's JSON when
+   * first asked for (a publish that only needs the description never pays it).
+   */
+  model(): Model;
   /** Length of the model definition's JSON (measured in the worker). */
   bytes: number;
+  /** What the job's describer answered, when it had one. */
+  described?: unknown;
+}
+
+/** Options of {@link compileInWorker}. */
+export interface CompileInWorkerOptions {
+  /** Longest the compile may take, ms; default `COMPILE_TIMEOUT_MS`. */
+  timeoutMs?: number;
+  /**
+   * Also describe the model in the worker: `module` exports `describeModel`
+   * ({@link ModelDescriber}), `base` is the package's base URL (for `fileOf`).
+   */
+  describe?: { module: URL; base: URL };
 }
 
 interface Job {
   url: URL;
   runtime: Runtime;
   timeoutMs: number;
+  describe?: { module: string; base: string };
   resolve: (value: WorkerCompiled) => void;
   reject: (error: Error) => void;
 }
@@ -114,9 +137,10 @@ export function compileWorkerStats(): CompileWorkerStats {
  * the `MalloyError` (and its problems) Malloy threw, or with
  * {@link CompileTimeoutError} after `timeoutMs` (default `COMPILE_TIMEOUT_MS`).
  */
-export function compileInWorker(runtime: Runtime, url: URL, options: { timeoutMs?: number } = {}): Promise<WorkerCompiled> {
+export function compileInWorker(runtime: Runtime, url: URL, options: CompileInWorkerOptions = {}): Promise<WorkerCompiled> {
+  const describe = options.describe ? { module: options.describe.module.href, base: options.describe.base.href } : undefined;
   return new Promise<WorkerCompiled>((resolve, reject) => {
-    queue.push({ url, runtime, timeoutMs: options.timeoutMs ?? limits.timeoutMs, resolve, reject });
+    queue.push({ url, runtime, timeoutMs: options.timeoutMs ?? limits.timeoutMs, describe, resolve, reject });
     dispatch();
   });
 }
@@ -172,7 +196,7 @@ function run(slot: Slot, job: Job): void {
   slot.job = job;
   slot.connections = new Map();
   slot.timer = setTimeout(() => void retire(slot, new CompileTimeoutError(job.timeoutMs)), job.timeoutMs);
-  slot.worker.postMessage({ kind: "compile", url: job.url.href } satisfies CompileJob);
+  slot.worker.postMessage({ kind: "compile", url: job.url.href, ...(job.describe ? { describe: job.describe } : {}) } satisfies CompileJob);
 }
 
 /** Ends a slot's job (if any) and frees the slot for the next one. */
@@ -201,9 +225,10 @@ function onMessage(slot: Slot, message: WorkerMessage): void {
   if (slot.dead || !slot.job) return;
   if (message.kind === "done" || message.kind === "failed") {
     const job = finish(slot)!;
-    if (message.kind === "done") {
-      const modelDef = JSON.parse(message.modelDef) as ModelDef;
-      job.resolve({ model: new Model(modelDef, message.problems, message.fromSources), bytes: message.modelDef.length });
+    if (message.kind === "done" && message.describeError) {
+      job.reject(new ModelDescribeError(`describing the compiled model failed: ${message.describeError.message}`));
+    } else if (message.kind === "done") {
+      job.resolve(compiledFrom(message));
     } else {
       job.reject(deserialize(message.error));
     }
@@ -215,6 +240,24 @@ function onMessage(slot: Slot, message: WorkerMessage): void {
     (value) => reply(slot, job, { kind: "reply", id: message.id, value }),
     (error) => reply(slot, job, { kind: "reply", id: message.id, error: serialize(error) }),
   );
+}
+
+/** A job's answer, its model parsed on first use (then the JSON text is let go). */
+function compiledFrom(done: Extract<WorkerMessage, { kind: "done" }>): WorkerCompiled {
+  const { problems, fromSources, described } = done;
+  let text: string | undefined = done.modelDef;
+  let model: Model | undefined;
+  return {
+    model() {
+      if (!model) {
+        model = new Model(JSON.parse(text!) as ModelDef, problems, fromSources);
+        text = undefined;
+      }
+      return model;
+    },
+    bytes: done.modelDef.length,
+    ...(described !== undefined ? { described: JSON.parse(described) as unknown } : {}),
+  };
 }
 
 /** Answers a worker's request with the job's own runtime: its reader and its guarded connections. */

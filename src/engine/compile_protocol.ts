@@ -6,12 +6,32 @@
  * boundary and the SQL guard stay where they are.
  * @module
  */
-import type { LogMessage } from "@malloydata/malloy";
+import type { LogMessage, Model } from "@malloydata/malloy";
 
 /** Main thread to worker: compile the model at `url` (one job at a time). */
 export interface CompileJob {
   kind: "compile";
   url: string;
+  /** Also describe the model in the worker with this describer module (see {@link ModelDescriber}). */
+  describe?: { module: string; base: string };
+}
+
+/** What a describer gets: the model compiled in the worker and how to name package files. */
+export interface DescribeInput {
+  /** Package-relative path of the model file. */
+  path: string;
+  model: Model;
+  /** The package-relative path of a Malloy URL (the URL itself when outside the package). */
+  fileOf(url: string): string;
+}
+
+/**
+ * A describer module (its URL is given with the job): derives plain data
+ * from the compiled model in the worker, so the main thread never walks the
+ * model. What it answers crosses threads as JSON text.
+ */
+export interface ModelDescriber {
+  describeModel(input: DescribeInput): unknown;
 }
 
 /** Main thread to worker: the answer to a {@link WorkerRequest}. */
@@ -33,7 +53,11 @@ export type JobResult =
    * thread costs a fraction of rebuilding the same objects from a structured
    * clone (about 6 ms against 70 ms for a 300-source model of 3.5 MB).
    */
-  | { kind: "done"; modelDef: string; problems: LogMessage[]; fromSources: string[] }
+  /**
+   * `described` is the describer's answer as JSON text, for the same reason
+   * (about 1 ms against 10 ms for the metadata of 300 sources).
+   */
+  | { kind: "done"; modelDef: string; problems: LogMessage[]; fromSources: string[]; described?: string; describeError?: SerializedError }
   | { kind: "failed"; error: SerializedError };
 
 /** An error as it crosses threads; `problems` when Malloy refused the model. */

@@ -5,20 +5,43 @@
  * ({@link WorkerRequest}), where the package's reader (archive files only)
  * and its guarded connections answer. It answers the compiled `ModelDef` (as
  * JSON text) with the model's warnings and source URLs, or the error Malloy
- * threw with its problems. Started by `compile_pool.ts`.
+ * threw with its problems. When the job names a describer module, the
+ * worker also runs it on the model and answers its plain data (a publish's
+ * metadata and access rules), so the main thread never walks the model.
+ * Started by `compile_pool.ts`.
  * @module
  */
 /// <reference lib="webworker" />
+import { getPriority, setPriority } from "node:os";
 import {
   type Connection,
   type LookupConnection,
   MalloyError,
+  type Model,
   Runtime,
   type URLReader,
 } from "@malloydata/malloy";
-import type { CompileJob, HostReply, JobResult, SerializedError, WorkerRequest } from "./compile_protocol.ts";
+import type { CompileJob, HostReply, JobResult, ModelDescriber, SerializedError, WorkerRequest } from "./compile_protocol.ts";
+import { packageFileOf } from "./package_url.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
+
+/**
+ * The nice value of a compile worker's thread. On a host with few cores the
+ * translator's CPU work competes with the main thread, which answers every
+ * request: at a lower priority the worker yields the CPU to it. Linux only,
+ * where a priority set with pid 0 is the calling thread's (elsewhere it would
+ * be the whole process's).
+ */
+const WORKER_NICE = 10;
+
+if (process.platform === "linux") {
+  try {
+    if (getPriority() < WORKER_NICE) setPriority(WORKER_NICE);
+  } catch {
+    // a system that refuses it leaves the worker at the process's priority
+  }
+}
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 type Request = WorkerRequest extends infer R ? R extends { id: number } ? Omit<R, "id"> : never : never;
@@ -95,12 +118,29 @@ async function compile(job: CompileJob): Promise<JobResult> {
     },
   };
   const urlReader: URLReader = { readURL: (url: URL) => ask<string>({ kind: "read", url: url.href }) };
+  let model: Model;
   try {
-    const model = await new Runtime({ urlReader, connections }).loadModel(new URL(job.url)).getModel();
-    return { kind: "done", modelDef: JSON.stringify(model._modelDef), problems: model.problems, fromSources: model.fromSources };
+    model = await new Runtime({ urlReader, connections }).loadModel(new URL(job.url)).getModel();
   } catch (error) {
     return { kind: "failed", error: serialize(error) };
   }
+  const done: JobResult = { kind: "done", modelDef: JSON.stringify(model._modelDef), problems: model.problems, fromSources: model.fromSources };
+  if (job.describe) {
+    try {
+      done.described = JSON.stringify(await describe(job.url, job.describe, model));
+    } catch (error) {
+      done.describeError = serialize(error);
+    }
+  }
+  return done;
+}
+
+/** Runs the job's describer module on the compiled model (the module is loaded once per worker). */
+async function describe(url: string, by: { module: string; base: string }, model: Model): Promise<unknown> {
+  const base = new URL(by.base);
+  const fileOf = (href: string) => packageFileOf(href, base);
+  const describer = (await import(by.module)) as ModelDescriber;
+  return describer.describeModel({ path: fileOf(url), model, fileOf });
 }
 
 self.onmessage = (event: MessageEvent<CompileJob | HostReply>) => {

@@ -85,12 +85,21 @@ interface Annotated {
   annotations: { forRoute(route?: string): Array<{ content: string; route: string }> };
 }
 
+/** A compiled model as {@link modelMetadata} reads it (a {@link CompiledModel} is one). */
+export interface MetadataInput {
+  /** Package-relative path of the model file. */
+  path: string;
+  model: Model;
+  pkg: { fileOf(url: string): string };
+}
+
 /**
  * Extracts the sources defined in a compiled model file (imported sources
- * are described by their own file) and its named queries.
+ * are described by their own file) and its named queries. Pure: the compile
+ * worker runs it at publish.
  */
 export function modelMetadata(
-  compiled: CompiledModel,
+  compiled: MetadataInput,
   options: ModelMetadataOptions = {},
 ): ModelMetadata {
   const model = compiled.model;

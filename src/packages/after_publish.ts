@@ -26,6 +26,7 @@ export async function afterPublish(
       packageId: published.version.packageId,
       versionUuid: published.version.uuid,
       createdBy: options.createdBy ?? null,
+      models: published.models, // as stored: the run is planned without reading them back
     });
   }
   await emitPackageEvent(ctx, { envId: options.envId, packageName: options.packageName }, {

@@ -17,7 +17,6 @@ import {
   inspectArchive,
   type LookupConnection,
   type ModelMetadata,
-  modelMetadata,
   readModelFiles,
   removeExtracted,
   sha256Hex,
@@ -27,7 +26,8 @@ import { ApiError, badRequest, conflict } from "../http/errors.ts";
 import { MultipartError, multipartBoundary, type PartSink, readMultipart } from "../http/multipart.ts";
 import { SEMVER_PATTERN } from "../http/params.ts";
 import { insertModelMetadata } from "../models/store.ts";
-import { checkAccessAnnotations, withAccess } from "../rls/publish_check.ts";
+import { checkAccessAnnotations } from "../rls/publish_check.ts";
+import { DESCRIBE_MODEL, type PublishedModelFacts } from "./describe_model.ts";
 import { insertVersion, type VersionRow } from "../versions/store.ts";
 import { putArchive } from "./archive_store.ts";
 import { ensurePackage, updatePackage } from "./store.ts";
@@ -313,8 +313,10 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
     const files = await readModelFiles(packageDir);
     const compiled = await compileTolerantOfNotebooks(files, packageDir, options);
     notebooks = compiled.notebooks;
-    await checkAccessAnnotations(db, target.envId, compiled.models.values());
-    models = [...compiled.models.values()].map((m) => withAccess(modelMetadata(m), m));
+    // metadata and access facts were computed in the compile worker (describe_model.ts)
+    const facts = [...compiled.models.values()].map((m) => m.described as PublishedModelFacts);
+    await checkAccessAnnotations(db, target.envId, facts.map((f) => ({ path: f.metadata.modelPath, sources: f.access })));
+    models = facts.map((f) => f.metadata);
   } catch (error) {
     if (!hadDir) {
       const [stored] = await db`SELECT 1 FROM package_blobs WHERE sha256 = ${sha}`;
@@ -408,13 +410,13 @@ function cellOfLine(text: string, line: number): number {
  */
 async function compileTolerantOfNotebooks(files: PackageFiles, packageDir: string, options: PublishOptions) {
   try {
-    return { ...(await compilePackage(files, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs })), notebooks: [] as NotebookReport[] };
+    return { ...(await compilePackage(files, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs, describe: DESCRIBE_MODEL })), notebooks: [] as NotebookReport[] };
   } catch (error) {
     const problems = (error instanceof ApiError ? error.details.problems : undefined) as { file?: string; line?: number; column?: number; message?: string }[] | undefined;
     if (!problems?.length || !problems.every((p) => typeof p.file === "string" && p.file.endsWith(".malloynb") && files.has(p.file))) throw error;
     const failing = new Set(problems.map((p) => p.file!));
     const rest: PackageFiles = new Map([...files].filter(([path]) => !failing.has(path)));
-    const compiled = await compilePackage(rest, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs });
+    const compiled = await compilePackage(rest, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs, describe: DESCRIBE_MODEL });
     const notebooks = [...failing].sort().map((file) => {
       const text = new TextDecoder().decode(files.get(file)!);
       const cells = new Map<number, NotebookReport["cells"][number]>();

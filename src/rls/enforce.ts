@@ -20,6 +20,7 @@ import { type Principal, principalLabel } from "../http/principal.ts";
 import { type EffectiveValue, effectiveValues, type Holder, holderGroups } from "../attributes/effective.ts";
 import { type AccessRules, accessRules, type BoundArgument, fillBindings } from "./lineage.ts";
 import { sourceArgumentNames } from "./query_text.ts";
+import { trustedBy } from "./source_rules.ts";
 
 /** Who runs a query, in which organization. */
 export interface QueryCaller {
@@ -50,8 +51,8 @@ export interface AuthorizeQueryOptions {
 }
 
 /** Whether a Malloy URL is a file of the package (annotations there are trusted; query text is not). */
-export function trustedIn(compiled: CompiledModel): (url: string) => boolean {
-  return (url: string) => url.startsWith("file:") && compiled.pkg.fileOf(url) !== url;
+function trustedIn(compiled: CompiledModel): (url: string) => boolean {
+  return trustedBy(compiled.pkg.fileOf);
 }
 
 /** The rules a compiled query reaches (for dry runs, logs and checks). */

@@ -17,7 +17,7 @@ import type { ModelMetadata, SourceMetadata } from "../engine/mod.ts";
 import { MODEL, principalKey } from "../http/access.ts";
 import type { Principal } from "../http/principal.ts";
 import { holderGroups } from "../attributes/effective.ts";
-import type { SourceAccess } from "./publish_check.ts";
+import type { SourceAccess } from "./source_rules.ts";
 
 type Stored = SourceMetadata & { access?: SourceAccess };
 

@@ -7,6 +7,7 @@
  * claim, runs whose node stopped heartbeating are failed.
  * @module
  */
+import type { ModelMetadata } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { sweepMaterializationFiles } from "../materializations/serve.ts";
 import { evictVersions } from "../query/models.ts";
@@ -126,14 +127,17 @@ export interface EnqueueRun {
   /** Absent: a full run. */
   scope?: RunScope;
   createdBy: string | null;
+  /** The version's model metadata when the caller holds it (a publish); read from the database otherwise. */
+  models?: readonly ModelMetadata[];
 }
 
 /**
  * Plans (400 for unknown source or dimension names) and queues a run, then
  * wakes the worker. Returns the run id.
  */
-export async function enqueueRun(ctx: AppContext, run: EnqueueRun): Promise<string> {
-  const models = await versionModels(ctx.sql, run.versionUuid);
+export async function enqueueRun(ctx: AppContext, request: EnqueueRun): Promise<string> {
+  const { models: known, ...run } = request;
+  const models = known ?? await versionModels(ctx.sql, run.versionUuid);
   const units = planUnits(models, run.scope);
   const buildsIndexes = run.scope === undefined || units.some((u) => u.kind === "index");
   const id = await ctx.sql.begin((tx) => insertRun(tx, { ...run, units, buildsIndexes }));

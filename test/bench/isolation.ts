@@ -6,15 +6,19 @@
  *    `BENCH_RUNS`, 20) alone, then while a heavy query of the same package
  *    runs, then while a heavy query of another organization's package runs;
  * 2. `/health` latency (p50, p99, max, sampled every 20 ms) while a
- *    300-source model compiles at publish;
+ *    300-source model compiles at publish, the event loop's lag, the load
+ *    average, and (Linux) the main thread's CPU time during the publish and
+ *    the time it waited for a core: on a shared host the lag follows the
+ *    load, the main thread's own work does not;
  * 3. the service's peak RSS while a query whose full result is about 1 GiB
  *    runs (the row cap streams only `QUERY_ROW_LIMIT` rows out of DuckDB),
  *    next to `QUERY_MEMORY_LIMIT`.
  * Run: `bun test/bench/isolation.ts` (embedded database); `BENCH_SECTIONS=2`
  * (a comma list) runs only those sections.
  */
+import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { readConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
@@ -27,6 +31,22 @@ const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "1,2,3").split(",").map(
 const PASSWORD = "bench-password";
 const HEAVY = `run: duckdb.sql("select a.range as x from range(400000) a, range(400000) b") -> { aggregate: s is x.sum() }`;
 const BIG = `run: duckdb.sql("select i, repeat('x', 1000) as pad from range(1100000) t(i)") -> { select: i, pad }`;
+
+/** CPU time of a thread and time it waited, runnable, for a core (ms). */
+interface ThreadSchedule {
+  runMs: number;
+  waitMs: number;
+}
+
+/** The main thread's schedule statistics (Linux `/proc/<pid>/task/<pid>/schedstat`); undefined elsewhere. */
+function mainThreadSchedule(): ThreadSchedule | undefined {
+  try {
+    const [run, wait] = readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, "utf8").split(" ").map(Number);
+    return { runMs: run! / 1e6, waitMs: wait! / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
 
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -107,7 +127,10 @@ async function main(): Promise<void> {
     const lags: number[] = [];
     let publishing = true;
     const started = performance.now();
+    const schedBefore = mainThreadSchedule();
+    let schedAfter: ThreadSchedule | undefined;
     const published = publish("alpha", big, "wide").finally(() => {
+      schedAfter = mainThreadSchedule();
       publishing = false;
     });
     // The client shares the service's event loop: a /health sample only sees a
@@ -128,7 +151,12 @@ async function main(): Promise<void> {
     clearInterval(lagTimer);
     await published;
     console.log(`  publish ${fmt(performance.now() - started)}; /health over ${health.length} samples: p50 ${fmt(quantile(health, 0.5))}  p99 ${fmt(quantile(health, 0.99))}  max ${fmt(Math.max(...health))}`);
-    console.log(`  event-loop lag (10 ms timer, ${lags.length} ticks): p99 ${fmt(quantile(lags, 0.99))}  max ${fmt(Math.max(...lags))}`);
+    console.log(`  event-loop lag (10 ms timer, ${lags.length} ticks): p99 ${fmt(quantile(lags, 0.99))}  max ${fmt(Math.max(...lags))}  (load average ${loadavg()[0]!.toFixed(2)}, ${cpus().length} cores)`);
+    if (schedBefore && schedAfter) {
+      // Linux: how much of the publish the main thread (service and client) ran, and how long
+      // it was runnable but waiting for a core (other processes, the compile worker)
+      console.log(`  main thread during the publish: ${fmt(schedAfter.runMs - schedBefore.runMs)} on a core, ${fmt(schedAfter.waitMs - schedBefore.waitMs)} waiting for one`);
+    }
     }
 
     if (SECTIONS.has("3")) {

@@ -197,3 +197,42 @@ describe("compiling in a worker", () => {
     }
   }, 120_000);
 });
+
+/** Nice values of this process's threads (Linux), by thread id. */
+async function threadNices(): Promise<number[]> {
+  const { readdir, readFile } = await import("node:fs/promises");
+  const out: number[] = [];
+  for (const tid of await readdir("/proc/self/task")) {
+    const stat = await readFile(`/proc/self/task/${tid}/stat`, "utf8").catch(() => "");
+    // proc(5): nice is field 19, the 17th after the command name
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields.length > 16) out.push(Number(fields[16]));
+  }
+  return out;
+}
+
+describe("compile worker details", () => {
+  test("a describer module runs on the model in the worker and answers what it answers on this thread", async () => {
+    const { DESCRIBE_MODEL, describeModel } = await import("../../src/packages/describe_model.ts");
+    const described = await compilePackage(small(), pkgDir, { describe: DESCRIBE_MODEL });
+    const plain = await compilePackage(small(), pkgDir);
+    expect([...described.models.keys()].sort()).toEqual(["airports.malloy", "flights.malloy"]);
+    for (const [path, compiled] of described.models) {
+      const here = plain.models.get(path)!;
+      const expected = describeModel({ path, model: here.model, fileOf: here.pkg.fileOf });
+      expect(compiled.described).toEqual(expected);
+      expect((compiled.described as typeof expected).metadata.sources.length).toBeGreaterThan(0);
+    }
+    // without a describer nothing is described
+    expect(plain.models.get("flights.malloy")!.described).toBeUndefined();
+  }, 120_000);
+
+  test.if(process.platform === "linux")("the worker's thread runs at a lower priority than the main thread", async () => {
+    const pkg = createPackageRuntime(small(), pkgDir);
+    await compileModel(pkg, "flights.malloy");
+    expect(compileWorkerStats().running).toBeGreaterThan(0);
+    const nices = await threadNices();
+    const main = (await import("node:os")).getPriority();
+    expect(nices.filter((n) => n > main).length).toBeGreaterThan(0);
+  }, 120_000);
+});

@@ -1,0 +1,92 @@
+/**
+ * The access rules of each exported source of a compiled model, as plain
+ * data: computed once per model at publish, in the compile worker (see
+ * `src/packages/describe_model.ts`), then used on the main thread both by the
+ * publish check (`checkAccessAnnotations` in `publish_check.ts`) and for the
+ * `access` stored with each source's metadata ({@link withAccess}). Pure: no
+ * database, no HTTP.
+ * @module
+ */
+import type { Explore, Model } from "@malloydata/malloy";
+import type { ModelMetadata } from "../engine/metadata.ts";
+import { type AccessRules, accessRules } from "./lineage.ts";
+
+/** A declared parameter (or argument) of a source: what a bound attribute must fill. */
+interface ParameterFacts {
+  type?: string;
+  filterType?: string;
+}
+
+/** The access facts of one exported source. */
+export interface SourceAccessFacts {
+  name: string;
+  /** Its rules, with what it inherits and reaches through joins. */
+  rules: AccessRules;
+  /** True when annotated `#@ persist`. */
+  persist: boolean;
+  /** Its declared parameters, by name. */
+  parameters: Record<string, ParameterFacts>;
+  /** Arguments it was given (a source built from a parameterized one), by name. */
+  arguments: Record<string, ParameterFacts>;
+}
+
+/** The access rules of a source as stored in its metadata. */
+export interface SourceAccess {
+  /** `#(bind)` pairs reached (the source's own, inherited, or of joined sources). */
+  bindings: { source: string; parameter: string; attribute: string }[];
+  /** Each entry: the caller must belong to one of these groups. */
+  authorizeGroups: string[][];
+}
+
+/**
+ * Whether a Malloy URL is a file of the package (annotations there are
+ * trusted; query text is not), given the package's `fileOf`.
+ */
+export function trustedBy(fileOf: (url: string) => string): (url: string) => boolean {
+  return (url: string) => url.startsWith("file:") && fileOf(url) !== url;
+}
+
+function isPersisted(explore: Explore): boolean {
+  try {
+    return (explore as unknown as { annotations: { parseAsTag(route: string): { tag: { has(name: string): boolean } } } })
+      .annotations.parseAsTag("@").tag.has("persist");
+  } catch {
+    return false;
+  }
+}
+
+function parametersOf(declared: Record<string, { type?: string; filterType?: string }> | undefined): Record<string, ParameterFacts> {
+  const out: Record<string, ParameterFacts> = {};
+  for (const [name, p] of Object.entries(declared ?? {})) {
+    out[name] = { ...(p.type !== undefined ? { type: p.type } : {}), ...(p.filterType !== undefined ? { filterType: p.filterType } : {}) };
+  }
+  return out;
+}
+
+/** The access facts of every exported source of a model, walking its IR once per source. */
+export function sourceAccessFacts(model: Model, trusted: (url: string) => boolean): SourceAccessFacts[] {
+  return model.exportedExplores.map((explore) => {
+    const def = explore.structDef as { parameters?: Record<string, ParameterFacts>; arguments?: Record<string, ParameterFacts> };
+    return {
+      name: explore.name,
+      rules: accessRules(explore.structDef, model._modelDef, { trusted }),
+      persist: isPersisted(explore),
+      parameters: parametersOf(def.parameters),
+      arguments: parametersOf(def.arguments),
+    };
+  });
+}
+
+/** The model metadata with `access` on each source that has rules. */
+export function withAccess(meta: ModelMetadata, facts: SourceAccessFacts[]): ModelMetadata {
+  const rules = new Map(facts.map((f) => [f.name, f.rules]));
+  return {
+    ...meta,
+    sources: meta.sources.map((source) => {
+      const r = rules.get(source.name);
+      if (!r || (r.bindings.length === 0 && r.authorize.length === 0)) return source;
+      const access: SourceAccess = { bindings: r.bindings, authorizeGroups: r.authorize.map((a) => a.groups) };
+      return { ...source, access };
+    }),
+  };
+}
