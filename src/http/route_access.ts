@@ -32,7 +32,7 @@
 import { Elysia } from "elysia";
 import { ADMIN, MODEL, READ, isSystemAdmin } from "./access.ts";
 import { required, requiredUser } from "./auth.ts";
-import type { AppContext } from "./context.ts";
+import { type AppContext, requestMeta } from "./context.ts";
 import type { Principal } from "./principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { organizationFor } from "../organizations/lookup.ts";
@@ -73,10 +73,10 @@ const RANK: Record<OrgRule | PkgRule | WsRule | DocRule, number> = { member: REA
 
 type Params = Record<string, string>;
 
-/** The organization `{org}` when the caller holds `need` on it. */
-export async function orgRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: OrgRule) {
+/** The organization `{org}` when the caller holds `need` on it (`since`: when the request arrived, see organizationFor). */
+export async function orgRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: OrgRule, since?: number) {
   const p = need === "user-member" ? requiredUser(principal ?? null) : required(principal ?? null);
-  const org = await organizationFor(ctx, p, params.org!, RANK[need]);
+  const org = await organizationFor(ctx, p, params.org!, { need: RANK[need], since });
   if (need === "admin-or-self" && !(p.kind === "user" && p.userName === params.userName) && org.rank < ADMIN) {
     throw new ForbiddenError(`the effective attributes of user '${params.userName}' are visible to the user and to admins of organization '${params.org}'`);
   }
@@ -295,8 +295,8 @@ export function routeAccess(ctx: AppContext) {
       }),
       orgAccess: (need: OrgRule) => ({
         detail: declared(`organization:${need}`),
-        async resolve({ params, principal }) {
-          return { org: await orgRule(ctx, principal, params, need) };
+        async resolve({ params, principal, request }) {
+          return { org: await orgRule(ctx, principal, params, need, requestMeta(request)?.start) };
         },
       }),
       orgListingAccess: (through: "environment-viewer" | "package-viewer") => ({
