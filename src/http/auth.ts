@@ -100,9 +100,11 @@ export async function userById(sql: Db, id: string): Promise<(UserPrincipal & { 
     : null;
 }
 
-/** The principal of a user row (without the row's extra fields). */
+/** The principal of a user row (without the row's extra fields; with its token version when the row has one). */
 export function userPrincipal(u: UserPrincipal): UserPrincipal {
-  return { kind: "user", userId: u.userId, userName: u.userName, systemAdmin: u.systemAdmin };
+  const principal: UserPrincipal = { kind: "user", userId: u.userId, userName: u.userName, systemAdmin: u.systemAdmin };
+  if (u.tokenVersion !== undefined) principal.tokenVersion = u.tokenVersion;
+  return principal;
 }
 
 /** An OAuth access token: valid only for the MCP resource in its audience, while its grant stands. */
