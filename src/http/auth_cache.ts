@@ -141,7 +141,8 @@ function newCache<V>(state: State): DecisionCache<V> {
       const entry = entries.get(key);
       if (!entry) return undefined;
       if (entry.generation !== generation || Date.now() >= entry.until) {
-        entries.delete(key);
+        // a caller holding an older generation than the entry's leaves it for newer callers
+        if (entry.generation < state.generation || Date.now() >= entry.until) entries.delete(key);
         return undefined;
       }
       return entry.value;
