@@ -10,7 +10,8 @@
  * decision it learns the state of that table (`epoch:count`) from a check that
  * started after the request arrived, so a change committed before the request
  * was sent is always seen, also one made by another process on the same
- * database. Concurrent requests share one check (the next one to start), so
+ * database. Concurrent requests share one check (the next one to start, once
+ * the requests of the current turn of the event loop have joined it), so
  * under load one round trip serves many requests. A new state drops every
  * cached decision of the database; a decision read while the state changed is
  * stored under the old generation and never served.
@@ -103,14 +104,18 @@ function startCheck(sql: Sql, state: State): Promise<number> {
 export function authGeneration(sql: Sql, since: number): number | Promise<number> {
   const state = stateOf(sql);
   if (state.checkedAt >= since) return state.generation;
+  // a check not started yet starts after this call: join it
+  if (state.next) return state.next;
   const inflight = state.inflight;
-  if (!inflight) return startCheck(sql, state);
-  if (inflight.start >= since) return inflight.done;
-  // the check in flight may have read the table before this request arrived: wait for the next one
-  state.next ??= inflight.done.then(() => {}, () => {}).then(() => {
+  if (inflight && inflight.start >= since) return inflight.done;
+  // the check in flight may have read the table before this request arrived: the next one starts
+  // after it ends, and after the requests of this turn of the event loop have joined
+  state.next = (async () => {
+    if (inflight) await inflight.done.catch(() => {});
+    await new Promise((resolve) => setImmediate(resolve));
     state.next = undefined;
-    return state.inflight && state.inflight.start >= since ? state.inflight.done : startCheck(sql, state);
-  });
+    return await startCheck(sql, state);
+  })();
   return state.next;
 }
 
