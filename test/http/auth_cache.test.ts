@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { SERVER_URL, startTestService, type TestService } from "../helpers/service.ts";
 import { startMain, stopAll, waitHealthy } from "../helpers/process.ts";
 import { openDatabase } from "../../src/db/database.ts";
+import { authGeneration } from "../../src/http/auth_cache.ts";
 
 const API = "/api/v0";
 let s: TestService;
@@ -128,6 +129,46 @@ describe("in one process", () => {
     await getTwice("acme", { token });
     expect((await s.call("PATCH", `${API}/organizations/acme`, { token: admin, body: { displayName: "Acme Renamed" } })).status).toBe(200);
     expect((await s.call("GET", `${API}/organizations/acme`, { token })).body.displayName).toBe("Acme Renamed");
+  });
+
+  test("under concurrent requests, every request sent after a revocation was answered is refused", async () => {
+    const token = await s.createUser("busy");
+    await grant("acme", "user:busy", "member");
+    let revoked = false;
+    let stop = false;
+    const seen: { after: boolean; status: number }[] = [];
+    const worker = async () => {
+      while (!stop) {
+        const after = revoked;
+        const r = await s.call("GET", `${API}/organizations/acme`, { token });
+        seen.push({ after, status: r.status });
+      }
+    };
+    const workers = Array.from({ length: 8 }, worker);
+    while (seen.length < 40) await Bun.sleep(1);
+    expect((await s.call("DELETE", `${API}/organizations/acme/permissions/user:busy`, { token: admin })).status).toBe(204);
+    revoked = true;
+    const before = seen.length;
+    while (seen.length < before + 80) await Bun.sleep(1);
+    stop = true;
+    await Promise.all(workers);
+    expect(seen.filter((x) => !x.after).some((x) => x.status === 200)).toBe(true);
+    const after = seen.filter((x) => x.after);
+    expect(after.length).toBeGreaterThan(40);
+    expect(after.filter((x) => x.status !== 404)).toEqual([]);
+  });
+
+  test("the generation a request gets reflects a change committed while an earlier check was running", async () => {
+    const sql = s.service.db.sql;
+    await authGeneration(sql, performance.now());
+    const early = authGeneration(sql, performance.now());
+    await new Promise((resolve) => setImmediate(resolve)); // the early check is on its way
+    await sql`INSERT INTO auth_changes DEFAULT VALUES`; // a change committed while it runs
+    const since = performance.now();
+    const generation = await authGeneration(sql, since);
+    await early;
+    // what the request got reflects the change: a check started later sees nothing newer
+    expect(generation).toBe(await authGeneration(sql, performance.now()));
   });
 
   test("a change written straight to the database by another client is seen on the next request", async () => {
