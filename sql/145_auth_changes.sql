@@ -1,5 +1,7 @@
 -- Changes to what authentication and access decisions read, for the caches of
--- those decisions (src/http/auth_cache.ts). Every statement that writes one of
+-- those decisions (src/http/auth_cache.ts): the users, the organizations and
+-- the containers that carry roles (whose names and ids `effective_rank` walks),
+-- groups, memberships, group tokens and grants. Every statement that writes one of
 -- the tables below adds a row to auth_changes inside the writing transaction,
 -- whichever node, script or client wrote it, so the row becomes visible exactly
 -- when the change does. A node reads `epoch:count` before it trusts a cached
@@ -35,4 +37,12 @@ CREATE TRIGGER group_members_auth_change AFTER INSERT OR UPDATE OR DELETE OR TRU
 CREATE TRIGGER group_tokens_auth_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON group_tokens
   FOR EACH STATEMENT EXECUTE FUNCTION note_auth_change();
 CREATE TRIGGER grants_auth_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON grants
+  FOR EACH STATEMENT EXECUTE FUNCTION note_auth_change();
+CREATE TRIGGER environments_auth_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON environments
+  FOR EACH STATEMENT EXECUTE FUNCTION note_auth_change();
+CREATE TRIGGER packages_auth_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON packages
+  FOR EACH STATEMENT EXECUTE FUNCTION note_auth_change();
+CREATE TRIGGER workspaces_auth_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON workspaces
+  FOR EACH STATEMENT EXECUTE FUNCTION note_auth_change();
+CREATE TRIGGER documents_auth_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON documents
   FOR EACH STATEMENT EXECUTE FUNCTION note_auth_change();

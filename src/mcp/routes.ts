@@ -81,7 +81,7 @@ async function resolveCaller(ctx: AppContext, request: Request, params: McpParam
   }
   ctx.limiter.take(rateLimitKey(principal));
   const org = ownOrganization(principal, params.org) ?? await organizationFor(ctx, principal, params.org, { since });
-  const scope: ToolScope = { orgId: org.id, orgName: org.name, signal: request.signal };
+  const scope: ToolScope = { orgId: org.id, orgName: org.name, signal: request.signal, since };
   if (params.workspace_name !== undefined) {
     const workspace = await findWorkspace(ctx.sql, org.id, params.workspace_name);
     const visible = workspace && (await effectiveRank(ctx.sql, principal, { kind: "workspace", id: workspace.id })) >= READ;

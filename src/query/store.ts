@@ -52,6 +52,8 @@ export interface TargetNames {
    * needs no statement of its own.
    */
   attributes?: string[];
+  /** The caller's rank on the package when already known (a cached decision): `effective_rank` is then not called. */
+  rank?: number;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function findQueryTarget(db: Db, principal: Principal, names: Targe
     : db`NULL::jsonb`;
   const [r] = await db`
     SELECT o.id AS org_id, pk.id AS package_id, pk.env_id, pk.name,
-           effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank,
+           ${names.rank === undefined ? db`effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id)` : db`${names.rank}::int`} AS rank,
            v.id AS version_uuid, v.version_id, v.blob_sha256, v.archive_status,
            EXISTS (SELECT 1 FROM materializations m
                     WHERE m.version = v.id AND m.sha256 IS NOT NULL AND m.built_at IS NOT NULL) AS has_materializations,
