@@ -180,7 +180,7 @@ function mcpQueryRunner(ctx: AppContext): QueryRunner {
   const runner = createQueryRunner(ctx);
   return {
     run: (principal, args, scope) =>
-      runner.run(principal, { ...args, organization: scope.orgName, workspace: scope.workspace?.name }, { signal: scope.signal, via: "mcp" }),
+      runner.run(principal, { ...args, organization: scope.orgName, workspace: scope.workspace?.name }, { signal: scope.signal, via: "mcp", since: scope.since }),
   };
 }
 

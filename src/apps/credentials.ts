@@ -59,9 +59,10 @@ export interface Subject {
   version?: number;
 }
 
-/** The subject of a principal, with a user's current token version. */
+/** The subject of a principal, with a user's current token version (the one its credential was verified with, when known). */
 export async function subjectOf(sql: Db, principal: Principal): Promise<Subject> {
   if (principal.kind !== "user") return { kind: "group", id: principal.tokenId };
+  if (principal.tokenVersion !== undefined) return { kind: "user", id: principal.userId, version: principal.tokenVersion };
   const [u] = await sql`SELECT token_version FROM users WHERE id = ${principal.userId}`;
   return { kind: "user", id: principal.userId, version: (u?.token_version as number | undefined) ?? -1 };
 }

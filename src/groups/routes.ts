@@ -120,7 +120,7 @@ export function groupRoutes(ctx: AppContext) {
       "/:group",
       async ({ params, principal, set }) => {
         const p = required(principal);
-        await organizationFor(ctx, p, params.org, ADMIN);
+        await organizationFor(ctx, p, params.org, { need: ADMIN });
         const group = await groupFor(ctx, p, params);
         await ctx.sql.begin((tx) => deleteGroup(tx, group.id));
         set.status = 204;

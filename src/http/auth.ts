@@ -7,9 +7,10 @@
  */
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
 import type { Config } from "../config.ts";
-import type { Db } from "../db/database.ts";
+import type { Db, Sql } from "../db/database.ts";
 import { grantActive } from "../oauth/store.ts";
 import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";
+import { authGeneration, decisionCache } from "./auth_cache.ts";
 import { ApiError, forbidden, unauthenticated } from "./errors.ts";
 import type { FailureCounter } from "./rate_limit.ts";
 import type { GroupPrincipal, Principal, UserPrincipal } from "./principal.ts";
@@ -52,6 +53,18 @@ export interface AuthDeps {
   failures?: FailureCounter;
   /** The client address (key of {@link AuthDeps.failures}). */
   address?: string;
+  /**
+   * `performance.now()` when the request arrived: access tokens of ours and API keys
+   * verified before are then served from a cache, fresh as of a check of the
+   * database started after that moment (http/auth_cache.ts); `sql` must be the pool.
+   */
+  since?: number;
+}
+
+/** A verified credential; `until` (ms since the epoch) is set when it may be cached until then. */
+interface Verified {
+  principal: Principal;
+  until?: number;
 }
 
 const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
@@ -82,9 +95,11 @@ export async function userById(sql: Db, id: string): Promise<(UserPrincipal & { 
     : null;
 }
 
-/** The principal of a user row (without the row's extra fields). */
+/** The principal of a user row (without the row's extra fields; with its token version when the row has one). */
 export function userPrincipal(u: UserPrincipal): UserPrincipal {
-  return { kind: "user", userId: u.userId, userName: u.userName, systemAdmin: u.systemAdmin };
+  const principal: UserPrincipal = { kind: "user", userId: u.userId, userName: u.userName, systemAdmin: u.systemAdmin };
+  if (u.tokenVersion !== undefined) principal.tokenVersion = u.tokenVersion;
+  return principal;
 }
 
 /** An OAuth access token: valid only for the MCP resource in its audience, while its grant stands. */
@@ -139,9 +154,9 @@ async function idpBearer(deps: AuthDeps, idp: ExternalIdp, token: string, challe
   return userPrincipal(user);
 }
 
-async function bearer(deps: AuthDeps, token: string): Promise<UserPrincipal> {
+async function bearer(deps: AuthDeps, token: string): Promise<Verified> {
   const challenge = deps.challenge ?? 'Bearer realm="api", error="invalid_token"';
-  if (isOAuthAccessToken(token)) return await oauthBearer(deps, token, challenge);
+  if (isOAuthAccessToken(token)) return { principal: await oauthBearer(deps, token, challenge) };
   let alg: string | undefined;
   try {
     alg = decodeProtectedHeader(token).alg;
@@ -161,26 +176,29 @@ async function bearer(deps: AuthDeps, token: string): Promise<UserPrincipal> {
     if (user.tokenVersion !== payload.ver) {
       throw unauthenticated("access token was revoked (password changed or reset); sign in again with POST /api/v0/auth/token", challenge);
     }
-    return userPrincipal(user);
+    return { principal: userPrincipal(user), until: payload.exp * 1000 };
   }
-  if ((alg === "RS256" || alg === "ES256") && deps.idp) return await idpBearer(deps, deps.idp, token, challenge);
+  if ((alg === "RS256" || alg === "ES256") && deps.idp) return { principal: await idpBearer(deps, deps.idp, token, challenge) };
   throw unauthenticated(`access tokens signed with '${alg}' are not accepted`, challenge);
-}
-
-/** Resolves a group token secret to the group it acts as, or `null`. */
-async function resolveApiKey(sql: Db, secret: string): Promise<GroupPrincipal | null> {
-  return await groupTokenPrincipal(sql, { secretHash: await sha256Hex(secret) });
 }
 
 /** The group an unexpired group token (by its secret's hash or by its id) acts as, or `null`. */
 export async function groupTokenPrincipal(sql: Db, token: { secretHash: string } | { tokenId: string }): Promise<GroupPrincipal | null> {
+  return (await groupToken(sql, token))?.principal ?? null;
+}
+
+/** An unexpired group token's group and its expiry (ms since the epoch), or `null`. */
+async function groupToken(sql: Db, token: { secretHash: string } | { tokenId: string }): Promise<{ principal: GroupPrincipal; until: number } | null> {
   const match = "secretHash" in token ? sql`t.secret_hash = ${token.secretHash}` : sql`t.id = ${token.tokenId}`;
-  const [row] = await sql<Omit<GroupPrincipal, "kind">[]>`
-    SELECT t.id AS "tokenId", g.id AS "groupId", g.name AS "groupName", g.org_id AS "orgId", o.name AS "orgName"
+  const [row] = await sql<(Omit<GroupPrincipal, "kind"> & { expiresAt: Date })[]>`
+    SELECT t.id AS "tokenId", g.id AS "groupId", g.name AS "groupName", g.org_id AS "orgId", o.name AS "orgName", t.expires_at AS "expiresAt"
       FROM group_tokens t JOIN groups g ON g.id = t.group_id JOIN organizations o ON o.id = g.org_id
      WHERE ${match} AND t.expires_at > now()`;
   return row
-    ? { kind: "group", tokenId: row.tokenId, groupId: row.groupId, groupName: row.groupName, orgId: row.orgId, orgName: row.orgName }
+    ? {
+      principal: { kind: "group", tokenId: row.tokenId, groupId: row.groupId, groupName: row.groupName, orgId: row.orgId, orgName: row.orgName },
+      until: row.expiresAt.getTime(),
+    }
     : null;
 }
 
@@ -208,13 +226,27 @@ async function credentials(deps: AuthDeps, header: string): Promise<Principal> {
   const scheme = (space > 0 ? header.slice(0, space) : header).toLowerCase();
   const value = space > 0 ? header.slice(space + 1).trim() : "";
   if (!value) throw unauthenticated("Authorization header has no credentials", challenge);
-  if (scheme === "bearer") return await bearer(deps, value);
-  if (scheme === "apikey") {
-    const group = await resolveApiKey(deps.sql, value);
-    if (!group) throw unauthenticated("API key is invalid, expired or deleted", challenge);
-    return group;
+  if (scheme !== "bearer" && scheme !== "apikey") {
+    throw unauthenticated(`authorization scheme '${scheme}' is not supported; use Bearer or ApiKey`, challenge);
   }
-  throw unauthenticated(`authorization scheme '${scheme}' is not supported; use Bearer or ApiKey`, challenge);
+  // API keys are looked up (and cached) by their hash, so no secret is kept as a cache key
+  const secretHash = scheme === "apikey" ? await sha256Hex(value) : undefined;
+  const verify = async (): Promise<Verified> => {
+    if (secretHash === undefined) return await bearer(deps, value);
+    const token = await groupToken(deps.sql, { secretHash });
+    if (!token) throw unauthenticated("API key is invalid, expired or deleted", challenge);
+    return token;
+  };
+  if (deps.since === undefined) return (await verify()).principal;
+  const sql = deps.sql as Sql;
+  const generation = await authGeneration(sql, deps.since);
+  const cache = decisionCache<Principal>(sql, "credentials");
+  const key = secretHash === undefined ? `bearer:${value}` : `apikey:${secretHash}`;
+  const hit = cache.get(key, generation);
+  if (hit) return hit;
+  const verified = await verify();
+  if (verified.until !== undefined) cache.set(key, generation, Object.freeze(verified.principal), verified.until);
+  return verified.principal;
 }
 
 /** The principal, or a 401 when the request carried no credentials. */

@@ -11,6 +11,12 @@ export interface UserPrincipal {
   systemAdmin: boolean;
   /** True when the caller presented an OAuth access token (an MCP client acting for the user). */
   oauth?: boolean;
+  /**
+   * The user's `token_version` when its credential was verified (it is the
+   * current one: a change ends the credential); browser credentials signed for
+   * this caller carry it without reading the user row again.
+   */
+  tokenVersion?: number;
 }
 
 /** A caller authenticated with a group token (API key): acts as the group. */

@@ -35,7 +35,7 @@
 import { Elysia } from "elysia";
 import { ADMIN, MODEL, READ, isSystemAdmin } from "./access.ts";
 import { required, requiredUser } from "./auth.ts";
-import type { AppContext } from "./context.ts";
+import { type AppContext, requestMeta } from "./context.ts";
 import type { Principal } from "./principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { organizationFor } from "../organizations/lookup.ts";
@@ -78,10 +78,10 @@ const RANK: Record<Exclude<OrgRule, "workspace-creator"> | PkgRule | WsRule | Do
 
 type Params = Record<string, string>;
 
-/** The organization `{org}` when the caller holds `need` on it. */
-async function orgRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: OrgRule) {
+/** The organization `{org}` when the caller holds `need` on it (`since`: when the request arrived, see organizationFor). */
+async function orgRule(ctx: AppContext, principal: Principal | null | undefined, params: Params, need: OrgRule, since?: number) {
   const p = need === "user-member" ? requiredUser(principal ?? null) : required(principal ?? null);
-  const org = await organizationFor(ctx, p, params.org!, need === "workspace-creator" ? READ : RANK[need]);
+  const org = await organizationFor(ctx, p, params.org!, { need: need === "workspace-creator" ? READ : RANK[need], since });
   if (need === "workspace-creator" && org.rank < MODEL) {
     throw new ForbiddenError(`organization '${params.org}': creating a workspace needs the admin or modeler role; you are ${org.permission}. ` +
       "Use POST .../workspaces/personal for a private workspace, or ask an organization admin");
@@ -327,8 +327,8 @@ export function routeAccess(ctx: AppContext) {
       }),
       orgAccess: (need: OrgRule) => ({
         detail: declared(`organization:${need}`),
-        async resolve({ params, principal }) {
-          return { org: await orgRule(ctx, principal, params, need) };
+        async resolve({ params, principal, request }) {
+          return { org: await orgRule(ctx, principal, params, need, requestMeta(request)?.start) };
         },
       }),
       orgListingAccess: (through: "environment-viewer" | "package-viewer") => ({

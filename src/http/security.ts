@@ -22,7 +22,7 @@ export function security(ctx: AppContext) {
       // an in-package app's token: only its package's models, queries and events (403 elsewhere);
       // an OAuth access token at the app-token endpoint (only there: see apps/scope.ts)
       const principal = await appCredentialPrincipal(ctx, request) ?? await authenticate(
-          { sql: ctx.sql, signer: signer as TokenSigner, idp, failures: ctx.identity.authFailures, address: meta?.address },
+          { sql: ctx.sql, signer: signer as TokenSigner, idp, failures: ctx.identity.authFailures, address: meta?.address, since: meta?.start ?? performance.now() },
           request,
         );
       const key = principal ? rateLimitKey(principal) : `address:${meta?.address ?? "unknown"}`;

@@ -29,7 +29,17 @@ export interface BudgetedEnvelope extends QueryEnvelope {
  * fitToBudget({ data: rows, totalRows: 10_000, executionTime: 12, metadata: {} }, 2_000).returnedRows // e.g. 31
  */
 export function fitToBudget(envelope: QueryEnvelope, maxChars = DEFAULT_RESULT_CHARS): BudgetedEnvelope {
-  if (JSON.stringify(envelope).length <= maxChars) return envelope;
+  return fitted(envelope, maxChars).value;
+}
+
+/**
+ * {@link fitToBudget} with the JSON text of its answer, so an answer's rows are
+ * serialized once: the text that measured the whole envelope is the answer's
+ * text when it fits.
+ */
+export function fitted(envelope: QueryEnvelope, maxChars = DEFAULT_RESULT_CHARS): { value: BudgetedEnvelope; json: string } {
+  const whole = JSON.stringify(envelope);
+  if (whole.length <= maxChars) return { value: envelope, json: whole };
   const rows = envelope.data;
   const shell = (kept: number): BudgetedEnvelope => ({
     ...envelope,
@@ -49,6 +59,15 @@ export function fitToBudget(envelope: QueryEnvelope, maxChars = DEFAULT_RESULT_C
   }
   // The shell was measured with the largest count: a few characters may be left for more rows.
   const cut = (k: number): BudgetedEnvelope => ({ ...shell(k), data: rows.slice(0, k) });
-  while (kept < rows.length && JSON.stringify(cut(kept + 1)).length <= maxChars) kept++;
-  return cut(kept);
+  let value = cut(kept);
+  let json = JSON.stringify(value);
+  while (kept < rows.length) {
+    const more = cut(kept + 1);
+    const moreJson = JSON.stringify(more);
+    if (moreJson.length > maxChars) break;
+    kept++;
+    value = more;
+    json = moreJson;
+  }
+  return { value, json };
 }

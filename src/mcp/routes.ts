@@ -7,7 +7,8 @@
  *
  * Stateless: every POST builds a fresh server and transport
  * (`sessionIdGenerator: undefined`) and answers with one JSON body
- * (`enableJsonResponse: true`), so any copy of the service can answer any
+ * (`enableJsonResponse: true`), except a POST of one `tools/call` request,
+ * answered by the same tool code without them (./direct_call.ts), so any copy of the service can answer any
  * request and nothing is kept between requests. GET (a standalone SSE stream)
  * and DELETE (ending a session) have nothing to serve here: `405`.
  * @module
@@ -24,6 +25,7 @@ import { principalLabel, rateLimitKey, type Principal } from "../http/principal.
 import { organizationFor } from "../organizations/lookup.ts";
 import { challenge, mcpPath, originAllowed, serviceOrigin, resourceMetadata } from "./protected_resource.ts";
 import { createMcpServer } from "./server.ts";
+import { directToolCall } from "./direct_call.ts";
 import { visibleWorkspace } from "./store.ts";
 import type { ContextSearcher, QueryRunner, ToolScope } from "./tools.ts";
 
@@ -48,8 +50,9 @@ interface McpParams {
  * The organization of an API key's own endpoint without another lookup: the
  * key's group belongs to that organization, and belonging to a group of an
  * organization makes a member of it (`effective_rank`), so the key always
- * sees it. The group and its organization were read with the token on this
- * request, so a deleted key or group still fails on the next request.
+ * sees it. The group and its organization were read with the token (or from
+ * the credentials cache, which any change of them drops: http/auth_cache.ts),
+ * so a deleted key or group still fails on the next request.
  */
 function ownOrganization(principal: Principal, orgName: string): { id: string; name: string } | undefined {
   return principal.kind === "group" && principal.orgName === orgName ? { id: principal.orgId, name: principal.orgName } : undefined;
@@ -66,7 +69,8 @@ async function resolveCaller(ctx: AppContext, request: Request, params: McpParam
   const oauth = { secret: ctx.jwtSecret, issuer: origin, resource: `${origin}${path}` };
   const failures = ctx.identity.authFailures;
   const address = requestMeta(request)?.address;
-  const found = await authenticate({ sql: ctx.sql, signer, idp, oauth, challenge: challenge(origin, path, { invalidToken: true }), failures, address }, request);
+  const since = requestMeta(request)?.start ?? performance.now();
+  const found = await authenticate({ sql: ctx.sql, signer, idp, oauth, challenge: challenge(origin, path, { invalidToken: true }), failures, address, since }, request);
   if (!found) ctx.limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
   const principal = required(found, challenge(origin, path));
   const meta = requestMeta(request);
@@ -75,8 +79,8 @@ async function resolveCaller(ctx: AppContext, request: Request, params: McpParam
     meta.route = params.workspace_name === undefined ? "/mcp/:org" : "/mcp/:org/workspace/:workspace_name";
   }
   ctx.limiter.take(rateLimitKey(principal));
-  const org = ownOrganization(principal, params.org) ?? await organizationFor(ctx, principal, params.org);
-  const scope: ToolScope = { orgId: org.id, orgName: org.name, signal: request.signal };
+  const org = ownOrganization(principal, params.org) ?? await organizationFor(ctx, principal, params.org, { since });
+  const scope: ToolScope = { orgId: org.id, orgName: org.name, signal: request.signal, since };
   if (params.workspace_name !== undefined) {
     const workspace = await visibleWorkspace(ctx.sql, principal, { orgId: org.id, name: params.workspace_name });
     if (!workspace) throw notFound(`workspace '${params.workspace_name}' not found in organization '${params.org}'`);
@@ -110,7 +114,11 @@ async function serve(ctx: AppContext, request: Request, params: McpParams, signe
     });
   }
   const requestId = requestMeta(request)?.id;
-  const server = createMcpServer(principal, { ...options, scope, requestId, log: (line) => ctx.log(line) });
+  const serverOptions = { ...options, scope, requestId, log: (line: Record<string, unknown>) => ctx.log(line) };
+  // one tools/call request (nearly every request of an agent) is answered without an SDK server and transport
+  const direct = await directToolCall(acceptingJson(request), principal, { ...serverOptions, maxBodyBytes: MAX_BODY_BYTES });
+  if (direct instanceof Response) return direct;
+  const server = createMcpServer(principal, serverOptions);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -118,7 +126,7 @@ async function serve(ctx: AppContext, request: Request, params: McpParams, signe
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(acceptingJson(request));
+    return await transport.handleRequest(direct.request);
   } finally {
     await server.close();
   }

@@ -23,7 +23,7 @@ import {
   type QueryRunner,
   type ToolScope,
 } from "./tools.ts";
-import { fitToBudget } from "./result_budget.ts";
+import { fitted } from "./result_budget.ts";
 
 /** Name and version the server reports on `initialize`. */
 const SERVER_INFO = { name: "malloy-platform-mcp", version: "0.1.0" } as const;
@@ -98,32 +98,48 @@ function failure(tool: string, error: unknown, options: McpServerOptions): CallT
   return errorResult(`${tool} failed unexpectedly on the server; quote request id ${options.requestId ?? "(none)"} when reporting it`);
 }
 
-function success(value: object): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+/**
+ * A tool's answer; `json` (a success) is the JSON text of its structured
+ * content, which is also its text content: serialized once.
+ */
+export interface ToolAnswer {
+  result: CallToolResult;
+  json?: string;
 }
 
-async function callTool(principal: Principal, name: string, args: unknown, options: McpServerOptions): Promise<CallToolResult> {
+function success(value: object, json = JSON.stringify(value)): ToolAnswer {
+  return { result: { content: [{ type: "text", text: json }], structuredContent: value as Record<string, unknown> }, json };
+}
+
+function failed(result: CallToolResult): ToolAnswer {
+  return { result };
+}
+
+/** Runs a tool for a caller: an `isError` result for what failed, {@link InvalidArgumentsError} for broken arguments. */
+export async function callTool(principal: Principal, name: string, args: unknown, options: McpServerOptions): Promise<ToolAnswer> {
   if (name === EXECUTE_QUERY_TOOL.name) {
     const parsed = parseExecuteQueryArgs(args);
     if (!options.queryRunner) {
-      return errorResult("execute_query is not available: the query engine is not configured on this server yet; try again after the next deployment");
+      return failed(errorResult("execute_query is not available: the query engine is not configured on this server yet; try again after the next deployment"));
     }
     try {
       const result = await options.queryRunner.run(principal, parsed, options.scope);
-      return success("data" in result ? fitToBudget(result, parsed.max_chars) : result);
+      if (!("data" in result)) return success(result);
+      const { value, json } = fitted(result, parsed.max_chars);
+      return success(value, json);
     } catch (error) {
-      return failure(name, error, options);
+      return failed(failure(name, error, options));
     }
   }
   if (name === GET_CONTEXT_TOOL.name) {
     const parsed = parseGetContextArgs(args);
     if (!options.contextSearcher) {
-      return errorResult("get_context is not built yet: semantic search over published models is not configured on this server; use execute_query with known source names meanwhile");
+      return failed(errorResult("get_context is not built yet: semantic search over published models is not configured on this server; use execute_query with known source names meanwhile"));
     }
     try {
       return success(await options.contextSearcher.search(principal, parsed, options.scope));
     } catch (error) {
-      return failure(name, error, options);
+      return failed(failure(name, error, options));
     }
   }
   throw new InvalidArgumentsError(`unknown tool '${name}'; the tools are ${EXECUTE_QUERY_TOOL.name} and ${GET_CONTEXT_TOOL.name}`);
@@ -135,6 +151,6 @@ export function createMcpServer(principal: Principal, options: McpServerOptions)
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [structuredClone(GET_CONTEXT_TOOL), structuredClone(EXECUTE_QUERY_TOOL)] as never,
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(principal, request.params.name, request.params.arguments, options));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => (await callTool(principal, request.params.name, request.params.arguments, options)).result);
   return server;
 }

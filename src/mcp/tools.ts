@@ -34,6 +34,8 @@ export interface ToolScope {
   workspace?: { id: string; name: string };
   /** Aborts when the client goes away. */
   signal?: AbortSignal;
+  /** `performance.now()` when the request arrived (cached access decisions are fresh as of then). */
+  since?: number;
 }
 
 /** The answer of `execute_query` with `dry_run`. */

@@ -9,7 +9,7 @@
 import { appTokenOf } from "../apps/scope.ts";
 import { Elysia, t } from "elysia";
 import { QueryError } from "../engine/mod.ts";
-import type { AppContext } from "../http/context.ts";
+import { type AppContext, requestMeta } from "../http/context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { ApiError, badRequest, notFound } from "../http/errors.ts";
@@ -80,7 +80,7 @@ function queryPlugin(ctx: AppContext, prefix: string) {
             version_id: fields.versionId as string | undefined,
             limit: fields.limit as number | undefined,
             dry_run: fields.dryRun as boolean | undefined,
-          }, { style: "camel", signal: request.signal, via: viaOf(request) });
+          }, { style: "camel", signal: request.signal, via: viaOf(request), since: requestMeta(request)?.start });
         } catch (error) {
           if (error instanceof QueryError) throw queryErrorResponse(error);
           throw error;

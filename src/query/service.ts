@@ -12,7 +12,8 @@
 import { type ColumnSchema, createSemaphore, QueryError, runQuery, type Semaphore, setEngineLimits } from "../engine/mod.ts";
 import { hideServerPaths } from "../http/server_paths.ts";
 import type { AppContext } from "../http/context.ts";
-import { MODEL, READ } from "../http/access.ts";
+import { MODEL, READ, principalKey } from "../http/access.ts";
+import { authGeneration, decisionCache } from "../http/auth_cache.ts";
 import { ApiError, badRequest, forbidden, notFound } from "../http/errors.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
 import { type Principal, principalLabel } from "../http/principal.ts";
@@ -72,6 +73,11 @@ interface RunOptions {
   style?: ArgumentStyle;
   /** Cancels the query (e.g. the client went away). */
   signal?: AbortSignal;
+  /**
+   * `performance.now()` when the request arrived: the caller's rank on the
+   * package then comes from a cache fresh as of that moment (http/auth_cache.ts).
+   */
+  since?: number;
 }
 
 /** Runs queries for callers; see {@link createQueryRunner}. */
@@ -210,7 +216,7 @@ async function authorizedRun(
   const style = call.options.style ?? "snake";
   const args = checkQueryArgs(call.args, { style });
   const hint = hintKey(args);
-  const pkg = await readableTarget(ctx, call.principal, args, node.hints.get(hint));
+  const pkg = await readableTarget(ctx, call.principal, args, { attributes: node.hints.get(hint), since: call.options.since });
   facts.orgId = pkg.orgId;
   if (args.workspace) await checkWorkspace(ctx, call.principal, { pkg, workspace: args.workspace });
   const version = queryableVersion(pkg, { versionId: args.version_id, style });
@@ -293,14 +299,20 @@ async function authorizedRun(
  * one round trip; 404 (the same message whether the organization,
  * environment or package is missing or invisible) unless the caller may read it.
  */
-async function readableTarget(ctx: AppContext, principal: Principal, args: CheckedQueryArgs, attributes?: string[]): Promise<QueryTarget> {
-  const target = await findQueryTarget(ctx.sql, principal, {
-    org: args.organization,
-    env: args.environment_name,
-    pkg: args.package_name,
-    versionId: args.version_id,
-    attributes,
-  });
+async function readableTarget(ctx: AppContext, principal: Principal, args: CheckedQueryArgs, options: { attributes?: string[]; since?: number }): Promise<QueryTarget> {
+  const names = { org: args.organization, env: args.environment_name, pkg: args.package_name, versionId: args.version_id, attributes: options.attributes };
+  let target: QueryTarget | null;
+  if (options.since === undefined) target = await findQueryTarget(ctx.sql, principal, names);
+  else {
+    // the rank (one effective_rank walk) is cached; the version, the materializations and the attribute values are read each time
+    const generation = await authGeneration(ctx.sql, options.since);
+    const cache = decisionCache<number>(ctx.sql, "package-rank");
+    const p = principalKey(principal);
+    const key = `${p.kind}:${p.id}:${JSON.stringify([names.org, names.env, names.pkg])}`;
+    const rank = cache.get(key, generation);
+    target = await findQueryTarget(ctx.sql, principal, { ...names, rank });
+    if (target && rank === undefined) cache.set(key, generation, target.rank);
+  }
   if (!target || target.rank < READ) throw notFound(`package '${args.package_name}' not found in environment '${args.environment_name}'`);
   return target;
 }

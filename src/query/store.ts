@@ -52,6 +52,8 @@ export interface TargetNames {
    * needs no statement of its own.
    */
   attributes?: string[];
+  /** The caller's rank on the package when already known (a cached decision): `effective_rank` is then not called. */
+  rank?: number;
 }
 
 /** The row of {@link findQueryTarget}: the version columns are null when there is no version to run. */
@@ -85,7 +87,7 @@ export async function findQueryTarget(db: Db, principal: Principal, names: Targe
     : db`NULL::jsonb`;
   const [r] = await db<TargetRecord[]>`
     SELECT o.id AS "orgId", pk.id AS "packageId", pk.env_id AS "envId", pk.name AS "packageName",
-           effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) AS rank,
+           ${names.rank === undefined ? db`effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id)` : db`${names.rank}::int`} AS rank,
            v.id AS "versionUuid", v.version_id AS "versionId", v.blob_sha256 AS "blobSha256", v.archive_status AS "archiveStatus",
            EXISTS (SELECT 1 FROM materializations m
                     WHERE m.version = v.id AND m.sha256 IS NOT NULL AND m.built_at IS NOT NULL) AS "hasMaterializations",

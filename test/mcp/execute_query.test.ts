@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { API, groupApiKey, publish, startWorld, type World } from "../packages/helpers.ts";
 import { BY_REGION, BY_STATUS, shopFiles } from "../query/fixtures.ts";
-import { connectClient, rpcError, serveOnLoopback, type Served } from "../helpers/mcp.ts";
+import { connectClient, postRpc, rpcError, serveOnLoopback, type Served } from "../helpers/mcp.ts";
 
 let w: World;
 let served: Served;
@@ -28,6 +28,38 @@ afterAll(async () => {
 }, 120_000);
 
 describe("execute_query over MCP with an API key", () => {
+  test("one tools/call is answered directly with the SDK transport's answer (a batch of one still goes there)", async () => {
+    // executionTime differs from run to run; everything else must be the same
+    const same = (body: { result?: { content: { text: string }[]; structuredContent: { executionTime: number } } }) => {
+      if (!body.result?.structuredContent) return body;
+      const envelope = JSON.parse(body.result.content[0]!.text);
+      envelope.executionTime = 0;
+      return { ...body, result: { ...body.result, content: [{ ...body.result.content[0], text: JSON.stringify(envelope) }], structuredContent: { ...body.result.structuredContent, executionTime: 0 } } };
+    };
+    const calls = [
+      { ...base, query_name: "by_region", source_name: "orders" },
+      { ...base, query: "orders -> { group_by: customers.name; aggregate: revenue; order_by: name }", max_chars: 150 },
+      { ...base, query: "orders -> { group_by: nope }" },
+      { ...base, query_name: "by_region" },
+    ];
+    for (const [i, args] of calls.entries()) {
+      const message = { jsonrpc: "2.0", id: 40 + i, method: "tools/call", params: { name: "execute_query", arguments: args } };
+      const direct = await postRpc(`${served.url}/mcp/acme`, message, { authorization: `ApiKey ${key}` });
+      const batched = await postRpc(`${served.url}/mcp/acme`, [message], { authorization: `ApiKey ${key}` });
+      expect(direct.status).toBe(200);
+      expect(batched.status).toBe(200);
+      expect(direct.headers.get("content-type")).toBe("application/json");
+      expect(same(direct.body)).toEqual(same(batched.body));
+    }
+    // the four answers: rows, a cut, a compile error result, a JSON-RPC error
+    const rows = await postRpc(`${served.url}/mcp/acme`, { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "execute_query", arguments: calls[0] } }, { authorization: `ApiKey ${key}` });
+    expect(rows.body.id).toBe("a");
+    expect(rows.body.result.structuredContent.data).toEqual(BY_REGION);
+    expect(JSON.parse(rows.body.result.content[0].text)).toEqual(rows.body.result.structuredContent);
+    const invalid = await postRpc(`${served.url}/mcp/acme`, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "execute_query", arguments: calls[3] } }, { authorization: `ApiKey ${key}` });
+    expect(invalid.body.error.code).toBe(-32602);
+  });
+
   test("a view: exact rows in text and structuredContent", async () => {
     const result = await client.callTool({ name: "execute_query", arguments: { ...base, query_name: "by_region", source_name: "orders" } });
     expect(result.isError).toBeFalsy();

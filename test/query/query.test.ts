@@ -207,6 +207,55 @@ describe("access", () => {
   });
 });
 
+describe("access decisions cached per request (the caller's rank on the package)", () => {
+  const view = { queryName: "by_region", sourceName: "orders" };
+
+  test("a revoked environment grant is refused on the next query; a granted one answers at once", async () => {
+    const token = await w.s.createUser("cached-viewer");
+    expect((await w.s.call("POST", `${API}/organizations/acme/permissions`, { token: w.admin, body: { userGroupId: "user:cached-viewer", permission: "member" } })).status).toBe(201);
+    expect((await query(view, { token })).status).toBe(404);
+    expect((await query(view, { token })).status).toBe(404);
+    const grant = await w.s.call("POST", `${E}/permissions`, { token: w.admin, body: { userGroupId: "user:cached-viewer", permission: "viewer" } });
+    expect(grant.status).toBe(201);
+    expect((await query(view, { token })).status).toBe(200);
+    const again = await query(view, { token });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(BY_REGION);
+    expect((await w.s.call("DELETE", `${E}/permissions/user:cached-viewer`, { token: w.admin })).status).toBe(204);
+    expect((await query(view, { token })).status).toBe(404);
+  });
+
+  test("an API key whose group loses the grant through a group it belonged to is refused on the next query", async () => {
+    const G = `${API}/organizations/acme/groups`;
+    expect((await w.s.call("POST", G, { token: w.admin, body: { name: "readers" } })).status).toBe(201);
+    expect((await w.s.call("POST", G, { token: w.admin, body: { name: "agents" } })).status).toBe(201);
+    const nest = await w.s.call("POST", `${G}/readers/members`, { token: w.admin, body: { members: [{ principal: "group:agents" }] } });
+    expect(nest.status).toBe(200);
+    expect((await w.s.call("POST", `${E}/permissions`, { token: w.admin, body: { userGroupId: "group:readers", permission: "viewer" } })).status).toBe(201);
+    const key = await w.s.call("POST", `${G}/agents/tokens?name=t`, { token: w.admin });
+    expect(key.status).toBe(201);
+    const apiKey = key.body.secret as string;
+    for (let i = 0; i < 2; i++) expect((await query(view, { apiKey })).status).toBe(200);
+    const leave = await w.s.call("DELETE", `${G}/readers/members`, { token: w.admin, body: { members: [{ principal: "group:agents" }] } });
+    expect(leave.status).toBeLessThan(300);
+    expect((await query(view, { apiKey })).status).toBe(404);
+  });
+
+  test("a package deleted and published again under the same name answers with the new package's access", async () => {
+    const token = await w.s.createUser("pkg-viewer");
+    expect((await w.s.call("POST", `${API}/organizations/acme/permissions`, { token: w.admin, body: { userGroupId: "user:pkg-viewer", permission: "member" } })).status).toBe(201);
+    const files = await shopFiles();
+    expect((await publish(w, "again", "1.0.0", { token: w.admin, files })).status).toBe(201);
+    const P = `${E}/packages/again`;
+    expect((await w.s.call("POST", `${P}/permissions`, { token: w.admin, body: { userGroupId: "user:pkg-viewer", permission: "viewer" } })).status).toBe(201);
+    const path = `${P}/models/models/shop.malloy/query`;
+    for (let i = 0; i < 2; i++) expect((await query(view, { token, path })).status).toBe(200);
+    expect((await w.s.call("DELETE", P, { token: w.admin })).status).toBe(204);
+    expect((await publish(w, "again", "1.0.0", { token: w.admin, files })).status).toBe(201);
+    expect((await query(view, { token, path })).status).toBe(404);
+  });
+});
+
 describe("createQueryRunner", () => {
   async function adminPrincipal(): Promise<Principal> {
     const [u] = await w.s.service.db.sql`SELECT id FROM users WHERE user_name = 'admin'`;
