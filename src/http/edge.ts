@@ -284,6 +284,7 @@ export async function guardRequest(request: Request, limits: EdgeLimits): Promis
   }
   const bytes = await readCapped(request.body, limit);
   let json = false;
+  let blank = false;
   if (/json/i.test(contentType) || request.method === "PATCH") {
     let text: string;
     try {
@@ -293,6 +294,7 @@ export async function guardRequest(request: Request, limits: EdgeLimits): Promis
     }
     scanJson(text);
     json = text.trim() !== "";
+    blank = !json;
     if (request.method === "PATCH") {
       let value: unknown;
       try {
@@ -305,7 +307,8 @@ export async function guardRequest(request: Request, limits: EdgeLimits): Promis
       }
     }
   }
-  const copy = new Request(request.url, { ...init, body: bytes });
+  // blank JSON text is no body (a client that sends the content type on every request, as curl with a header list does)
+  const copy = new Request(request.url, blank ? init : { ...init, body: bytes });
   if (json) jsonRequests.add(copy);
   return copy;
 }

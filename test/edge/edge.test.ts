@@ -211,6 +211,9 @@ describe("bodies", () => {
     expect(blank.status).toBe(201);
     const object = await s.call("POST", "/api/v0/demo/organizations", { token: user, body: { demoEnvironment: false } });
     expect(object.status).toBe(201);
+    // a route that reads no body, called with the JSON content type and an empty body (curl with a header list)
+    const key = await s.call("POST", "/api/v0/organizations/acme/groups/team/tokens?name=bot", { token: admin, body: "", headers: { "content-type": "application/json" } });
+    expect(key.status).toBe(201);
   }, 60_000);
 });
 
