@@ -10,10 +10,10 @@ import { join, resolve } from "node:path";
 import type { Connection } from "@malloydata/malloy";
 import { parse as parsePgUrl } from "pg-connection-string";
 import { engineLimits } from "../engine/duckdb_sandbox.ts";
-import { guardBigQuery } from "../engine/bigquery_guard.ts";
-import { guardMysql } from "../engine/mysql_guard.ts";
-import { guardSnowflake } from "../engine/snowflake_guard.ts";
-import { guardTrino } from "../engine/trino_guard.ts";
+import { guardBigQuery } from "../engine/guards/bigquery_guard.ts";
+import { guardMysql } from "../engine/guards/mysql_guard.ts";
+import { guardSnowflake } from "../engine/guards/snowflake_guard.ts";
+import { guardTrino } from "../engine/guards/trino_guard.ts";
 import { badRequest } from "../http/errors.ts";
 import { checkedAddress, type HostPolicy, hostPolicy } from "./host_policy.ts";
 

@@ -13,12 +13,12 @@ import type { PackageFiles } from "./archive.ts";
 import { compileInWorker, CompileTimeoutError, ModelDescribeError } from "./compile_pool.ts";
 import type { ModelDescriber } from "./compile_protocol.ts";
 import { engineLimits, openPackageDuckDB, type PackageDuckDBOptions } from "./duckdb_sandbox.ts";
-import { guardBigQuery } from "./bigquery_guard.ts";
-import { guardDuckDB } from "./duckdb_guard.ts";
-import { guardMysql } from "./mysql_guard.ts";
-import { guardPostgres } from "./postgres_guard.ts";
-import { guardSnowflake } from "./snowflake_guard.ts";
-import { guardTrino } from "./trino_guard.ts";
+import { guardBigQuery } from "./guards/bigquery_guard.ts";
+import { guardDuckDB } from "./guards/duckdb_guard.ts";
+import { guardMysql } from "./guards/mysql_guard.ts";
+import { guardPostgres } from "./guards/postgres_guard.ts";
+import { guardSnowflake } from "./guards/snowflake_guard.ts";
+import { guardTrino } from "./guards/trino_guard.ts";
 import { packageBaseUrl, packageFileOf, packageRelativePath } from "./package_url.ts";
 import { formatProblems, type Problem, problemsOf, redactPath } from "./problems.ts";
 

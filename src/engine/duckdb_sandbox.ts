@@ -41,7 +41,7 @@ import { type DuckDBConnection as NodeConnection, DuckDBInstance } from "@duckdb
 import { DuckDBConnection } from "@malloydata/db-duckdb";
 import type { QueryRecord, RunSQLOptions, SQLSourceDef, SQLSourceRequest, TableSourceDef } from "@malloydata/malloy";
 import { QueryError } from "./problems.ts";
-import { checkDuckDBSql, countStatements, notAllowed } from "./sql_guard.ts";
+import { checkDuckDBSql, countStatements, notAllowed } from "./guards/sql_guard.ts";
 
 /** Per-query resource limits of DuckDB sessions. */
 export interface EngineLimits {

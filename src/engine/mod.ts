@@ -28,7 +28,7 @@ export {
   setEngineLimits,
 } from "./duckdb_sandbox.ts";
 export { gcHint } from "./memory.ts";
-export { checkDuckDBSql } from "./sql_guard.ts";
+export { checkDuckDBSql } from "./guards/sql_guard.ts";
 export {
   closeCompileWorkers,
   compileLimits,

@@ -25,7 +25,7 @@ import {
 } from "@malloydata/malloy";
 import type { CompiledModel } from "./compile.ts";
 import { QueryError, problemsOf, redactPath } from "./problems.ts";
-import { NOT_ALLOWED_PREFIX } from "./sql_guard.ts";
+import { NOT_ALLOWED_PREFIX } from "./guards/sql_guard.ts";
 import { ownedLru } from "./owned_lru.ts";
 import { createSemaphore, type Semaphore } from "./semaphore.ts";
 

@@ -185,7 +185,7 @@ describe("through Malloy: sql() blocks, tables and the schema lookups", () => {
 describe("environment DuckDB connections (guardDuckDB)", () => {
   test("one checked SELECT per statement, no files, for runSQL and runSQLStream", async () => {
     const { DuckDBConnection } = await import("@malloydata/db-duckdb");
-    const { guardDuckDB } = await import("../../src/engine/duckdb_guard.ts");
+    const { guardDuckDB } = await import("../../src/engine/guards/duckdb_guard.ts");
     const dir = await tempDir("engine-envdb-");
     const env = guardDuckDB(new DuckDBConnection({ name: "envdb", databasePath: ":memory:", securityPolicy: "sandboxed", allowedDirectories: [dir], workingDirectory: dir })) as InstanceType<typeof DuckDBConnection>;
     try {

@@ -1,6 +1,6 @@
 /**
  * BigQuery connections run one SELECT per query, as BigQuery judges it
- * (src/engine/bigquery_guard.ts): every query is dry-run first and sent only
+ * (src/engine/guards/bigquery_guard.ts): every query is dry-run first and sent only
  * when the dry run answers `statementType: "SELECT"`. The warehouse is a
  * loopback stand-in for the BigQuery REST API (test/query/bigquery_stand_in.ts),
  * reached by the real `@google-cloud/bigquery` client through

@@ -1,5 +1,5 @@
 /**
- * MySQL connections run one read-only statement at a time (src/engine/mysql_guard.ts),
+ * MySQL connections run one read-only statement at a time (src/engine/guards/mysql_guard.ts),
  * against a real MySQL or MariaDB server (TEST_MYSQL_URL, default mysql://root@127.0.0.1:3306, the MariaDB
  * server of this machine; `.ci/run` starts it when it is not running):
  * statement injection through sql() and table(), writes through stored functions, and

@@ -1,5 +1,5 @@
 /**
- * Snowflake connections run one statement per request (src/engine/snowflake_guard.ts):
+ * Snowflake connections run one statement per request (src/engine/guards/snowflake_guard.ts):
  * every statement carries MULTI_STATEMENT_COUNT=1, which overrides the
  * account, user and session values, so Snowflake refuses a text holding a
  * second statement. The warehouse is a loopback stand-in for Snowflake's REST
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { SnowflakeConnection } from "@malloydata/db-snowflake";
 import type { Connection, StreamingConnection } from "@malloydata/malloy";
 import { createMalloyConnection } from "../../src/connections/drivers.ts";
-import { guardSnowflake } from "../../src/engine/snowflake_guard.ts";
+import { guardSnowflake } from "../../src/engine/guards/snowflake_guard.ts";
 
 setDefaultTimeout(60_000);
 

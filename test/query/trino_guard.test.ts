@@ -1,6 +1,6 @@
 /**
  * Trino connections run queries only and keep no state between requests
- * (src/engine/trino_guard.ts). The warehouse is a loopback stand-in for
+ * (src/engine/guards/trino_guard.ts). The warehouse is a loopback stand-in for
  * Trino's client protocol (`POST /v1/statement`, then `nextUri`), reached by
  * the real trino-client under @malloydata/db-trino: like Trino it refuses a
  * text holding a second statement, reports `updateType` for anything but a

@@ -26,7 +26,7 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { type DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement } from "@duckdb/node-api";
-import { QueryError } from "./problems.ts";
+import { QueryError } from "../problems.ts";
 
 /** Functions that read the environment, settings or the catalog of the engine. */
 const DENIED_FUNCTIONS = new Set([
