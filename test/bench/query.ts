@@ -151,7 +151,7 @@ async function load(clients: number, seconds: number, once: () => Promise<unknow
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), "query-bench-"));
-  const config = readConfig({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_PASSWORD: PASSWORD, LOG_REQUESTS: "false", RATE_LIMIT_PER_MINUTE: "0", JWT_SECRET: "q".repeat(40), ...(process.env.QUERY_CONCURRENCY ? { QUERY_CONCURRENCY: process.env.QUERY_CONCURRENCY } : {}) });
+  const config = readConfig({ DATA_DIR: dataDir, BOOTSTRAP_ADMIN_PASSWORD: PASSWORD, LOG_REQUESTS: "false", RATE_LIMIT_PER_MINUTE: "0", JWT_SECRET: "q".repeat(40), ...Object.fromEntries(["QUERY_CONCURRENCY", "QUERY_CONCURRENCY_PER_ORGANIZATION"].filter((k) => process.env[k]).map((k) => [k, process.env[k]!])) });
   const serverUrl = process.env.BENCH_DATABASE_URL;
   const scratch = serverUrl ? `bench_query_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}` : undefined;
   let url: string | undefined;
@@ -258,7 +258,7 @@ async function main(): Promise<void> {
     const restLoad = await load(CLIENTS, SECONDS, () => rest(view));
     const show = (name: string, r: typeof floorLoad) => console.log(`  ${name.padEnd(44)} ${r.qps.toFixed(1).padStart(7)} queries/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   (${r.n} queries)`);
     show(`floor (${floors.length} DuckDB connections)`, floorLoad);
-    show(`rest (QUERY_CONCURRENCY ${config.queryConcurrency})`, restLoad);
+    show(`rest (QUERY_CONCURRENCY ${config.queryConcurrency}, ${config.queryConcurrencyPerOrganization} per organization)`, restLoad);
     const share = restLoad.qps / floorLoad.qps;
     console.log(`  rest / floor throughput: ${(share * 100).toFixed(0)}%   goal >= 80%: ${share >= 0.8 ? "met" : "NOT met"}   load average after: ${await loadAverage()}`);
     await mcp.close();
