@@ -37,6 +37,8 @@ export interface CompileOptions {
   duckdbOptions?: PackageDuckDBOptions;
   /** Longest one model's compile may take, ms; default `COMPILE_TIMEOUT_MS` ({@link setCompileLimits}). */
   timeoutMs?: number;
+  /** Whose turn the compiles count toward in the worker queue (the environment); see compileInWorker. */
+  key?: string;
   /**
    * A describer module ({@link ModelDescriber}) run on each model in the
    * compile worker; its answer is each model's `described`.
@@ -48,6 +50,8 @@ export interface CompileOptions {
 export interface CompileModelOptions {
   /** Longest the compile may take, ms; default `COMPILE_TIMEOUT_MS` ({@link setCompileLimits}). */
   timeoutMs?: number;
+  /** Whose turn the compile counts toward in the worker queue (the environment); see compileInWorker. */
+  key?: string;
 }
 
 /** A runtime bound to one package: its files, folder and connections. */
@@ -234,11 +238,11 @@ export function notebookToModel(text: string): string {
 async function tryCompile(
   pkg: PackageRuntime,
   path: string,
-  options: { timeoutMs?: number; describe?: URL },
+  options: { timeoutMs?: number; key?: string; describe?: URL },
 ): Promise<CompiledModel | { problems: Problem[] }> {
   try {
     const describe = options.describe ? { module: options.describe, base: pkg.base } : undefined;
-    const compiled = await compileInWorker(pkg.runtime, pkg.urlOf(path), { timeoutMs: options.timeoutMs, describe });
+    const compiled = await compileInWorker(pkg.runtime, pkg.urlOf(path), { timeoutMs: options.timeoutMs, key: options.key, describe });
     return {
       path,
       pkg,

@@ -66,9 +66,17 @@ export interface CompileInWorkerOptions {
    * ({@link ModelDescriber}), `base` is the package's base URL (for `fileOf`).
    */
   describe?: { module: URL; base: URL };
+  /**
+   * Whose turn this compile counts toward (the callers use the environment):
+   * a free worker takes, of the keys running the fewest compiles, the oldest
+   * job of the key served longest ago, so keys take turns and one tenant's
+   * burst of publishes does not queue the others behind all of it.
+   */
+  key?: string;
 }
 
 interface Job {
+  key: string;
   url: URL;
   runtime: Runtime;
   timeoutMs: number;
@@ -140,7 +148,7 @@ export function compileWorkerStats(): CompileWorkerStats {
 export function compileInWorker(runtime: Runtime, url: URL, options: CompileInWorkerOptions = {}): Promise<WorkerCompiled> {
   const describe = options.describe ? { module: options.describe.module.href, base: options.describe.base.href } : undefined;
   return new Promise<WorkerCompiled>((resolve, reject) => {
-    queue.push({ url, runtime, timeoutMs: options.timeoutMs ?? limits.timeoutMs, describe, resolve, reject });
+    queue.push({ key: options.key ?? "", url, runtime, timeoutMs: options.timeoutMs ?? limits.timeoutMs, describe, resolve, reject });
     dispatch();
   });
 }
@@ -166,13 +174,38 @@ function dispatch(): void {
       if (slots.length >= limits.workers) return;
       slot = spawn();
     }
-    run(slot, queue.shift()!);
+    run(slot, takeNext());
   }
   // Shrink to the limit once idle workers are over it.
   for (const slot of slots.filter((s) => !s.job)) {
     if (slots.length <= limits.workers) break;
     void retire(slot);
   }
+}
+
+/** When each key last had a compile started (a sequence number), for turns between keys. */
+const lastStarted = new Map<string, number>();
+let starts = 0;
+
+/**
+ * Removes and answers the queued job to run next: of the keys running the
+ * fewest compiles, the one whose last compile started longest ago (turns),
+ * its oldest job.
+ */
+function takeNext(): Job {
+  const running = new Map<string, number>();
+  for (const slot of slots) if (slot.job) running.set(slot.job.key, (running.get(slot.job.key) ?? 0) + 1);
+  const rank = (job: Job): [number, number] => [running.get(job.key) ?? 0, lastStarted.get(job.key) ?? -1];
+  let best = 0;
+  for (let i = 1; i < queue.length; i++) {
+    const [count, last] = rank(queue[i]!);
+    const [bestCount, bestLast] = rank(queue[best]!);
+    if (count < bestCount || (count === bestCount && last < bestLast)) best = i;
+  }
+  const [job] = queue.splice(best, 1);
+  if (lastStarted.size > 10_000) lastStarted.clear();
+  lastStarted.set(job!.key, ++starts);
+  return job!;
 }
 
 function spawn(): Slot {

@@ -311,7 +311,7 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
       publisher = {};
     }
     const files = await readModelFiles(packageDir);
-    const compiled = await compileTolerantOfNotebooks(files, packageDir, options);
+    const compiled = await compileTolerantOfNotebooks(files, packageDir, options, target.envId);
     notebooks = compiled.notebooks;
     // metadata and access facts were computed in the compile worker (describe_model.ts)
     const facts = [...compiled.models.values()].map((m) => m.described as PublishedModelFacts);
@@ -408,15 +408,15 @@ function cellOfLine(text: string, line: number): number {
  * refuse a package whose models compile, as Publisher does). Failing models
  * still refuse the package.
  */
-async function compileTolerantOfNotebooks(files: PackageFiles, packageDir: string, options: PublishOptions) {
+async function compileTolerantOfNotebooks(files: PackageFiles, packageDir: string, options: PublishOptions, key: string) {
   try {
-    return { ...(await compilePackage(files, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs, describe: DESCRIBE_MODEL })), notebooks: [] as NotebookReport[] };
+    return { ...(await compilePackage(files, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs, key, describe: DESCRIBE_MODEL })), notebooks: [] as NotebookReport[] };
   } catch (error) {
     const problems = (error instanceof ApiError ? error.details.problems : undefined) as { file?: string; line?: number; column?: number; message?: string }[] | undefined;
     if (!problems?.length || !problems.every((p) => typeof p.file === "string" && p.file.endsWith(".malloynb") && files.has(p.file))) throw error;
     const failing = new Set(problems.map((p) => p.file!));
     const rest: PackageFiles = new Map([...files].filter(([path]) => !failing.has(path)));
-    const compiled = await compilePackage(rest, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs, describe: DESCRIBE_MODEL });
+    const compiled = await compilePackage(rest, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs, key, describe: DESCRIBE_MODEL });
     const notebooks = [...failing].sort().map((file) => {
       const text = new TextDecoder().decode(files.get(file)!);
       const cells = new Map<number, NotebookReport["cells"][number]>();

@@ -196,6 +196,29 @@ describe("compiling in a worker", () => {
       setCompileLimits(saved);
     }
   }, 120_000);
+
+  test("a free worker takes the oldest compile of the key running the fewest: another environment's compile goes before the rest of one's burst", async () => {
+    const saved = compileLimits();
+    setCompileLimits({ workers: 1 });
+    try {
+      const pkg = createPackageRuntime(files, pkgDir);
+      const done: string[] = [];
+      const compile = (key: string, path: string) => compileModel(pkg, path, { key }).then(() => done.push(`${key} ${path}`));
+      // environment a queues three compiles, then environment b one
+      const all = Promise.all([
+        compile("a", "flights.malloy"),
+        compile("a", "airports.malloy"),
+        compile("a", "flights.malloy"),
+        compile("b", "airports.malloy"),
+      ]);
+      expect(compileWorkerStats()).toMatchObject({ busy: 1, queued: 3 });
+      await all;
+      // a's first was running; then b (running none) before a's second and third
+      expect(done).toEqual(["a flights.malloy", "b airports.malloy", "a airports.malloy", "a flights.malloy"]);
+    } finally {
+      setCompileLimits(saved);
+    }
+  }, 120_000);
 });
 
 /** Nice values of this process's threads (Linux), by thread id. */
