@@ -59,6 +59,28 @@ function statementTimeoutMs(): number {
   return Number.isInteger(n) && n >= 0 ? n : 30_000;
 }
 
+/** Listeners of the embedded databases' committed auth changes, by handle (see {@link onLocalAuthChange}). */
+const authListeners = new WeakMap<Sql, Set<() => void>>();
+
+/** Channel the `note_auth_change` trigger notifies on the embedded database (sql/150_auth_change_notify.sql). */
+const AUTH_CHANNEL = "auth_changes";
+
+/**
+ * Calls `listener` whenever a transaction that wrote a table authentication
+ * reads commits, if `sql` is the embedded database of this process (false
+ * otherwise: a server, or PGlite served on TCP to other processes).
+ * Every client of the embedded database goes through this process's socket
+ * queue, where the commit's notification is read before its ReadyForQuery is
+ * passed on: the listener has run before the writing statement's promise
+ * resolves, so a change committed before a request arrived is always seen.
+ */
+export function onLocalAuthChange(sql: Sql, listener: () => void): boolean {
+  const listeners = authListeners.get(sql);
+  if (!listeners) return false;
+  listeners.add(listener);
+  return true;
+}
+
 /** Opens a postgres.js pool; `path` is the unix socket of the embedded database, `server` a PostgreSQL server. */
 function connect(url: string, max: number, options: { path?: string; server?: boolean } = {}): Sql {
   const { path, server = false } = options;
@@ -97,13 +119,28 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
   const server = new PGLiteSocketServer(
     options.tcp ? { db, port: 0, host: "127.0.0.1", maxConnections: max } : { db, path: socket.path, maxConnections: max },
   );
-  keepExtendedQueriesTogether(server);
+  const listeners = new Set<() => void>();
+  if (!options.tcp) {
+    // the one session of PGlite listens, so the trigger notifies it at every commit of an auth change
+    await db.exec(`LISTEN ${AUTH_CHANNEL}`);
+  }
+  keepExtendedQueriesTogether(server, options.tcp ? undefined : (channel) => {
+    if (channel !== AUTH_CHANNEL) return;
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch {
+        // a listener never fails the statement that committed
+      }
+    }
+  });
   await server.start();
   if (!options.tcp) await chmod(socket.path, 0o600);
   const url = options.tcp
     ? `postgres://postgres@${server.getServerConn()}/postgres`
     : `postgres://postgres@localhost/postgres?host=${encodeURIComponent(dirname(socket.path))}`;
   const sql = connect(url, max, { path: options.tcp ? undefined : socket.path });
+  if (!options.tcp) authListeners.set(sql, listeners);
   return {
     sql,
     kind: "embedded",
@@ -169,6 +206,47 @@ interface SocketQueue {
   processQueue(): Promise<void>;
 }
 
+/** NotificationResponse, the backend message a committed NOTIFY sends to a listening session. */
+const NOTIFICATION = 0x41;
+
+/**
+ * A reader of one exec's backend output, given chunk by chunk: it calls
+ * `onChannel` with the channel of each NotificationResponse in it.
+ */
+function notificationReader(onChannel: (channel: string) => void): (chunk: Uint8Array) => void {
+  const header = new Uint8Array(5);
+  let have = 0;
+  let left = 0;
+  let body: number[] | undefined;
+  const done = () => {
+    const end = body!.indexOf(0, 4);
+    onChannel(new TextDecoder().decode(new Uint8Array(body!.slice(4, end === -1 ? undefined : end))));
+    body = undefined;
+  };
+  return (chunk) => {
+    let i = 0;
+    while (i < chunk.length) {
+      if (left > 0) {
+        const n = Math.min(left, chunk.length - i);
+        if (body) for (let k = i; k < i + n; k++) body.push(chunk[k]!);
+        i += n;
+        left -= n;
+        if (left === 0 && body) done();
+        continue;
+      }
+      header[have++] = chunk[i++]!;
+      if (have < 5) continue;
+      have = 0;
+      left = new DataView(header.buffer).getInt32(1) - 4;
+      if (header[0] === NOTIFICATION) body = [];
+      if (left <= 0) {
+        left = 0;
+        if (body) done();
+      }
+    }
+  };
+}
+
 /** Message types that end a client's turn: Sync, simple Query, Terminate (and the untyped startup messages). */
 const TURN_ENDS = new Set([0x53, 0x51, 0x58, 0x00]);
 
@@ -181,8 +259,10 @@ const TURN_ENDS = new Set([0x53, 0x51, 0x58, 0x00]);
  * from its first message to its Sync (and, as before, for a whole transaction).
  * Upstream problem: electric-sql/pglite issue #1046 (pull request #977); the
  * shape this relies on is checked by test/foundation/pglite_socket_shape.test.ts.
+ * It also reads every exec's output for notifications (`onNotification`),
+ * before the output reaches the client.
  */
-function keepExtendedQueriesTogether(server: object): void {
+function keepExtendedQueriesTogether(server: object, onNotification?: (channel: string) => void): void {
   const q = (server as { queryQueue: SocketQueue }).queryQueue;
   let midTurn = false;
   q.processQueue = async function processQueue(this: SocketQueue): Promise<void> {
@@ -195,9 +275,17 @@ function keepExtendedQueriesTogether(server: object): void {
         if (index === -1) break;
         const item = this.queue.splice(index, 1)[0]!;
         let bytes = 0;
+        // each exec's output is whole backend messages: a fresh reader per message
+        const read = onNotification && item.message[0] !== 0x00 ? notificationReader(onNotification) : undefined;
         try {
           await this.db.runExclusive(() =>
-            this.db.execProtocolRawStream(item.message, { onRawData: (d) => { bytes += d.length; item.onData(d); } })
+            this.db.execProtocolRawStream(item.message, {
+              onRawData: (d) => {
+                bytes += d.length;
+                read?.(d);
+                item.onData(d);
+              },
+            })
           );
         } catch (error) {
           midTurn = false;

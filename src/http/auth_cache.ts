@@ -15,9 +15,14 @@
  * under load one round trip serves many requests. A new state drops every
  * cached decision of the database; a decision read while the state changed is
  * stored under the old generation and never served.
+ *
+ * On the embedded database of this process no check is needed: every client
+ * reaches it through this process, which reads each commit's notification of
+ * an auth change before the writer is answered ({@link onLocalAuthChange}),
+ * and drops the cached decisions there and then.
  * @module
  */
-import type { Sql } from "../db/database.ts";
+import { onLocalAuthChange, type Sql } from "../db/database.ts";
 
 /** Longest a decision is kept even without a change (a backstop; changes drop it at once). */
 const MAX_AGE_MS = 60_000;
@@ -42,6 +47,10 @@ interface State {
   inflight?: { start: number; done: Promise<number> };
   next?: Promise<number>;
   pruning: boolean;
+  /** Changes are reported in-process (the embedded database): no check is run. */
+  local: boolean;
+  /** Changes reported in-process since the last prune. */
+  localChanges: number;
   caches: Map<string, DecisionCache<unknown>>;
   entries: Set<Map<string, Entry<unknown>>>;
 }
@@ -51,10 +60,23 @@ const states = new WeakMap<Sql, State>();
 function stateOf(sql: Sql): State {
   let state = states.get(sql);
   if (!state) {
-    state = { generation: 0, checkedAt: -Infinity, pruning: false, caches: new Map(), entries: new Set() };
-    states.set(sql, state);
+    const fresh: State = { generation: 0, checkedAt: -Infinity, pruning: false, local: false, localChanges: 0, caches: new Map(), entries: new Set() };
+    fresh.local = onLocalAuthChange(sql, () => {
+      newGeneration(fresh);
+      if (++fresh.localChanges > PRUNE_AT) {
+        fresh.localChanges = 0;
+        void prune(sql, fresh);
+      }
+    });
+    states.set(sql, fresh);
+    state = fresh;
   }
   return state;
+}
+
+function newGeneration(state: State): void {
+  state.generation++;
+  for (const entries of state.entries) entries.clear();
 }
 
 async function prune(sql: Sql, state: State): Promise<void> {
@@ -81,8 +103,7 @@ function startCheck(sql: Sql, state: State): Promise<number> {
       const seen = `${row!.epoch}:${row!.n}`;
       if (seen !== state.seen) {
         state.seen = seen;
-        state.generation++;
-        for (const entries of state.entries) entries.clear();
+        newGeneration(state);
       }
       if (start > state.checkedAt) state.checkedAt = start;
       if ((row!.n as number) > PRUNE_AT) void prune(sql, state);
@@ -103,7 +124,7 @@ function startCheck(sql: Sql, state: State): Promise<number> {
  */
 export function authGeneration(sql: Sql, since: number): number | Promise<number> {
   const state = stateOf(sql);
-  if (state.checkedAt >= since) return state.generation;
+  if (state.local || state.checkedAt >= since) return state.generation;
   // a check not started yet starts after this call: join it
   if (state.next) return state.next;
   const inflight = state.inflight;

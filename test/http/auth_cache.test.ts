@@ -142,6 +142,9 @@ describe("in one process", () => {
         const after = revoked;
         const r = await s.call("GET", `${API}/organizations/acme`, { token });
         seen.push({ after, status: r.status });
+        // a client's next request comes in a later turn of the event loop (answered from the caches
+        // on the embedded database, a request in process does no I/O and would never let this loop go)
+        await new Promise((resolve) => setImmediate(resolve));
       }
     };
     const workers = Array.from({ length: 8 }, worker);
@@ -169,6 +172,25 @@ describe("in one process", () => {
     await early;
     // what the request got reflects the change: a check started later sees nothing newer
     expect(generation).toBe(await authGeneration(sql, performance.now()));
+  });
+
+  test("a committed auth change, and only a committed one, gives the next request a new generation", async () => {
+    const sql = s.service.db.sql;
+    const before = await authGeneration(sql, performance.now());
+    await sql.begin(async (tx) => {
+      await tx`UPDATE organizations SET display_name = display_name WHERE false`;
+      expect(await authGeneration(sql, performance.now())).toBe(before);
+    });
+    // the commit was seen before the writing statement's promise resolved
+    const after = await authGeneration(sql, performance.now());
+    expect(after).not.toBe(before);
+    await sql.begin(async (tx) => {
+      await tx`UPDATE grants SET role = role WHERE false`;
+      throw new Error("rolled back");
+    }).catch(() => {});
+    expect(await authGeneration(sql, performance.now())).toBe(after);
+    // the embedded database answers from the commits it reported in-process, with no round trip
+    if (s.service.db.kind === "embedded") expect(authGeneration(sql, performance.now())).toBe(after);
   });
 
   test("a change written straight to the database by another client is seen on the next request", async () => {
