@@ -96,8 +96,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Every server this file started: stopped after the tests whatever their outcome (a failed test left one running). */
+const spawned = new Set<ReturnType<typeof Bun.spawn>>();
+
 function spawnServer(env: Record<string, string>): Server {
   const proc = Bun.spawn(["bun", "src/main.ts"], { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  spawned.add(proc);
   let text = "";
   for (const stream of [proc.stdout, proc.stderr]) {
     void (async () => {
@@ -139,6 +143,8 @@ describe("the entry point", () => {
     await cp(join(ROOT, "demo"), join(work, "demo"), { recursive: true });
   }, 120_000);
   afterAll(async () => {
+    for (const proc of spawned) if (proc.exitCode === null) proc.kill("SIGKILL");
+    await Promise.all([...spawned].map((proc) => proc.exited));
     await rm(dataDir, { recursive: true, force: true });
     await rm(work, { recursive: true, force: true });
   }, 120_000);
