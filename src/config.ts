@@ -203,6 +203,8 @@ function semverFrom(value: string | undefined, fallback: string, name: string): 
 
 /** Reads the configuration from an environment map (default: `process.env`). */
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+  // the query slots: two more settings default from it
+  const queryConcurrency = Math.max(1, intFrom(env.QUERY_CONCURRENCY, 8, "QUERY_CONCURRENCY"));
   return {
     host: env.HOST || "127.0.0.1",
     port: intFrom(env.PORT, 4000, "PORT"),
@@ -225,9 +227,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     connectionTestTimeoutMs: intFrom(env.CONNECTION_TEST_TIMEOUT_MS, 10_000, "CONNECTION_TEST_TIMEOUT_MS"),
     queryRowLimit: intFrom(env.QUERY_ROW_LIMIT, 1000, "QUERY_ROW_LIMIT"),
     queryTimeoutMs: intFrom(env.QUERY_TIMEOUT_MS, 30_000, "QUERY_TIMEOUT_MS"),
-    queryConcurrency: Math.max(1, intFrom(env.QUERY_CONCURRENCY, 8, "QUERY_CONCURRENCY")),
-    queryConcurrencyPerOrganization: intFrom(env.QUERY_CONCURRENCY_PER_ORGANIZATION, Math.max(1, Math.floor(Math.max(1, intFrom(env.QUERY_CONCURRENCY, 8, "QUERY_CONCURRENCY")) * 3 / 4)), "QUERY_CONCURRENCY_PER_ORGANIZATION"),
-    queryIdleInstances: intFrom(env.QUERY_IDLE_INSTANCES, 2 * Math.max(1, intFrom(env.QUERY_CONCURRENCY, 8, "QUERY_CONCURRENCY")), "QUERY_IDLE_INSTANCES"),
+    queryConcurrency,
+    queryConcurrencyPerOrganization: intFrom(env.QUERY_CONCURRENCY_PER_ORGANIZATION, Math.max(1, Math.floor(queryConcurrency * 3 / 4)), "QUERY_CONCURRENCY_PER_ORGANIZATION"),
+    queryIdleInstances: intFrom(env.QUERY_IDLE_INSTANCES, 2 * queryConcurrency, "QUERY_IDLE_INSTANCES"),
     modelCacheEntries: Math.max(1, intFrom(env.QUERY_MODEL_CACHE_ENTRIES, 100, "QUERY_MODEL_CACHE_ENTRIES")),
     modelCacheBytes: intFrom(env.QUERY_MODEL_CACHE_BYTES, 512 * 1024 * 1024, "QUERY_MODEL_CACHE_BYTES"),
     mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
