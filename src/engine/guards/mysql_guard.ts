@@ -29,8 +29,8 @@
 
 import { MySQLConnection } from "@malloydata/db-mysql";
 import type { Connection, SQLSourceDef, SQLSourceRequest } from "@malloydata/malloy";
-import { sqlKey } from "@malloydata/malloy";
 import mysql, { type FieldPacket, type Connection as MysqlSession, Types } from "mysql2/promise";
+import { columnsQuery, emptySelectDef } from "./select_schema.ts";
 import { notAllowed } from "./sql_guard.ts";
 
 /** Options of {@link guardMysql}. */
@@ -67,15 +67,9 @@ export function guardMysql(connection: Connection, options: MysqlGuardOptions = 
     return opening;
   };
   connection.fetchSelectSchema = async (sqlRef: SQLSourceRequest): Promise<SQLSourceDef> => {
-    const def: SQLSourceDef = {
-      type: "sql_select",
-      ...sqlRef,
-      dialect: connection.dialectName,
-      fields: [],
-      name: sqlKey(sqlRef.connection, sqlRef.selectStr),
-    };
+    const def = emptySelectDef(sqlRef, connection.dialectName);
     const session = await target.getClient();
-    const [, fields] = await session.query(`SELECT * FROM (${sqlRef.selectStr}) AS malloy_schema LIMIT 0`);
+    const [, fields] = await session.query(columnsQuery(sqlRef.selectStr));
     const rows = (fields ?? []).map((f) => ({ Field: f.name, Type: mysqlTypeName(f) }));
     await target.schemaFromResult({ rows, totalRows: rows.length }, def);
     return def;

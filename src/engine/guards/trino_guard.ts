@@ -28,7 +28,7 @@
  */
 
 import type { Connection, SQLSourceDef, SQLSourceRequest } from "@malloydata/malloy";
-import { sqlKey } from "@malloydata/malloy";
+import { columnsQuery, emptySelectDef } from "./select_schema.ts";
 import { notAllowed } from "./sql_guard.ts";
 
 interface QueryResults {
@@ -81,15 +81,9 @@ export function guardTrino(connection: Connection): Connection {
     return results;
   };
   target.fetchSelectSchema = async (sqlRef: SQLSourceRequest): Promise<SQLSourceDef> => {
-    const def: SQLSourceDef = {
-      type: "sql_select",
-      ...sqlRef,
-      dialect: connection.dialectName,
-      fields: [],
-      name: sqlKey(sqlRef.connection, sqlRef.selectStr),
-    };
+    const def = emptySelectDef(sqlRef, connection.dialectName);
     await target.ensureSetup?.();
-    const result = await target.client!.runSQL(`SELECT * FROM (${sqlRef.selectStr}) AS malloy_schema LIMIT 0`, {});
+    const result = await target.client!.runSQL(columnsQuery(sqlRef.selectStr), {});
     if (result.error) throw new Error(`Could not fetch schema for query ${sqlRef.selectStr.slice(0, 50)} ${result.error}`);
     target.structDefFromSchema((result.columns ?? []).map((c) => [c.name, c.type]), def);
     return def;
