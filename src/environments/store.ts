@@ -6,6 +6,7 @@ import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Db } from "../db/database.ts";
 import { principalKey, roleName } from "../http/access.ts";
 import type { Principal } from "../http/principal.ts";
+import { lockRunsBeforeDelete } from "../db/lock_order.ts";
 
 /** An environment as the API shows it. */
 export interface EnvironmentView {
@@ -155,6 +156,7 @@ export async function updateEnvironment(db: Db, env: EnvironmentRow, patch: { de
  * and the archives no version refers to any more. Run in one transaction.
  */
 export async function deleteEnvironment(db: Db, envId: string): Promise<void> {
+  await lockRunsBeforeDelete(db, { envId });
   await db`DELETE FROM environments WHERE id = ${envId}`;
   await deleteOrphanBlobs(db);
 }

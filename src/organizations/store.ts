@@ -5,6 +5,7 @@
 import type { Db } from "../db/database.ts";
 import type { Principal } from "../http/principal.ts";
 import { principalKey, roleName } from "../http/access.ts";
+import { lockRunsBeforeDelete } from "../db/lock_order.ts";
 
 /** An organization as the API shows it. */
 export interface OrganizationView {
@@ -116,6 +117,7 @@ export async function updateOrganization(db: Db, id: string, patch: Organization
 
 /** Deletes an organization and everything under it (cascades and grant triggers). */
 export async function deleteOrganization(db: Db, id: string): Promise<void> {
+  await lockRunsBeforeDelete(db, { orgId: id });
   await db`DELETE FROM organizations WHERE id = ${id}`;
 }
 

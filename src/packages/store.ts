@@ -7,6 +7,7 @@ import { principalKey, roleName } from "../http/access.ts";
 import type { Principal } from "../http/principal.ts";
 import { deleteOrphanBlobs } from "../environments/store.ts";
 import { latestVersionOf } from "../versions/store.ts";
+import { lockRunsBeforeDelete } from "../db/lock_order.ts";
 
 /** A package as the API shows it. */
 export interface PackageView {
@@ -141,6 +142,7 @@ export async function updatePackage(db: Db, id: string, patch: { description?: s
 
 /** Deletes a package with its versions and metadata, and archives no version uses any more. */
 export async function deletePackage(db: Db, id: string): Promise<void> {
+  await lockRunsBeforeDelete(db, { packageId: id });
   await db`DELETE FROM packages WHERE id = ${id}`;
   await deleteOrphanBlobs(db);
 }

@@ -108,7 +108,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     ...env,
   });
   const db = await freshDatabase();
-  const service = await startService(config, { db, log: () => {}, addressOf: () => "127.0.0.1" });
+  const service = await startService(config, { db, log: (e) => { if (process.env.TEST_LOG && (e as { level?: string }).level === "error") console.error("SERVICE", JSON.stringify(e)); }, addressOf: () => "127.0.0.1" });
   let admin: string | undefined;
 
   async function call(method: string, path: string, options: CallOptions = {}): Promise<TestResponse> {

@@ -85,6 +85,12 @@ export async function indexVersion(ctx: AppContext, versionUuid: string, options
     return report;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    // a version deleted while it was indexed is not a failure: its rows went with it
+    const [exists] = await ctx.sql`SELECT 1 FROM package_versions WHERE id = ${versionUuid}`.catch(() => [true]);
+    if (!exists) {
+      ctx.log({ level: "info", event: "version_index_abandoned", versionUuid, reason: "the version was deleted while it was indexed" });
+      throw error;
+    }
     ctx.log({ level: "error", event: "version_index_failed", versionUuid, error: message });
     if (manage) await setIndexStatus(ctx.sql, versionUuid, "failed").catch(() => {});
     throw error;
