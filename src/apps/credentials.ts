@@ -15,7 +15,8 @@
  *   non-HTML files of its own package's `public/` folder, and nothing else.
  * - **Launch** (`typ: launch+jwt`, `APP_ORIGIN` only): posted by the platform's
  *   launch form to the app origin, which answers the app page with an app
- *   token; 60 seconds, in a form body (never in a URL).
+ *   token; 60 seconds, in a form body (never in a URL), and once only
+ *   ({@link spendLaunch}).
  * @module
  */
 import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
@@ -80,6 +81,8 @@ export interface Claims {
   scope?: PackageScope;
   /** Expiry, seconds since the epoch. */
   exp: number;
+  /** The credential's own id (`jti`). */
+  id?: string;
 }
 
 /** Signs a credential of `kind` valid for `ttlSeconds`. */
@@ -119,8 +122,22 @@ export async function verifyCredential(secret: string, kind: CredentialKind, tok
     const scope = typeof payload.env === "string" && typeof payload.pkg === "string" ? { envId: payload.env, packageName: payload.pkg } : undefined;
     if (kind !== "session" && !scope) return null;
     const version = typeof payload.ver === "number" ? payload.ver : undefined;
-    return { subject: { kind: sk, id: payload.sub, ...(version === undefined ? {} : { version }) }, scope, exp: payload.exp };
+    const id = typeof payload.jti === "string" ? payload.jti : undefined;
+    return { subject: { kind: sk, id: payload.sub, ...(version === undefined ? {} : { version }) }, scope, exp: payload.exp, ...(id ? { id } : {}) };
   } catch {
     return null;
   }
+}
+
+/**
+ * Spends a verified launch credential: `true` the first time its id is
+ * presented (on any node of the database), `false` ever after, so a copied or
+ * replayed launch post opens nothing. Ids of expired credentials are dropped.
+ */
+export async function spendLaunch(sql: Db, claims: Claims): Promise<boolean> {
+  if (!claims.id) return false;
+  await sql`DELETE FROM spent_launches WHERE expires_at < now()`;
+  const spent = await sql`INSERT INTO spent_launches (jti, expires_at) VALUES (${claims.id}, to_timestamp(${claims.exp}))
+                          ON CONFLICT (jti) DO NOTHING RETURNING jti`;
+  return spent.length === 1;
 }

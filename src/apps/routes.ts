@@ -30,7 +30,7 @@ import { pkgParams } from "../http/resource_params.ts";
 import type { PackageRow } from "../packages/store.ts";
 import { signInUrl, wantsHtml } from "../signin/links.ts";
 import { resolveVersion } from "../versions/store.ts";
-import { signCredential, subjectOf, verifyCredential } from "./credentials.ts";
+import { signCredential, spendLaunch, subjectOf, verifyCredential } from "./credentials.ts";
 import { appFile, appPath, contentTypeOf, extractedDir } from "./files.ts";
 import { principalOf } from "./scope.ts";
 import { atAppOrigin } from "./origin.ts";
@@ -267,13 +267,15 @@ async function launchApp(ctx: AppContext, input: AppRequest & { body: { launch: 
   const file = await latestFile(ctx, principal, input.params, raw);
   if (file.pkg.envId !== claims.scope.envId || file.pkg.name !== claims.scope.packageName) throw notFound("app file not found");
   if (!file.type.startsWith("text/html")) throw notFound("only app pages are opened with a launch form");
+  // a launch opens one page once: a second post of it (a copied form, a replay) goes back like an expired one
+  if (!(await spendLaunch(ctx.sql, claims))) return sameUrlOn(ctx.config.publicUrl!, input.request, 303);
   return await appPage(ctx, principal, appBase, file);
 }
 
 const LAUNCH_DOC = "Only with `APP_ORIGIN`, and only on that origin (404 elsewhere). Opening an app page on the platform origin " +
   "(`GET .../app/...`, signed in) answers a form that posts `launch` (a 60-second credential of the viewer for this package, " +
   "`application/x-www-form-urlencoded`) here; the answer is the app page, with its app token, the asset capability of its " +
-  "`<base>` and `<meta name=\"app-api\">` (the package's API address on the platform origin). An expired or invalid `launch` " +
+  "`<base>` and `<meta name=\"app-api\">` (the package's API address on the platform origin). An expired, invalid or already used `launch` (each opens one page once) " +
   "answers 303 to the same URL on `PUBLIC_URL`, which signs the viewer in and posts a fresh one.";
 
 const TOKEN_DOC = "Answers `{ token, expiresAt }`: an app token for this package, read-only (its models, queries and events " +

@@ -130,6 +130,24 @@ describe("APP_ORIGIN", () => {
     expect(moved.headers.get("location")).toBe(`${APPS}${base}app.js`);
   });
 
+  test("a launch opens one page once: a replay, sequential or concurrent, goes back to the platform", async () => {
+    const { action, launch } = await launchOf(viewer);
+    const path = new URL(action).pathname;
+    expect((await post(APPS, path, launch)).status).toBe(200);
+    const replay = await post(APPS, path, launch);
+    expect(replay.status).toBe(303);
+    expect(replay.headers.get("location")).toBe(`${PLATFORM}${path}`);
+    expect(await replay.text()).not.toContain("app-token");
+    // posted many times at once, it still opens one page
+    const fresh = await launchOf(viewer);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(APPS, path, fresh.launch)));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 303, 303, 303, 303, 303, 303, 303]);
+    // a launch refused for another package is not spent by the refusal
+    const other = await launchOf(viewer);
+    expect((await post(APPS, `${API}/organizations/acme/environments/prod/packages/plain/app/`, other.launch)).status).toBe(404);
+    expect((await post(APPS, path, other.launch)).status).toBe(200);
+  });
+
   test("no credential of the platform is valid on the app origin; a page there without a launch goes back to the platform", async () => {
     const session = await w.s.service.handle(new Request(`${PLATFORM}/signin`, {
       method: "POST",
