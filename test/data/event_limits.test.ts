@@ -77,4 +77,35 @@ describe("event stream bounds", () => {
     const d = await stream(w.admin);
     expect([c.status, d.status]).toEqual([200, 200]);
   });
+
+  test("app tokens count with their user's other credentials: fresh app tokens open no more streams", async () => {
+    for (const client of open.splice(0)) client.close();
+    const viewer = await userWith(w, "nina", { kind: "environment", id: w.envId, role: "viewer" });
+    const appToken = async () => {
+      const r = await w.s.call("POST", `${P}/app-token`, { token: viewer });
+      expect(r.status).toBe(200);
+      return r.body.token as string;
+    };
+    const first = await appToken();
+    const second = await appToken();
+    expect(first).not.toBe(second);
+    // room on the node for this caller's share and one more (node bound 3)
+    expect(await eventually(async () => {
+      const a = await stream(first);
+      if (a.status !== 200) {
+        a.close();
+        open.pop();
+      }
+      return a.status === 200;
+    })).toBe(true);
+    const b = await stream(viewer);
+    expect(b.status).toBe(200);
+    // a third stream with yet another app token of the same user is the caller's third: 429
+    const third = await fetch(`${origin}${P}/events`, { headers: { authorization: `Bearer ${second}` } });
+    expect(third.status).toBe(429);
+    await third.body?.cancel();
+    const fourth = await fetch(`${origin}${P}/events`, { headers: { authorization: `Bearer ${await appToken()}` } });
+    expect(fourth.status).toBe(429);
+    await fourth.body?.cancel();
+  });
 });
