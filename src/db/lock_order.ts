@@ -9,9 +9,13 @@
  * organization reaches both tables through cascades whose order is the
  * order of the foreign-key triggers, versions first; so it locks the runs it
  * will delete first, in one order (by id), and only then deletes.
+ *
+ * A lock order covers the paths we know; {@link beginRetrying} covers the
+ * rest: a transaction PostgreSQL ended as a deadlock victim (40P01) or as a
+ * serialization failure (40001) changed nothing, so it is run again.
  * @module
  */
-import type { Db } from "./database.ts";
+import type { Db, Sql } from "./database.ts";
 
 /** What a delete removes: one package, every package of an environment, or of an organization. */
 export type DeleteScope = { packageId: string } | { envId: string } | { orgId: string };
@@ -29,5 +33,25 @@ export async function lockRunsBeforeDelete(tx: Db, scope: DeleteScope): Promise<
   } else {
     await tx`SELECT r.id FROM runs r JOIN packages p ON p.id = r.package_id JOIN environments e ON e.id = p.env_id
               WHERE e.org_id = ${scope.orgId} ORDER BY r.id FOR UPDATE OF r`;
+  }
+}
+
+/** SQLSTATEs of a transaction that was rolled back whole and may simply be run again. */
+const RETRYABLE = new Set(["40P01", "40001"]);
+
+/**
+ * Runs `work` in one transaction; when PostgreSQL ends it as a deadlock victim
+ * or a serialization failure (nothing of it was written), runs it again, up to
+ * `attempts` times in all, after a short random pause.
+ */
+export async function beginRetrying<T>(sql: Sql, work: (tx: Db) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await sql.begin((tx) => work(tx))) as T;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (attempt >= attempts || typeof code !== "string" || !RETRYABLE.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
   }
 }

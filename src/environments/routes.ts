@@ -24,6 +24,7 @@ import {
 } from "./store.ts";
 
 import { envParams } from "../http/resource_params.ts";
+import { beginRetrying } from "../db/lock_order.ts";
 
 const envBody = t.Object({
   name: name("name"),
@@ -88,7 +89,7 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
       async ({ env, set }) => {
         const versions = await versionUuidsOf(ctx, { envId: env.id });
         const archives = await archivesOf(ctx.sql, { envId: env.id });
-        await ctx.sql.begin((tx) => deleteEnvironment(tx, env.id));
+        await beginRetrying(ctx.sql, (tx) => deleteEnvironment(tx, env.id));
         evictVersions(ctx, versions);
         // extracted package folders no version uses any more go too
         await removeUnusedExtractions(ctx.sql, join(ctx.config.dataDir, "packages"), archives);

@@ -22,6 +22,7 @@ import {
   organizationView,
   updateOrganization,
 } from "./store.ts";
+import { beginRetrying } from "../db/lock_order.ts";
 
 const orgBody = t.Object({
   name: name("name"),
@@ -111,7 +112,7 @@ export function organizationRoutes(ctx: AppContext) {
       "/:org",
       async ({ org, set }) => {
         const archives = await archivesOf(ctx.sql, { orgId: org.id });
-        await ctx.sql.begin((tx) => deleteOrganization(tx, org.id));
+        await beginRetrying(ctx.sql, (tx) => deleteOrganization(tx, org.id));
         // extracted package folders no version uses any more go too
         await removeUnusedExtractions(ctx.sql, join(ctx.config.dataDir, "packages"), archives);
         set.status = 204;

@@ -34,6 +34,7 @@ import { pkgParams } from "../http/resource_params.ts";
 import { packageFor } from "./lookup.ts";
 
 import { afterPublish, packageCacheDir } from "./after_publish.ts";
+import { beginRetrying } from "../db/lock_order.ts";
 
 const packagePatch = t.Object({
   description: t.Optional(t.String({ maxLength: 4000, error: "description must be at most 4000 characters" })),
@@ -131,7 +132,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
       async ({ pkg, set }) => {
         const versions = await versionUuidsOf(ctx, { packageId: pkg.id });
         const archives = await archivesOf(ctx.sql, { packageId: pkg.id });
-        await ctx.sql.begin((tx) => deletePackage(tx, pkg.id));
+        await beginRetrying(ctx.sql, (tx) => deletePackage(tx, pkg.id));
         evictVersions(ctx, versions);
         await removeUnusedExtractions(ctx.sql, packageCacheDir(ctx), archives);
         set.status = 204;

@@ -8,6 +8,7 @@
 import { ConflictError } from "../errors.ts";
 import type { Db, Sql } from "../db/database.ts";
 import type { PlannedUnit, RunScope } from "./plan.ts";
+import { beginRetrying } from "../db/lock_order.ts";
 
 /** States of a run. */
 export type RunState = "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -317,7 +318,7 @@ export interface RunOutcome {
  * that succeeds takes a version out of `error_state`.
  */
 export async function finishRun(sql: Sql, runId: string, outcome: RunOutcome): Promise<void> {
-  await sql.begin(async (tx) => {
+  await beginRetrying(sql, async (tx) => {
     const [r] = await tx<{ version: string; scope: RunScope | null; prior: string | null }[]>`
       UPDATE runs SET state = ${outcome.state}, finished_at = clock_timestamp(), error = ${outcome.error ?? null}
        WHERE id = ${runId} AND state = 'running' RETURNING version, scope, prior_index_status AS prior`;
