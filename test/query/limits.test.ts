@@ -12,6 +12,11 @@ const query = (body: unknown) => w.s.call("POST", Q, { token: w.admin, body });
 beforeAll(async () => {
   w = await startWorld({ QUERY_ROW_LIMIT: "4", QUERY_TIMEOUT_MS: "500" });
   expect((await publish(w, "shop", "1.0.0", { token: w.admin, files: await shopFiles() })).status).toBe(201);
+  // the first query loads the model, which on a loaded machine can take longer than the 500 ms limit:
+  // load it before the tests, so that they measure queries, not the first load
+  let warm = 0;
+  for (let i = 0; i < 20 && warm !== 200; i++) warm = (await query({ query: "orders -> { aggregate: order_count }" })).status;
+  expect(warm).toBe(200);
 }, 120_000);
 afterAll(() => w.s.close());
 
