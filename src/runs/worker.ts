@@ -211,10 +211,30 @@ async function executeRun(ctx: AppContext, state: WorkerState, runId: string): P
   } finally {
     clearInterval(beat);
     state.local.delete(runId);
-    await finishRun(ctx.sql, runId, outcome).catch((error) =>
-      ctx.log({ level: "error", event: "run_finish_failed", runId, error: message(error) })
-    );
+    await settleRun(ctx, state, runId, outcome);
     ctx.log({ level: "info", event: "run_finished", runId, state: outcome.state, ms: Math.round(performance.now() - started) });
+  }
+}
+
+/**
+ * Ends a run. While the platform database cannot be reached the ending is
+ * tried again (pauses from 0.25 s doubling to 5 s) until `RUN_STALE_AFTER_MS`
+ * has passed or the worker stops, so a run that ended during an outage is
+ * recorded as it ended, not left `running` until a claim fails it as stale.
+ */
+async function settleRun(ctx: AppContext, state: WorkerState, runId: string, outcome: RunOutcome): Promise<void> {
+  const deadline = Date.now() + ctx.config.runStaleAfterMs;
+  for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
+    try {
+      await finishRun(ctx.sql, runId, outcome);
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || state.stopped || Date.now() + pause > deadline) {
+        ctx.log({ level: "error", event: "run_finish_failed", runId, error: message(error) });
+        return;
+      }
+      await Bun.sleep(pause);
+    }
   }
 }
 

@@ -17,10 +17,11 @@ import { join } from "node:path";
 import { readConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { startService, type Service } from "../../src/service.ts";
-import { startWorker, stopWorker } from "../../src/runs/worker.ts";
+import { abortLocalRun, startWorker, stopWorker } from "../../src/runs/worker.ts";
 import { SERVER_URL, ADMIN_PASSWORD } from "../helpers/service.ts";
 import { md5, smallPackage } from "../packages/helpers.ts";
 import { zipFiles } from "../fixtures/engine_package.ts";
+import { runsPackage, SLOW_MODEL } from "../runs/fixtures.ts";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 
@@ -151,6 +152,44 @@ if (SERVER_URL && existsSync(`${BIN}/initdb`)) {
       const orgs = await call("GET", "/api/v0/organizations");
       expect(orgs.body.map((o: { name: string }) => o.name)).toEqual(["acme"]);
     }, 180_000);
+
+    test("a run that ends while the database is down is recorded as it ended once the database is back (not left running)", async () => {
+      const P = "/api/v0/organizations/acme/environments/prod/packages/slow";
+      const zip = zipFiles(runsPackage(SLOW_MODEL));
+      const form = new FormData();
+      form.set("package", JSON.stringify({ description: "slow" }));
+      form.set("version", JSON.stringify({ id: "1.0.0" }));
+      form.set("packageFile", new Blob([zip as Uint8Array<ArrayBuffer>], { type: "application/zip" }), "package.zip");
+      form.set("md5Hash", md5(zip));
+      expect((await call("POST", P, form)).status).toBe(201);
+      startWorker(service.ctx);
+      const run = await call("POST", `${P}/versions/1.0.0/runs`);
+      expect(run.status).toBe(201);
+      let state = "";
+      for (let i = 0; i < 300 && state !== "running"; i++) {
+        state = (await call("GET", `${P}/runs/${run.body.id}`)).body.state;
+        if (state !== "running") await Bun.sleep(100);
+      }
+      expect(state).toBe("running");
+      await Bun.sleep(500); // past the claim, into the slow unit
+      await stop();
+      // the run ends on this node while the database is down (as a cancel read before the outage would end it)
+      expect(abortLocalRun(service.ctx, run.body.id)).toBe(true);
+      await Bun.sleep(1500);
+      await start();
+      // recorded well before RUN_STALE_AFTER_MS (60 s here), by the node that ran it
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && state === "running") {
+        const r = await call("GET", `${P}/runs/${run.body.id}`);
+        if (r.status === 200) state = r.body.state;
+        if (state === "running") await Bun.sleep(200);
+      }
+      // cancelled, or failed when its last unit's own writes found the database down; never left running
+      expect(["cancelled", "failed"]).toContain(state);
+      const ended = await call("GET", `${P}/runs/${run.body.id}`);
+      if (state === "failed") expect(ended.body.error).toContain("the run failed");
+      expect(logs.some((l) => l.event === "run_finish_failed" && l.runId === run.body.id)).toBe(false);
+    }, 120_000);
 
     test("a restart under load: every answer is 200 or 503, none is 500, none takes over 2 s", async () => {
       const statuses: number[] = [];
