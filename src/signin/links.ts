@@ -4,16 +4,26 @@
  * @module
  */
 
+/** Whether a path would be read by a browser as another host (`//host`, `/\host`; tabs and newlines, which URL parsers drop, left out first). */
+function readsAsHost(path: string): boolean {
+  const squeezed = path.replace(/[\t\n\r]/g, "");
+  return !squeezed.startsWith("/") || squeezed.startsWith("//") || squeezed.startsWith("/\\");
+}
+
 /**
  * A same-origin path to return to after sign-in: an absolute path of this
- * service (`/...`, never `//host` or `/\host`), `/` otherwise.
+ * service (`/...`, never `//host` or `/\host`), `/` otherwise. The value is
+ * resolved as a browser resolves it (dot segments, `%2e`, backslashes) and the
+ * result is checked again, so `/.//host` or `/a/..\host`, which resolve to
+ * `//host`, are refused too.
  */
 export function safeReturn(value: unknown): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
+  if (typeof value !== "string" || readsAsHost(value)) return "/";
   try {
     const url = new URL(value, "http://service.invalid");
     if (url.origin !== "http://service.invalid") return "/";
-    return url.pathname + url.search + url.hash;
+    const path = url.pathname + url.search + url.hash;
+    return readsAsHost(path) ? "/" : path;
   } catch {
     return "/";
   }

@@ -135,6 +135,15 @@ describe("in-package web apps", () => {
     expect((await signIn("viewer", "pw-viewer-secret", "//evil.example/x")).location).toBe("/");
     expect((await signIn("viewer", "pw-viewer-secret", "https://evil.example/x")).location).toBe("/");
     expect((await signIn("viewer", "pw-viewer-secret", "/\\evil.example/x")).location).toBe("/");
+    // also when it reaches another site only once resolved (dot segments, %2e, backslashes, tabs): the resolved path is checked
+    for (const sneaky of ["/.//evil.example/x", "/a/..//evil.example/x", "/%2e//evil.example/x", "/x/../\\evil.example/x", "/%2e%2e//evil.example/x", "/\t/evil.example/x"]) {
+      expect({ sneaky, location: (await signIn("viewer", "pw-viewer-secret", sneaky)).location }).toEqual({ sneaky, location: "/" });
+    }
+    // the sign-in page's form carries the same safe address
+    const signInPage = await (await fetch(`${origin}/signin?return=${encodeURIComponent("/.//evil.example/x")}`)).text();
+    expect(signInPage).not.toContain("evil.example");
+    // a same-site address is kept as the browser would resolve it
+    expect((await signIn("viewer", "pw-viewer-secret", `${APP}/../app/?x=1`)).location).toBe(`${APP}/?x=1`);
     // a cross-site form post is refused
     const foreign = await fetch(`${origin}/signin`, {
       method: "POST",
