@@ -32,7 +32,7 @@ export function atAppOrigin(ctx: AppContext, request: Request): boolean {
 
 function notHere(): Response {
   return Response.json(
-    { code: "NOT_FOUND", message: "this origin (APP_ORIGIN) serves in-package app files only; the API is at PUBLIC_URL" },
+    { code: "RESOURCE_NOT_FOUND", message: "this origin (APP_ORIGIN) serves in-package app files only; the API is at PUBLIC_URL" },
     { status: 404, headers: { "cache-control": "no-store", "x-content-type-options": "nosniff" } },
   );
 }

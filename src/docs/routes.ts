@@ -40,7 +40,7 @@ export function docsRoutes() {
     .get(`${ASSETS}/:file`, ({ params }) => {
       if (params.file === "init.js") return new Response(INIT, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" } });
       const type = ASSET_FILES[params.file];
-      if (!type) return new Response(JSON.stringify({ code: "NOT_FOUND", message: `no documentation asset '${params.file}'` }), { status: 404, headers: { "content-type": "application/json" } });
+      if (!type) return new Response(JSON.stringify({ code: "RESOURCE_NOT_FOUND", message: `no documentation asset '${params.file}'` }), { status: 404, headers: { "content-type": "application/json" } });
       return new Response(Bun.file(join(SWAGGER_DIR, params.file)), { headers: { "content-type": type, "cache-control": "public, max-age=86400" } });
     }, { detail: { hide: true } });
 }

@@ -81,7 +81,7 @@ describe("APP_ORIGIN", () => {
     for (const [method, path, headers] of tries) {
       const r = await at(APPS, method, path, { headers });
       expect(`${method} ${path}: ${r.status}`).toBe(`${method} ${path}: 404`);
-      expect((await r.json()).message).toContain("APP_ORIGIN");
+      expect(await r.json()).toMatchObject({ code: "RESOURCE_NOT_FOUND", message: expect.stringContaining("APP_ORIGIN") });
     }
   });
 

@@ -75,6 +75,9 @@ describe("landing page and docs", () => {
       expect(asset.status).toBe(200);
       expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(0);
     }
+    const missing = await s.service.handle(new Request("http://localhost/api/v0/docs/assets/nope.js"));
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ code: "RESOURCE_NOT_FOUND" });
     const init = await (await s.service.handle(new Request("http://localhost/api/v0/docs/assets/init.js"))).text();
     expect(init).toContain('"/api/v0/openapi.json"');
     const spec = await s.service.handle(new Request("http://localhost/api/v0/openapi.json"));
