@@ -15,7 +15,7 @@ import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";
 import { closePackageStreams } from "./events/hub.ts";
 import { setCompileLimits, warmMalloy } from "./engine/mod.ts";
-import { removeStaleUploads, uploadDirOf } from "./packages/publish.ts";
+import { removeStaleUploads, uploadDirOf } from "./packages/publish_form.ts";
 
 /** A started (not listening) service. */
 export interface Service {

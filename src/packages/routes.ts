@@ -19,7 +19,8 @@ import { envParams } from "../http/resource_params.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
 import { archiveChunks, findArchive } from "./archive_store.ts";
-import { archivesOf, readPublishForm, publishVersion, removeUnusedExtractions, uploadDirOf } from "./publish.ts";
+import { archivesOf, publishVersion, removeUnusedExtractions } from "./publish.ts";
+import { readPublishForm, uploadDirOf } from "./publish_form.ts";
 import {
   deletePackage,
   findPackage,
