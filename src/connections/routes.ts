@@ -12,15 +12,8 @@ import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { readsConnectionErrors, routeAccess } from "../http/route_access.ts";
 import { envParams } from "../http/resource_params.ts";
-import {
-  CONNECTION_TYPES,
-  type ConnectionType,
-  DESTINATION_FIELDS,
-  evictConnections,
-  settingsField,
-  splitSettings,
-  testConnection,
-} from "./drivers.ts";
+import { evictConnections, testConnection } from "./drivers.ts";
+import { CONNECTION_TYPES, type ConnectionType, DESTINATION_FIELDS, settingsField, splitSettings } from "./settings.ts";
 import {
   connectionSecrets,
   connectionView,

@@ -6,12 +6,8 @@
 import { ValidationError } from "../errors.ts";
 import type { Connection } from "@malloydata/malloy";
 import type { Db } from "../db/database.ts";
-import {
-  cachedMalloyConnection,
-  type ConnectionSpec,
-  type ConnectionType,
-  settingsField,
-} from "./drivers.ts";
+import { cachedMalloyConnection, type ConnectionSpec } from "./drivers.ts";
+import { type ConnectionType, settingsField } from "./settings.ts";
 import { type HostPolicy, HostRefusedError } from "./host_policy.ts";
 import { hostPolicyOf } from "./policy.ts";
 import { decryptSecret, encryptSecret, secretKey, type SecretKeyOptions } from "./secrets.ts";
