@@ -74,3 +74,44 @@ describe("question ranking reads labels", () => {
     expect(top.matchReason).toContain("'fee'");
   });
 });
+
+describe("question ranking centers the cosine", () => {
+  const meta: ModelMetadata = {
+    modelPath: "models/shop.malloy",
+    sources: [
+      source("orders", undefined, [dim("order_date", "date"), dim("tax_paid", "number"), dim("customer_name", "string"), dim("subtotal", "number"),
+        msr("total_revenue"), msr("order_count"), dim("store_city", "string"), dim("status", "string")]),
+      source("staff", undefined, [dim("first_name", "string"), dim("hire_date", "date"), dim("salary", "number"), msr("staff_count")]),
+    ],
+    queries: [],
+  };
+
+  test("the centered cosine from dot products equals the cosine of the vectors minus the scope's mean", async () => {
+    const embedder = await getEmbedder();
+    if (!embedder) return;
+    const entities = entitiesFromMetadata(meta);
+    const vectors = await embedEntities(embedder, entities);
+    const scope = await prepareScope(entities, embedder, (e) => vectors[entities.indexOf(e)]);
+    const c = scope.centering!;
+    const [a, b] = [vectors[1]!, vectors[9]!];
+    const minus = (v: Float32Array) => v.map((x, i) => x - c.mean[i]!);
+    const [ca, cb] = [minus(a), minus(b)];
+    const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i]!, 0);
+    const explicit = dot(ca, cb) / Math.sqrt(dot(ca, ca) * dot(cb, cb));
+    // a plays the question (unit length): q.m = meanDot, |q - m| = norm.
+    const fromDots = (dot(a, b) - c.meanDot[1]! - c.meanDot[9]! + c.meanSquare) / (c.norm[1]! * c.norm[9]!);
+    expect(fromDots).toBeCloseTo(explicit, 4);
+  });
+
+  test("'pay of workers' puts salary above a date field the plain cosine finds as close", async () => {
+    const embedder = await getEmbedder();
+    const entities = entitiesFromMetadata(meta);
+    const vectors = embedder ? await embedEntities(embedder, entities) : [];
+    const scope = await prepareScope(entities, embedder, (e) => vectors[entities.indexOf(e)]);
+    const names = async (disable: Array<"centering">) => (await rankQuestionEntities("pay of workers", scope, embedder, { disable })).map((m) => m.entity.name);
+    const centered = await names([]);
+    const plain = await names(["centering"]);
+    expect(centered.indexOf("salary")).toBeLessThan(centered.indexOf("hire_date"));
+    expect(plain.indexOf("salary")).toBeGreaterThan(plain.indexOf("hire_date"));
+  });
+});
