@@ -222,7 +222,7 @@ if (process.env.EVAL_SWEEP) {
   }
 }
 if (args.has("--ablate")) {
-  for (const off of ["idf", "calibration", "collapse", "kinds", "synonyms", "values", "lexical", "centering"] as const) {
+  for (const off of ["idf", "calibration", "collapse", "kinds", "synonyms", "values", "lexical"] as const) {
     methods.push([`without ${off}`, rankerWith({ disable: [off] })]);
   }
 }

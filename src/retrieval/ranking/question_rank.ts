@@ -7,9 +7,6 @@
  * test half (`bun run eval`, test/eval/):
  * - rarity (IDF) weighting of the question's words, in the question vector
  *   and in word matching, so one generic word (`name`, `count`) cannot win;
- * - the cosine blended half and half with the cosine of the vectors with the
- *   scope's mean vector taken out (scope_index.ts `Centering`), which tells
- *   apart texts that the plain cosine finds all alike;
  * - word matching on name and doc words, where a question word also meets
  *   its nearest neighbours among the scope's words (cosine of the word
  *   vectors at or above a threshold) and the lexicon's synonyms;
@@ -29,7 +26,7 @@ import { type EntityMatch, kindOrder } from "./types.ts";
 import { containsIdentifier, containsWord, expandAbbreviations, stem, STOP_WORDS, words } from "../text/text_terms.ts";
 
 /** Signals that {@link QuestionRankOptions.disable} can turn off (for the eval's ablation). */
-type Signal = "idf" | "calibration" | "collapse" | "kinds" | "synonyms" | "values" | "lexical" | "centering";
+type Signal = "idf" | "calibration" | "collapse" | "kinds" | "synonyms" | "values" | "lexical";
 
 /** Options of {@link rankQuestionEntities}. */
 export interface QuestionRankOptions {
@@ -77,13 +74,8 @@ interface QuestionTerms {
   normalized: string;
 }
 
-/**
- * Tuned weights (tuning half of the eval). `centered`: share of the centered
- * cosine in the semantic score; 0.4-0.7 equally good in package scope,
- * 0.3-0.5 in environment scope (tuning half, package R@5 90.5% -> 92.3%,
- * environment 84.0% -> 84.6%, MRR 0.795 -> 0.802 and 0.642 -> 0.654).
- */
-const WEIGHTS = { centered: 0.5, bare: 0.2, bareWords: 1, time: 0.1, semantic: 0.55, lexical: 0.6, value: 0.8, kind: 0.15, notebook: 0.85, nameCoverage: 0.3, doc: 0.7, related: 0.7, floor: 0.3, neighbour: 0.3, context: 0.5, sourcePenalty: 0.2 };
+/** Tuned weights (tuning half of the eval). */
+const WEIGHTS = { bare: 0.2, bareWords: 1, time: 0.1, semantic: 0.55, lexical: 0.6, value: 0.8, kind: 0.15, notebook: 0.85, nameCoverage: 0.3, doc: 0.7, related: 0.7, floor: 0.3, neighbour: 0.3, context: 0.5, sourcePenalty: 0.2 };
 
 /**
  * Ranks a scope's entities for a question, best first, each field once.
@@ -137,11 +129,6 @@ export async function rankQuestionEntities(
     if (norm > 0) for (let i = 0; i < vector.length; i++) vector[i]! /= norm;
   }
   terms.vector = vector;
-  // The question's side of the centered cosine: q.m and |q - m| (q is unit length).
-  const center = vector && scope.centering && !off.has("centering") && W.centered > 0 ? scope.centering : null;
-  let questionMean = 0;
-  if (center && vector) for (let j = 0; j < vector.length; j++) questionMean += vector[j]! * center.mean[j]!;
-  const questionNorm = center ? Math.sqrt(Math.max(0, 1 - 2 * questionMean + center.meanSquare)) : 0;
   const lowerQuestion = question.trim().toLowerCase();
   const totalWeight = terms.stems.reduce((s, t) => s + t.weight, 0);
   const cues = off.has("kinds") ? { measure: false, grouping: false, listing: false, time: false } : kindCues(question);
@@ -169,11 +156,7 @@ export async function rankQuestionEntities(
     if (vector && ev) {
       for (let j = 0; j < vector.length; j++) cosine += vector[j]! * ev[j]!;
     }
-    let semantic = off.has("calibration") ? cosine : Math.max(0, (cosine - W.floor) / (1 - W.floor));
-    if (center && ev && questionNorm > 0 && center.norm[i]! > 0) {
-      const centered = (cosine - questionMean - center.meanDot[i]! + center.meanSquare) / (questionNorm * center.norm[i]!);
-      semantic = (1 - W.centered) * semantic + W.centered * Math.max(0, centered);
-    }
+    const semantic = off.has("calibration") ? cosine : Math.max(0, (cosine - W.floor) / (1 - W.floor));
     // Lexical: IDF-weighted share of question words met in the name, doc, synonyms or neighbours.
     let got = 0;
     let touchedName = 0;

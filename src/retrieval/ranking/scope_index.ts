@@ -1,9 +1,8 @@
 /**
  * What ranking needs of a scope, computed once per entity array: each
  * entity's words, word statistics (document frequency), the word vectors of
- * the scope's vocabulary, postings by stem and by indexed value, the
- * collapse keys of join and extend copies (collapse.ts), and the mean of the
- * entity vectors (for centered cosines, {@link Centering}).
+ * the scope's vocabulary, postings by stem and by indexed value, and the
+ * collapse keys of join and extend copies (collapse.ts).
  *
  * @module
  */
@@ -35,8 +34,6 @@ export interface ScopeIndex {
   entities: readonly EntityRecord[];
   /** Entity vectors, by position (`null`: none). */
   vectors: (Float32Array | null)[];
-  /** The mean of the entity vectors and what centered cosines need of each; `null` without vectors. */
-  centering: Centering | null;
   words: EntityWords[];
   /** Entities having each stem (name or doc). */
   df: Map<string, number>;
@@ -125,13 +122,11 @@ export function prepareScope(
       for (const set of [w.name, w.doc, w.related, w.context]) for (const t of set) post(postings, t, i);
       for (const [v, normalized] of w.values) post(valuePostings, normalized === "" ? v : normalized.split(" ")[0]!, i);
     });
-    const own = entities.map((e) => vectorOf(e) ?? null);
     return {
       postings,
       valuePostings,
       entities,
-      vectors: own,
-      centering: centering(own),
+      vectors: entities.map((e) => vectorOf(e) ?? null),
       words: list,
       df,
       vocab: [...vectors].map(([word, vector]) => ({ word, stem: stem(word), vector })),
@@ -146,50 +141,4 @@ export function prepareScope(
 /** Every word of a text stemmed (stop words kept), joined by one space: `Sales Representatives` -> `sale representative`. */
 export function stemmed(text: string): string {
   return words(text).map(stem).join(" ");
-}
-
-/**
- * Averaged word vectors of short texts share one common direction, so every
- * cosine is high (0.6-0.85 for most pairs) and tells little apart. Taking
- * the scope's mean vector out of both sides ("all-but-the-top", Mu and
- * Viswanath 2018, with the mean only) spreads them. Kept as dot products so
- * that a centered cosine costs nothing beyond the plain one:
- * `cos(q - m, v - m) = (q.v - q.m - m.v + m.m) / (|q - m| |v - m|)`.
- */
-interface Centering {
-  mean: Float32Array;
-  /** `m.m`. */
-  meanSquare: number;
-  /** `m.v` of each entity vector, by position. */
-  meanDot: Float64Array;
-  /** `|v - m|` of each entity vector, by position (0 without a vector). */
-  norm: Float64Array;
-}
-
-function centering(list: readonly (Float32Array | null)[]): Centering | null {
-  let mean: Float32Array | null = null;
-  let count = 0;
-  for (const v of list) {
-    if (!v) continue;
-    mean ??= new Float32Array(v.length);
-    for (let i = 0; i < v.length; i++) mean[i]! += v[i]!;
-    count++;
-  }
-  if (!mean) return null;
-  for (let i = 0; i < mean.length; i++) mean[i]! /= count;
-  const meanSquare = dot(mean, mean);
-  const meanDot = new Float64Array(list.length);
-  const norm = new Float64Array(list.length);
-  list.forEach((v, i) => {
-    if (!v) return;
-    meanDot[i] = dot(mean, v);
-    norm[i] = Math.sqrt(Math.max(0, dot(v, v) - 2 * meanDot[i]! + meanSquare));
-  });
-  return { mean, meanSquare, meanDot, norm };
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
 }
