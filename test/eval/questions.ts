@@ -361,11 +361,16 @@ value | tpch | airmail shipments | lineitem.l_shipmode=AIR || lineitem.l_shipmod
 kind | sakila | payments by customer | payment.customer_id || customer.first_name || customer.last_name
 `;
 
+/** Questions written one a line as `category | package | question | target || target`. */
+export function parseQuestions(raw: string): EvalQuestion[] {
+  return raw.trim().split("\n").map((line) => {
+    const [category, pkg, question, target] = line.split(" | ").map((s) => s.trim());
+    return { category: category as EvalQuestion["category"], pkg: pkg!, question: question!, targets: target!.split(" || ").map((t) => t.trim()) };
+  });
+}
+
 /** Every question, in file order. */
-export const EVAL_QUESTIONS: EvalQuestion[] = RAW.trim().split("\n").map((line) => {
-  const [category, pkg, question, target] = line.split(" | ").map((s) => s.trim());
-  return { category: category as EvalQuestion["category"], pkg: pkg!, question: question!, targets: target!.split(" || ").map((t) => t.trim()) };
-});
+export const EVAL_QUESTIONS: EvalQuestion[] = parseQuestions(RAW);
 
 /** FNV-1a of a string, for a split that does not depend on file order. */
 function fnv(text: string): number {

@@ -10,7 +10,15 @@
  * compiles and runs (on test/eval/schema.ts's Malloy model of the package)
  * and the share whose first query uses a target field.
  *
- * Run: `bun run eval [--verbose] [--ablate]`.
+ * The held-out sets (never tuned on) are printed apart, with the same
+ * figures: `heldout` (three more schemas, test/eval/heldout_*.ts; its
+ * environment scope holds the nine packages of the development set and
+ * itself) and `heldout2` (two more, test/eval/heldout2_*.ts; environment
+ * scope: all eleven packages). `--tuning` scores the tuning half only;
+ * `--sets tuning,heldout2` the sets named (for tuning, the sets tuned on are
+ * never read more than once before and once after).
+ *
+ * Run: `bun run eval [--tuning | --sets a,b] [--verbose] [--ablate]`.
  * @module
  */
 import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
@@ -31,8 +39,13 @@ import { join } from "node:path";
 import { type CompiledModel, compileModel, createPackageRuntime, runQuery } from "../../src/engine/mod.ts";
 import { EVAL_PACKAGES } from "./packages.ts";
 import { EVAL_QUESTIONS, half, type EvalQuestion } from "./questions.ts";
+import { HELDOUT_PACKAGES } from "./heldout_packages.ts";
+import { HELDOUT_QUESTIONS } from "./heldout_questions.ts";
+import { HELDOUT2_PACKAGES } from "./heldout2_packages.ts";
+import { HELDOUT2_QUESTIONS } from "./heldout2_questions.ts";
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
 const embedder = await getEmbedder();
 if (!embedder) throw new Error("the embedding model did not load; the eval needs it (see src/retrieval/embedding/embedder.ts)");
 const lexicon = loadLexicon();
@@ -41,7 +54,8 @@ const lexicon = loadLexicon();
 const byPackage = new Map<string, EntityRecord[]>();
 const canonicalOf = new Map<string, string>();
 const pkgOf = new Map<string, string>();
-for (const pkg of EVAL_PACKAGES) {
+const PACKAGES = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES];
+for (const pkg of PACKAGES) {
   const list: EntityRecord[] = [];
   for (const m of pkg.models) {
     for (const e of entitiesFromMetadata(m, {}, { values: pkg.values, lexicon })) {
@@ -54,14 +68,19 @@ for (const pkg of EVAL_PACKAGES) {
   }
   byPackage.set(pkg.name, list);
 }
-const all = [...byPackage.values()].flat();
+const all = EVAL_PACKAGES.flatMap((p) => byPackage.get(p.name)!);
+/** The held-out set's environment scope: the development set's packages and its own. */
+const allWithHeldout = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES].flatMap((p) => byPackage.get(p.name)!);
+/** The second held-out set's environment scope: every package. */
+const everything = [...byPackage.values()].flat();
+const environmentOf = (label: string) => (label === "heldout" ? allWithHeldout : label === "heldout2" ? everything : all);
 const vectors = new Map<string, Float32Array>();
-(await embedEntities(embedder, all)).forEach((v, i) => v && vectors.set(all[i]!.id, v));
+(await embedEntities(embedder, everything)).forEach((v, i) => v && vectors.set(everything[i]!.id, v));
 const plain = new Map<string, Float32Array>();
-(await embedder.embed(all.map((e) => e.text))).forEach((v, i) => v && plain.set(all[i]!.id, v));
+(await embedder.embed(everything.map((e) => e.text))).forEach((v, i) => v && plain.set(everything[i]!.id, v));
 
 // Check the targets exist.
-for (const q of EVAL_QUESTIONS) {
+for (const q of [...EVAL_QUESTIONS, ...HELDOUT_QUESTIONS, ...HELDOUT2_QUESTIONS]) {
   for (const t of q.targets) {
     const key = t.split("=")[0]!;
     if (!byPackage.get(q.pkg)!.some((e) => canonicalOf.get(e.id) === key)) throw new Error(`target '${t}' of '${q.question}' is not an entity of ${q.pkg}`);
@@ -128,7 +147,7 @@ function rankOf(q: EvalQuestion, list: EntityRecord[]): number {
   return list.findIndex((e) => wanted.has(`${pkgOf.get(e.id)}|${canonicalOf.get(e.id)}`));
 }
 
-async function evaluate(ranker: Ranker, scope: "package" | "environment", questions: EvalQuestion[], misses?: string[]): Promise<Map<string, Score>> {
+async function evaluate(ranker: Ranker, scope: "package" | "environment", questions: EvalQuestion[], misses?: string[], environment = all): Promise<Map<string, Score>> {
   const out = new Map<string, Score>();
   const add = (key: string, rank: number) => {
     const s = out.get(key) ?? empty();
@@ -139,7 +158,7 @@ async function evaluate(ranker: Ranker, scope: "package" | "environment", questi
     out.set(key, s);
   };
   for (const q of questions) {
-    const entities = scope === "package" ? byPackage.get(q.pkg)! : all;
+    const entities = scope === "package" ? byPackage.get(q.pkg)! : environment;
     const list = await ranker(q.question, entities, scope);
     const rank = rankOf(q, list);
     add("all", rank);
@@ -154,8 +173,20 @@ async function evaluate(ranker: Ranker, scope: "package" | "environment", questi
 const pct = (a: number, n: number) => `${((100 * a) / Math.max(1, n)).toFixed(1)}%`;
 const fmt = (s: Score) => `R@1 ${pct(s.r1, s.n).padStart(6)}  R@5 ${pct(s.r5, s.n).padStart(6)}  MRR ${(s.mrr / Math.max(1, s.n)).toFixed(3)}`;
 
-const halves = { tuning: EVAL_QUESTIONS.filter((q) => half(q) === "tuning"), test: EVAL_QUESTIONS.filter((q) => half(q) === "test") };
-console.log(`development set: ${EVAL_QUESTIONS.length} questions over ${EVAL_PACKAGES.length} packages (${all.length} entities); tuning ${halves.tuning.length}, test ${halves.test.length}`);
+const SETS: Record<string, EvalQuestion[]> = {
+  tuning: EVAL_QUESTIONS.filter((q) => half(q) === "tuning"),
+  test: EVAL_QUESTIONS.filter((q) => half(q) === "test"),
+  heldout: HELDOUT_QUESTIONS,
+  heldout2: HELDOUT2_QUESTIONS,
+};
+const setsArg = argv[argv.indexOf("--sets") + 1];
+const chosen = args.has("--tuning") || process.env.EVAL_SWEEP ? ["tuning"] : args.has("--sets") && setsArg ? setsArg.split(",") : Object.keys(SETS);
+for (const name of chosen) if (!SETS[name]) throw new Error(`unknown set '${name}' (sets: ${Object.keys(SETS).join(", ")})`);
+const halves: Record<string, EvalQuestion[]> = Object.fromEntries(chosen.map((name) => [name, SETS[name]!]));
+console.log(`development set: ${EVAL_QUESTIONS.length} questions over ${EVAL_PACKAGES.length} packages (${all.length} entities); tuning ${SETS.tuning!.length}, test ${SETS.test!.length}`);
+console.log(`held-out set: ${HELDOUT_QUESTIONS.length} questions over ${HELDOUT_PACKAGES.length} more packages (environment scope: the ${allWithHeldout.length} entities of the nine)`);
+console.log(`second held-out set: ${HELDOUT2_QUESTIONS.length} questions over ${HELDOUT2_PACKAGES.length} more packages (environment scope: all ${everything.length} entities)`);
+console.log(`scored: ${chosen.join(", ")}`);
 
 /** The ranking before issue 16 (phrases, 30 nearest neighbours per phrase, lexical blend, merged turns). */
 const before: Ranker = async (question, entities) => {
@@ -199,11 +230,12 @@ const categories = ["syn", "noword", "value", "trap", "join", "kind"];
 for (const scope of ["package", "environment"] as const) {
   for (const [name, ranker] of methods) {
     for (const [label, set] of Object.entries(halves)) {
-      if (process.env.EVAL_SWEEP && label === "test") continue;
       const misses: string[] = [];
-      const scores = await evaluate(ranker, scope, set, args.has("--verbose") && name === "get_context" && label === "tuning" ? misses : undefined);
+      const scores = await evaluate(ranker, scope, set, args.has("--verbose") && name === "get_context" && label === "tuning" ? misses : undefined,
+        environmentOf(label));
       const cats = categories.map((c) => `${c} ${pct(scores.get(c)?.r5 ?? 0, scores.get(c)?.n ?? 0)}`).join(", ");
-      console.log(`${scope.padEnd(11)} ${label.padEnd(6)} ${name.padEnd(22)} ${fmt(scores.get("all")!)}   R@5 by category: ${cats}`);
+      const noword = scores.get("noword") ?? empty();
+      console.log(`${scope.padEnd(11)} ${label.padEnd(8)} ${name.padEnd(22)} ${fmt(scores.get("all")!)}   noword ${noword.r5}/${noword.n}   R@5 by category: ${cats}`);
       if (misses.length > 0) console.log(`  misses (${scope}, ${label}):\n    ${misses.join("\n    ")}`);
     }
   }
@@ -215,7 +247,7 @@ const compiled = new Map<string, Promise<CompiledModel>>();
 const modelOf = (pkgName: string) => {
   let known = compiled.get(pkgName);
   if (!known) {
-    const pkg = EVAL_PACKAGES.find((p) => p.name === pkgName)!;
+    const pkg = PACKAGES.find((p) => p.name === pkgName)!;
     const path = pkg.models[0]!.modelPath;
     const runtime = createPackageRuntime(new Map([[path, new TextEncoder().encode(pkg.malloy)]]), mkdtempSync(join(tmpdir(), "eval-model-")));
     compiled.set(pkgName, known = compileModel(runtime, path));
@@ -225,15 +257,15 @@ const modelOf = (pkgName: string) => {
 const sizes: number[] = [];
 const stepFailures: string[] = [];
 for (const scopeName of ["package", "environment"] as const) {
-  const steps = { tuning: { n: 0, runs: 0, target: 0 }, test: { n: 0, runs: 0, target: 0 } };
-  for (const q of EVAL_QUESTIONS) {
-    const entities = scopeName === "package" ? byPackage.get(q.pkg)! : all;
+  const steps = Object.fromEntries(Object.keys(halves).map((label) => [label, { n: 0, runs: 0, target: 0 }]));
+  for (const [label, set] of Object.entries(halves)) for (const q of set) {
+    const entities = scopeName === "package" ? byPackage.get(q.pkg)! : environmentOf(label);
     let scope = scopes.get(entities);
     if (!scope) scopes.set(entities, scope = await prepareScope(entities, embedder, (e) => vectors.get(e.id)));
     const ranked = await rankQuestionEntities(q.question, scope, embedder, {});
     const result = buildContextResult([{ phrase: q.question, description: "the question", matches: ranked }]);
-    if (scopeName === "environment") sizes.push(JSON.stringify(result).length);
-    const tally = steps[half(q)];
+    if (scopeName === "environment" && (label === "tuning" || label === "test")) sizes.push(JSON.stringify(result).length);
+    const tally = steps[label]!;
     tally.n++;
     const { pkg, query } = firstStepQuery(result.next_steps[0] ?? "");
     if (!pkg || !query) continue;
@@ -247,7 +279,7 @@ for (const scopeName of ["package", "environment"] as const) {
     if (pkg === q.pkg && q.targets.some((t) => usesTarget(query, t.split("=")[0]!))) tally.target++;
   }
   for (const [label, t] of Object.entries(steps)) {
-    console.log(`next_steps ${scopeName.padEnd(11)} ${label.padEnd(6)} (${t.n} answers): first query runs ${pct(t.runs, t.n)}, uses a target field ${pct(t.target, t.n)}`);
+    console.log(`next_steps ${scopeName.padEnd(11)} ${label.padEnd(8)} (${t.n} answers): first query runs ${pct(t.runs, t.n)}, uses a target field ${pct(t.target, t.n)}`);
   }
 }
 sizes.sort((a, b) => a - b);

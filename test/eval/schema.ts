@@ -1,7 +1,8 @@
 /**
  * A compact way to write the development set's models: each field is one
- * line `name type [| doc] [= value; value]` (types: s string, n number,
- * d date, t timestamp, b boolean, m measure, v view), sources join other
+ * line `name type [| doc] [# tag] [= value; value]` (types: s string, n number,
+ * d date, t timestamp, b boolean, m measure, v view; a tag such as
+ * `# label="Shipping fee"` is kept as Malloy's metadata keeps `#` lines), sources join other
  * sources (their fields appear by dotted path, as Malloy's metadata lists
  * them) and extend others (the base's fields again, plus new ones).
  *
@@ -44,14 +45,16 @@ interface Parsed {
 }
 
 function parseField(line: string): Parsed {
-  const [head, valuePart] = line.split(" = ");
+  const [annotated, valuePart] = line.split(" = ");
+  const [head, ...tagParts] = annotated!.split(" # ");
+  const tags = tagParts.map((t) => `# ${t.trim()}`);
   const [decl, doc] = head!.split(" | ");
   const [name, type] = decl!.trim().split(/\s+/);
   const t = TYPES[type ?? ""];
   if (!name || !t) throw new Error(`bad field line '${line}'`);
   const values = valuePart?.split(";").map((v) => v.trim()).filter((v) => v !== "");
   return {
-    field: { name, path: name, fieldType: t[0], dataType: t[1], description: doc?.trim(), indexed: false, joinPath: [] },
+    field: { name, path: name, fieldType: t[0], dataType: t[1], description: doc?.trim(), indexed: false, joinPath: [], ...(tags.length > 0 ? { tags } : {}) },
     ...(values ? { values } : {}),
   };
 }

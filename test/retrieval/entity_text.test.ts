@@ -132,4 +132,14 @@ describe("text terms", () => {
     expect(stem("shipping")).toBe(stem("ship"));
     expect(contentStems("Number of the delayed flights")).toEqual(["number", "delay", "flight"]);
   });
+
+  test("a -ly that belongs to the word stays, and a short stem keeps its e", () => {
+    expect(stem("supplies")).toBe(stem("supply"));
+    expect(stem("supply")).not.toBe(stem("sup"));
+    expect(stem("family")).toBe("family");
+    expect(stem("monthly")).toBe(stem("month"));
+    expect(stem("rating")).toBe(stem("rate"));
+    expect(stem("rated")).toBe(stem("rate"));
+    expect(stem("hiring")).toBe(stem("hire"));
+  });
 });

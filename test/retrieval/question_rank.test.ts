@@ -49,3 +49,28 @@ describe("question ranking kind cues", () => {
     expect((await ranked("freight", ["kinds"]))[0]).not.toBe("shipments");
   });
 });
+
+describe("question ranking reads labels", () => {
+  test("a field's # label is matched like its doc: 'fee for delivery' finds the field labelled so", async () => {
+    const embedder = await getEmbedder();
+    const meta: ModelMetadata = {
+      modelPath: "models/orders.malloy",
+      sources: [
+        source("order_items", undefined, [
+          { ...dim("freight_value", "number"), tags: ['# label="Delivery fee"', "# currency"] },
+          dim("price", "number"),
+          dim("shipping_limit_date", "timestamp"),
+          dim("seller_id", "string"),
+          msr("item_count"),
+        ]),
+      ],
+      queries: [],
+    };
+    const entities = entitiesFromMetadata(meta);
+    const vectors = embedder ? await embedEntities(embedder, entities) : [];
+    const scope = await prepareScope(entities, embedder, (e) => vectors[entities.indexOf(e)]);
+    const top = (await rankQuestionEntities("fee for delivery", scope, embedder))[0]!;
+    expect(top.entity.name).toBe("freight_value");
+    expect(top.matchReason).toContain("'fee'");
+  });
+});

@@ -17,7 +17,7 @@ type EntityKind = "source" | "dimension" | "measure" | "view" | "query";
 export interface LexicalTerms {
   /** Words of the name (and join path), as written and with abbreviations expanded. */
   name: string[];
-  /** Words of the entity's own `#(doc)` text. */
+  /** Words of the entity's own `#(doc)` text and of its `#` label (entity_text.ts tagText). */
   doc: string[];
   /** Words of the source's name and doc (for fields), or of the model doc (for sources and queries). */
   context: string[];
@@ -176,6 +176,7 @@ function fieldEntity(
     modelPath: meta.modelPath,
     dataType: field.dataType,
     description: field.description,
+    tagText: tagText(field.tags ?? []),
     contextText: `${splitName(source.name).join(" ")} ${source.description ?? ""}`,
     sourceDoc: source.description,
     values: values && values.length > 0 ? [...values] : undefined,
@@ -190,9 +191,35 @@ interface EntityParts {
   modelPath: string;
   dataType: string;
   description?: string;
+  /** Words of the field's `#` tags: its label, and what a renderer hint says (tagText). */
+  tagText?: string;
   contextText: string;
   sourceDoc?: string;
   values?: string[];
+}
+
+/** What Malloy's renderer hints say a field holds, in words. */
+const HINT_WORDS: Record<string, string> = {
+  currency: "money amount",
+  percent: "percent share",
+  duration: "duration time",
+};
+
+/**
+ * The words of a field's `#` tags that say what it is: a `label`,
+ * `description` or `title` property's text (`# label="Shipping fee"`), and
+ * renderer hints (`# currency`, `# percent`, `# duration`) as words. Other tags
+ * (`# bar_chart`, `# hidden`) say how to show the field, not what it means.
+ */
+function tagText(tags: readonly string[]): string {
+  const out: string[] = [];
+  for (const tag of tags) {
+    for (const m of tag.matchAll(/\b(?:label|description|title)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"']+))/g)) {
+      out.push((m[1] ?? m[2] ?? m[3] ?? "").replace(/_/g, " "));
+    }
+    for (const m of tag.matchAll(/(?:^#\s*|\s)(currency|percent|duration)\b/g)) out.push(HINT_WORDS[m[1]!]!);
+  }
+  return out.join(". ");
 }
 
 /** Words describing a data type, so "when" questions lean to dates and "how many" to numbers. */
@@ -211,13 +238,15 @@ function makeEntity(parts: EntityParts, options: EntityTextOptions): EntityRecor
   const expanded = expandAbbreviations(expandAbbreviations(parts.nameWords)
     .flatMap((w) => (lexicon ? splitCompound(w, (x) => lexicon.has(x) || FIELD_ABBREVIATIONS.has(x)) : [w])));
   const nameTerms = unique([...parts.nameWords, ...expanded].filter((w) => !STOP_WORDS.has(w)).map(stem));
-  const docTerms = parts.description ? contentStems(parts.description, { expand: true }) : [];
+  const docText = [parts.description ?? "", parts.tagText ?? ""].filter((t) => t !== "").join(". ");
+  const docTerms = docText !== "" ? contentStems(docText, { expand: true }) : [];
   const contextTerms = contentStems(parts.contextText, { expand: true });
   const related = relatedTerms(expanded, options.lexicon, { known: new Set(nameTerms), context: new Set([...nameTerms, ...docTerms]) });
   const humanized = expanded.join(" ");
   const text = [
     humanized,
     parts.description ?? "",
+    parts.tagText ?? "",
     TYPE_WORDS[parts.dataType] ?? "",
     options.sourceDocInText && parts.sourceDoc ? parts.sourceDoc : "",
   ].map((s) => s.trim()).filter((s) => s !== "").join(". ");

@@ -83,9 +83,10 @@ export function words(text: string): string[] {
 }
 
 /**
- * Light English stemmer: folds plurals, `-ing`, `-ed`, `-ly`, `-ies`, and a
+ * Light English stemmer: folds plurals, `-ing`, `-ed`, adverbs' `-ly`, `-ies`, and a
  * few derivational endings so that `delays`, `delayed`, `delaying` meet, and
- * `arrivals`/`arrival`, `cancelled`/`cancellation` meet.
+ * `arrivals`/`arrival`, `cancelled`/`cancellation` meet. A `-ly` that is part of
+ * the word stays (`supply`, `family`, `daily`: after a vowel or `p`).
  *
  * @example
  * stem("deliveries") // "delivery"
@@ -98,14 +99,23 @@ export function stem(word: string): string {
   else if (/(ches|shes|xes|zes)$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   if (w.endsWith("ation") && w.length > 7) w = w.slice(0, -5);
-  else if (w.endsWith("ing") && w.length > 5) w = w.slice(0, -3);
-  else if (w.endsWith("ed") && w.length > 4) w = w.slice(0, -2);
-  else if (w.endsWith("ly") && w.length > 5) w = w.slice(0, -2);
+  else if (w.endsWith("ing") && w.length > 5) w = restoreE(w.slice(0, -3));
+  else if (w.endsWith("ed") && w.length > 4) w = restoreE(w.slice(0, -2));
+  else if (w.endsWith("ly") && w.length > 5 && !/([aiouy]|p)ly$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith("ment") && w.length > 7) w = w.slice(0, -4);
   if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
   if (w.endsWith("ll") && w.length > 5) w = w.slice(0, -1);
   if (w.endsWith("e") && w.length > 4) w = w.slice(0, -1);
   return w;
+}
+
+/**
+ * The `e` an `-ed`/`-ing` ending dropped from a three-letter
+ * consonant-vowel-consonant stem (`rat` -> `rate`, `hir` -> `hire`), so that
+ * `rated`, `rating` and `rate` meet (a four-letter word keeps its `e`).
+ */
+function restoreE(w: string): string {
+  return /^[^aeiouy][aeiou][^aeiouwxy]$/.test(w) ? `${w}e` : w;
 }
 
 /**
