@@ -7,6 +7,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resetEmbedder } from "../../src/retrieval/embedding/embedder.ts";
+import { ENTITY_TEXT_FORMAT } from "../../src/retrieval/index/entity_text.ts";
 import { indexVersion, resumeIndexing, waitForIndexing } from "../../src/retrieval/index/indexer.ts";
 import { createContextSearcher } from "../../src/retrieval/search.ts";
 import type { Principal } from "../../src/http/principal.ts";
@@ -79,6 +80,21 @@ test("vectors of another model are re-embedded on start (resumeIndexing), and a 
   const indexes = await w.s.service.db.sql`SELECT indexdef FROM pg_indexes WHERE tablename = 'entity_embeddings' AND indexdef ILIKE '%hnsw%'`;
   expect(indexes.length).toBe(1);
   expect(indexes[0]!.indexdef).toContain("vector(100)");
+});
+
+test("texts built another way (an older ENTITY_TEXT_FORMAT) are rebuilt on start (resumeIndexing)", async () => {
+  const fresh = await w.s.service.db.sql`SELECT entity_id, text, lexical_terms FROM entity_embeddings WHERE version = ${uuid} ORDER BY entity_id`;
+  expect(fresh.length).toBeGreaterThan(0);
+  expect(await resumeIndexing(w.s.service.ctx)).toBe(0);
+  // as a version indexed before the last change to how texts are built would be
+  await w.s.service.db.sql`UPDATE entity_embeddings SET text_format = ${ENTITY_TEXT_FORMAT - 1}, text = 'old text', lexical_terms = '{}' WHERE version = ${uuid}`;
+  expect(await resumeIndexing(w.s.service.ctx)).toBe(1);
+  await waitForIndexing(w.s.service.ctx);
+  const rebuilt = await w.s.service.db.sql`SELECT entity_id, text, lexical_terms FROM entity_embeddings WHERE version = ${uuid} ORDER BY entity_id`;
+  expect(rebuilt).toEqual(fresh);
+  const [formats] = await w.s.service.db.sql`SELECT array_agg(DISTINCT text_format) AS f FROM entity_embeddings WHERE version = ${uuid}`;
+  expect(formats!.f).toEqual([ENTITY_TEXT_FORMAT]);
+  expect(await resumeIndexing(w.s.service.ctx)).toBe(0);
 });
 
 test("without the model, indexing and search are lexical and /status says so", async () => {

@@ -10,6 +10,15 @@ import { splitCompound } from "../text/compound_words.ts";
 import type { Lexicon } from "../text/lexicon.ts";
 import { contentStems, expandAbbreviations, FIELD_ABBREVIATIONS, splitName, stem, STOP_WORDS } from "../text/text_terms.ts";
 
+/**
+ * The way entity texts and lexical terms are built. Raise it with any change
+ * to what {@link entitiesFromMetadata} produces for the same model (stemming,
+ * words taken from docs, labels or tags): a start re-indexes every version
+ * indexed with another format (resumeIndexing, sql/170). 1: the stemmer keeps
+ * a word's own -ly, labels and `#` tags join the text.
+ */
+export const ENTITY_TEXT_FORMAT = 1;
+
 /** What an entity is. */
 type EntityKind = "source" | "dimension" | "measure" | "view" | "query";
 

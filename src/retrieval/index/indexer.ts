@@ -8,7 +8,8 @@
  * after another in the background ({@link scheduleIndexing});
  * {@link indexVersion} runs one now (tests, re-index). On start,
  * {@link resumeIndexing} re-indexes versions a crash left `indexing` and
- * versions embedded by another model than the active one.
+ * versions embedded by another model than the active one or with texts
+ * built another way (an older {@link ENTITY_TEXT_FORMAT}).
  *
  * @module
  */
@@ -20,7 +21,7 @@ import { extractStoredArchive } from "../../packages/archive_store.ts";
 import { setIndexStatus } from "../../versions/store.ts";
 import { getEmbedder } from "../embedding/embedder.ts";
 import { embedEntities, entityVectorKey } from "./entity_vectors.ts";
-import { entitiesFromMetadata, type EntityRecord } from "./entity_text.ts";
+import { ENTITY_TEXT_FORMAT, entitiesFromMetadata, type EntityRecord } from "./entity_text.ts";
 import { computeIndexedValues, type IndexedValue } from "./indexed_values.ts";
 import { loadLexicon } from "../text/lexicon.ts";
 import { ensureVectorIndex, vectorLiteral } from "./vector_index.ts";
@@ -160,9 +161,9 @@ async function buildIndex(ctx: AppContext, versionUuid: string, options: IndexVe
     for (let start = 0; start < records.length; start += 500) {
       const part = records.slice(start, start + 500).map((r, j) => ({ ...r, hash: hashes[start + j]!, vector: vectors[start + j] ?? null }));
       await tx`
-        INSERT INTO entity_embeddings (entity_id, version, text, lexical_terms, indexed_values, model, content_hash, embedding)
+        INSERT INTO entity_embeddings (entity_id, version, text, lexical_terms, indexed_values, model, content_hash, embedding, text_format)
         SELECT u.id, ${versionUuid}, u.text, u.terms::jsonb, u.vals::jsonb,
-               CASE WHEN u.vec IS NULL THEN NULL ELSE ${model}::text END, u.hash, u.vec::vector
+               CASE WHEN u.vec IS NULL THEN NULL ELSE ${model}::text END, u.hash, u.vec::vector, ${ENTITY_TEXT_FORMAT}::int
           FROM unnest(${part.map((r) => r.id)}::uuid[], ${part.map((r) => r.record.text)}::text[],
                       ${part.map((r) => JSON.stringify(r.record.lexicalTerms))}::text[],
                       ${part.map((r) => (r.values ? JSON.stringify(r.values) : null))}::text[],
@@ -224,6 +225,9 @@ export async function resumeIndexing(ctx: AppContext): Promise<number> {
   const stale = await ctx.sql`SELECT v.id FROM package_versions v WHERE v.index_status = 'indexing'
                                 AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.version = v.id AND r.state IN ('queued', 'running'))`;
   const ids = new Set(stale.map((r) => r.id as string));
+  // Texts built another way than this code builds them (ENTITY_TEXT_FORMAT).
+  const outdated = await ctx.sql`SELECT DISTINCT version FROM entity_embeddings WHERE text_format <> ${ENTITY_TEXT_FORMAT}`;
+  for (const r of outdated) ids.add(r.version as string);
   const [any] = await ctx.sql`SELECT 1 FROM entity_embeddings LIMIT 1`;
   if (any) {
     const embedder = await getEmbedder();
