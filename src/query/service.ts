@@ -298,20 +298,33 @@ async function authorizedRun(
  * The package of the query with the caller's rank and the version to run, in
  * one round trip; 404 (the same message whether the organization,
  * environment or package is missing or invisible) unless the caller may read it.
+ *
+ * With `since` (when the request arrived) the whole answer is cached per
+ * caller and names (attribute names included) under the generation of
+ * http/auth_cache.ts: every table the lookup reads (access: sql/145; versions,
+ * materializations and attribute values: sql/160) notes its changes there,
+ * so a new or archived version, a built materialization, a changed value or
+ * a revoked grant counts on the next query. A cached rank still serves a
+ * lookup whose target expired.
  */
 async function readableTarget(ctx: AppContext, principal: Principal, args: CheckedQueryArgs, options: { attributes?: string[]; since?: number }): Promise<QueryTarget> {
   const names = { org: args.organization, env: args.environment_name, pkg: args.package_name, versionId: args.version_id, attributes: options.attributes };
-  let target: QueryTarget | null;
+  let target: QueryTarget | null | undefined;
   if (options.since === undefined) target = await findQueryTarget(ctx.sql, principal, names);
   else {
-    // the rank (one effective_rank walk) is cached; the version, the materializations and the attribute values are read each time
     const generation = await authGeneration(ctx.sql, options.since);
-    const cache = decisionCache<number>(ctx.sql, "package-rank");
     const p = principalKey(principal);
-    const key = `${p.kind}:${p.id}:${JSON.stringify([names.org, names.env, names.pkg])}`;
-    const rank = cache.get(key, generation);
-    target = await findQueryTarget(ctx.sql, principal, { ...names, rank });
-    if (target && rank === undefined) cache.set(key, generation, target.rank);
+    const targets = decisionCache<QueryTarget>(ctx.sql, "query-target");
+    const targetKey = `${p.kind}:${p.id}:${JSON.stringify([names.org, names.env, names.pkg, names.versionId ?? null, names.attributes ?? []])}`;
+    target = targets.get(targetKey, generation);
+    if (!target) {
+      const cache = decisionCache<number>(ctx.sql, "package-rank");
+      const key = `${p.kind}:${p.id}:${JSON.stringify([names.org, names.env, names.pkg])}`;
+      const rank = cache.get(key, generation);
+      target = await findQueryTarget(ctx.sql, principal, { ...names, rank });
+      if (target && rank === undefined) cache.set(key, generation, target.rank);
+      if (target) targets.set(targetKey, generation, target);
+    }
   }
   if (!target || target.rank < READ) throw notFound(`package '${args.package_name}' not found in environment '${args.environment_name}'`);
   return target;
