@@ -191,7 +191,7 @@ async function run(
   });
   try {
     const answer = await authorizedRun(ctx, node, call, facts);
-    if (facts.orgId) await queryLogWriter(ctx).record(entry("ok", { rows: "data" in answer ? answer.data.length : 0 }));
+    if (facts.orgId) await queryLogWriter(ctx).record(entry("ok", { rows: "data" in answer ? answer.data.length : 0 }), logWait(node));
     return answer;
   } catch (thrown) {
     const error = thrown instanceof Refusal ? thrown.error : thrown;
@@ -199,12 +199,25 @@ async function run(
       const status: QueryStatus = thrown instanceof Refusal || apiErrorOf(error)?.status === 403
         ? "refused"
         : error instanceof QueryError && error.kind === "timeout" ? "timeout" : "error";
-      await queryLogWriter(ctx).record(entry(status, { error: (error as Error).message }))
+      await queryLogWriter(ctx).record(entry(status, { error: (error as Error).message }), logWait(node))
         .catch(() => {}); // the failure is what the caller hears about; the writer logged the insert error
     }
     throw error;
   }
 }
+
+/**
+ * Ms a query's log entry may wait to share an INSERT with others: only while
+ * queries wait for an engine slot (the node is saturated, answers are paced
+ * by the slots, and the entries of the next queries follow within ms); a
+ * node with free slots writes each entry at once.
+ */
+function logWait(node: RunnerState): { waitMs: number } {
+  return { waitMs: node.semaphore.waiting > 0 ? LOG_WAIT_MS : 0 };
+}
+
+/** Longest a query's log entry waits for others under load, ms. */
+const LOG_WAIT_MS = 20;
 
 async function authorizedRun(
   ctx: AppContext,
