@@ -336,7 +336,12 @@ async function readableTarget(ctx: AppContext, principal: Principal, args: Check
       const rank = cache.get(key, generation);
       target = await findQueryTarget(ctx.sql, principal, { ...names, rank });
       if (target && rank === undefined) cache.set(key, generation, target.rank);
-      if (target) targets.set(targetKey, generation, target);
+      // frozen: one object answers many requests
+      if (target) {
+        Object.freeze(target.version);
+        Object.freeze(target.effective);
+        targets.set(targetKey, generation, Object.freeze(target));
+      }
     }
   }
   if (!target || target.rank < READ) throw notFound(`package '${args.package_name}' not found in environment '${args.environment_name}'`);
