@@ -16,6 +16,7 @@ import { startWorker, stopWorker } from "./runs/worker.ts";
 import { closePackageStreams } from "./events/hub.ts";
 import { setCompileLimits, warmMalloy } from "./engine/mod.ts";
 import { removeStaleUploads, uploadDirOf } from "./packages/publish_form.ts";
+import { flushQueryLog } from "./query_log/writer.ts";
 
 /** A started (not listening) service. */
 export interface Service {
@@ -65,6 +66,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       await stopWorker(ctx);
       await resumed;
       await waitForIndexing(ctx);
+      await flushQueryLog(ctx); // entries waiting to share an INSERT are written, not lost
       await db.close();
     };
     return { db, ctx, app, handle, bootstrap, close };

@@ -12,9 +12,15 @@
  * the bundled `json` and `icu` LOADed, and `SET lock_configuration=true`.
  *
  * - Each query (`runSQLStream`, what `runQuery` uses) has an instance to
- *   itself while it runs (its own memory limit, threads and spill folder) and
- *   a new connection on it (its own temporary schema); an abort interrupts
- *   only that connection (repeatedly, until the statement stops). Instances
+ *   itself while it runs (its own memory limit, threads and spill folder).
+ *   A query with statements before its SELECT (Malloy's temporary macros)
+ *   gets a new connection on it (its own temporary schema, closed after);
+ *   a lone checked SELECT runs on the instance's query connection, which
+ *   only such SELECTs ever reach, with its prepared statement kept for the
+ *   next run of the same text ({@link Session.prepared}); a query that stops
+ *   before its last row, fails or is interrupted closes that connection.
+ *   An abort interrupts only the query's connection (repeatedly, until the
+ *   statement stops). Instances
  *   are opened on demand and idle ones are kept per package for
  *   the next queries (`idleSessions` of {@link EngineLimits}, the query
  *   runner's `QUERY_CONCURRENCY`): only checked SELECTs ever ran in them, so they hold no
@@ -37,7 +43,7 @@ import { mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { type DuckDBConnection as NodeConnection, DuckDBInstance } from "@duckdb/node-api";
+import { type DuckDBConnection as NodeConnection, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBResult } from "@duckdb/node-api";
 import { DuckDBConnection } from "@malloydata/db-duckdb";
 import type { QueryRecord, RunSQLOptions, SQLSourceDef, SQLSourceRequest, TableSourceDef } from "@malloydata/malloy";
 import { QueryError } from "./problems.ts";
@@ -132,9 +138,32 @@ export interface Session {
   connection: NodeConnection;
   /** Interrupts the running statement, repeating until {@link Session.close}. */
   interrupt(): void;
-  /** Closes the connection and the instance and removes the spill folder. */
+  /**
+   * The connection single-statement queries reuse (opened on first use).
+   * Only checked SELECTs ever run on it, so it holds no object of an earlier
+   * query; queries with statements before their SELECT (temporary macros) get
+   * a connection of their own instead.
+   */
+  queryConnection(): Promise<NodeConnection>;
+  /**
+   * The prepared statement of a checked SELECT on {@link Session.queryConnection},
+   * kept for the next run of the same text (at most `PREPARED_PER_SESSION`,
+   * least recently used destroyed first): a repeated query is not parsed,
+   * planned and torn down again.
+   */
+  prepared(sql: string): Promise<DuckDBPreparedStatement>;
+  /**
+   * Closes the query connection with its prepared statements (a query stopped
+   * before its last row, failed or was interrupted: what it still holds is
+   * released now, not at the next query); the next query opens a new one.
+   */
+  endQueries(): void;
+  /** Closes the connections and the instance and removes the spill folder. */
   close(): Promise<void>;
 }
+
+/** Prepared statements kept per session (see {@link Session.prepared}). */
+const PREPARED_PER_SESSION = 16;
 
 function quote(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
@@ -179,18 +208,52 @@ export async function openSession(packageDir: string, sessionLimits: EngineLimit
   const owner = instance;
   let repeat: ReturnType<typeof setInterval> | undefined;
   let closed = false;
+  let queries: NodeConnection | undefined;
+  const statements = new Map<string, DuckDBPreparedStatement>();
+  const endQueries = () => {
+    statements.clear();
+    queries?.closeSync(); // destroys its prepared statements
+    queries = undefined;
+  };
+  const queryConnection = async () => {
+    if (closed) throw new Error("the DuckDB session is closed");
+    queries ??= await owner.connect();
+    return queries;
+  };
   return {
     instance: owner,
     connection: open,
     interrupt() {
       if (closed) return;
       open.interrupt();
-      repeat ??= setInterval(() => open.interrupt(), 50);
+      queries?.interrupt();
+      repeat ??= setInterval(() => {
+        open.interrupt();
+        queries?.interrupt();
+      }, 50);
     },
+    queryConnection,
+    async prepared(sql) {
+      const connection = await queryConnection();
+      let prepared = statements.get(sql);
+      if (prepared) statements.delete(sql);
+      else {
+        prepared = await connection.prepare(sql);
+        if (statements.size >= PREPARED_PER_SESSION) {
+          const [oldest, old] = statements.entries().next().value!;
+          statements.delete(oldest);
+          old.destroySync();
+        }
+      }
+      statements.set(sql, prepared);
+      return prepared;
+    },
+    endQueries,
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(repeat);
+      endQueries();
       open.closeSync();
       owner.closeSync();
       await rm(temp, { recursive: true, force: true });
@@ -314,8 +377,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
       });
       const connection = await shared.instance.connect();
       try {
-        const prepared = await connection.prepare(checked.sql);
-        const result = await prepared.run();
+        const result = await runOnce(connection, checked.sql);
         const rows = (await result.getRowObjectsJson()) as QueryRecord[];
         return { rows, totalRows: rows.length };
       } finally {
@@ -351,8 +413,20 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     }
     if (abortSignal?.aborted) return;
     const session = await this.#takeSession();
-    // a new connection per query: its own temporary schema (the macros above die with it)
-    const connection = await session.instance.connect();
+    // with statements before the SELECT: a new connection, its own temporary schema (the macros above die with it);
+    // a lone checked SELECT: the session's query connection, its prepared statement kept
+    const own = preludes.length > 0 ? await session.instance.connect().catch(async (error) => {
+      await this.#returnSession(session);
+      throw error;
+    }) : undefined;
+    let connection: NodeConnection;
+    try {
+      connection = own ?? await session.queryConnection();
+    } catch (error) {
+      await this.#returnSession(session);
+      throw error;
+    }
+    let finished = false;
     let repeat: ReturnType<typeof setInterval> | undefined;
     const interrupt = () => {
       connection.interrupt();
@@ -361,8 +435,8 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     this.#active.set(session, interrupt);
     abortSignal?.addEventListener("abort", interrupt);
     try {
-      for (const prelude of preludes) await (await connection.prepare(prelude)).run();
-      const result = await (await connection.prepare(last)).stream();
+      for (const prelude of preludes) await runOnce(connection, prelude);
+      const result = own ? await streamOnce(own, last) : await (await session.prepared(last)).stream();
       let index = 0;
       for await (const chunk of result.yieldRowObjectJson()) {
         for (const row of chunk) {
@@ -371,11 +445,14 @@ export class PackageDuckDBConnection extends DuckDBConnection {
           yield row as QueryRecord;
         }
       }
+      // the last chunk read: DuckDB has ended the query and released what it held
+      finished = !abortSignal?.aborted;
     } finally {
       abortSignal?.removeEventListener("abort", interrupt);
       clearInterval(repeat);
       this.#active.delete(session);
-      connection.closeSync();
+      if (own) own.closeSync();
+      else if (!finished) session.endQueries();
       await this.#returnSession(session);
     }
   }
@@ -433,6 +510,36 @@ export class PackageDuckDBConnection extends DuckDBConnection {
       schema?.then((session) => session.close(), () => undefined),
       ...idle.map((session) => session.close()),
     ]);
+  }
+}
+
+/**
+ * Starts one statement streaming and destroys its prepared statement at once
+ * (the pending result keeps what it needs, as in node-api's own `stream()`).
+ * Left to the connection's close, the destroy came after the rows were read
+ * and cost the event loop about a millisecond per query under load (a third
+ * of the main thread with 64 clients).
+ */
+async function streamOnce(connection: NodeConnection, sql: string): Promise<DuckDBResult> {
+  const prepared = await connection.prepare(sql);
+  try {
+    return await prepared.stream();
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/**
+ * Runs one statement to completion, its prepared statement destroyed at once.
+ * Prepared, not `connection.run(sql)`: DuckDB prepares exactly one statement,
+ * where `run` would execute every statement of the text.
+ */
+async function runOnce(connection: NodeConnection, sql: string): Promise<DuckDBResult> {
+  const prepared = await connection.prepare(sql);
+  try {
+    return await prepared.run();
+  } finally {
+    prepared.destroySync();
   }
 }
 

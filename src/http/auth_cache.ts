@@ -4,8 +4,10 @@
  * stale.
  *
  * Every statement that writes a table these decisions read (users,
- * organizations, groups, group_members, group_tokens, grants) adds a row to
- * `auth_changes` in its own transaction (a trigger: sql/145_auth_changes.sql),
+ * organizations, groups, group_members, group_tokens, grants; and what the
+ * query runner's cached targets read: package versions, materializations,
+ * attributes and their values) adds a row to `auth_changes` in its own
+ * transaction (triggers: sql/145_auth_changes.sql, sql/160_query_target_changes.sql),
  * whichever node, script or client wrote it. Before a request uses a cached
  * decision it learns the state of that table (`epoch:count`) from a check that
  * started after the request arrived, so a change committed before the request

@@ -191,7 +191,7 @@ async function run(
   });
   try {
     const answer = await authorizedRun(ctx, node, call, facts);
-    if (facts.orgId) await queryLogWriter(ctx).record(entry("ok", { rows: "data" in answer ? answer.data.length : 0 }));
+    if (facts.orgId) await queryLogWriter(ctx).record(entry("ok", { rows: "data" in answer ? answer.data.length : 0 }), logWait(node));
     return answer;
   } catch (thrown) {
     const error = thrown instanceof Refusal ? thrown.error : thrown;
@@ -199,12 +199,25 @@ async function run(
       const status: QueryStatus = thrown instanceof Refusal || apiErrorOf(error)?.status === 403
         ? "refused"
         : error instanceof QueryError && error.kind === "timeout" ? "timeout" : "error";
-      await queryLogWriter(ctx).record(entry(status, { error: (error as Error).message }))
+      await queryLogWriter(ctx).record(entry(status, { error: (error as Error).message }), logWait(node))
         .catch(() => {}); // the failure is what the caller hears about; the writer logged the insert error
     }
     throw error;
   }
 }
+
+/**
+ * Ms a query's log entry may wait to share an INSERT with others: only while
+ * queries wait for an engine slot (the node is saturated, answers are paced
+ * by the slots, and the entries of the next queries follow within ms); a
+ * node with free slots writes each entry at once.
+ */
+function logWait(node: RunnerState): { waitMs: number } {
+  return { waitMs: node.semaphore.waiting > 0 ? LOG_WAIT_MS : 0 };
+}
+
+/** Longest a query's log entry waits for others under load, ms. */
+const LOG_WAIT_MS = 20;
 
 async function authorizedRun(
   ctx: AppContext,
@@ -298,20 +311,38 @@ async function authorizedRun(
  * The package of the query with the caller's rank and the version to run, in
  * one round trip; 404 (the same message whether the organization,
  * environment or package is missing or invisible) unless the caller may read it.
+ *
+ * With `since` (when the request arrived) the whole answer is cached per
+ * caller and names (attribute names included) under the generation of
+ * http/auth_cache.ts: every table the lookup reads (access: sql/145; versions,
+ * materializations and attribute values: sql/160) notes its changes there,
+ * so a new or archived version, a built materialization, a changed value or
+ * a revoked grant counts on the next query. A cached rank still serves a
+ * lookup whose target expired.
  */
 async function readableTarget(ctx: AppContext, principal: Principal, args: CheckedQueryArgs, options: { attributes?: string[]; since?: number }): Promise<QueryTarget> {
   const names = { org: args.organization, env: args.environment_name, pkg: args.package_name, versionId: args.version_id, attributes: options.attributes };
-  let target: QueryTarget | null;
+  let target: QueryTarget | null | undefined;
   if (options.since === undefined) target = await findQueryTarget(ctx.sql, principal, names);
   else {
-    // the rank (one effective_rank walk) is cached; the version, the materializations and the attribute values are read each time
     const generation = await authGeneration(ctx.sql, options.since);
-    const cache = decisionCache<number>(ctx.sql, "package-rank");
     const p = principalKey(principal);
-    const key = `${p.kind}:${p.id}:${JSON.stringify([names.org, names.env, names.pkg])}`;
-    const rank = cache.get(key, generation);
-    target = await findQueryTarget(ctx.sql, principal, { ...names, rank });
-    if (target && rank === undefined) cache.set(key, generation, target.rank);
+    const targets = decisionCache<QueryTarget>(ctx.sql, "query-target");
+    const targetKey = `${p.kind}:${p.id}:${JSON.stringify([names.org, names.env, names.pkg, names.versionId ?? null, names.attributes ?? []])}`;
+    target = targets.get(targetKey, generation);
+    if (!target) {
+      const cache = decisionCache<number>(ctx.sql, "package-rank");
+      const key = `${p.kind}:${p.id}:${JSON.stringify([names.org, names.env, names.pkg])}`;
+      const rank = cache.get(key, generation);
+      target = await findQueryTarget(ctx.sql, principal, { ...names, rank });
+      if (target && rank === undefined) cache.set(key, generation, target.rank);
+      // frozen: one object answers many requests
+      if (target) {
+        Object.freeze(target.version);
+        Object.freeze(target.effective);
+        targets.set(targetKey, generation, Object.freeze(target));
+      }
+    }
   }
   if (!target || target.rank < READ) throw notFound(`package '${args.package_name}' not found in environment '${args.environment_name}'`);
   return target;

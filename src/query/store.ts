@@ -4,7 +4,10 @@
  * rank on it -> the version to run -> whether it has built
  * materializations -> the caller's attribute values the query will need),
  * read from one snapshot. Nothing is
- * cached: a revoked grant or an archived version counts on the next query.
+ * cached here; the query runner (service.ts) keeps answers under the
+ * generation of http/auth_cache.ts, which every table read here feeds
+ * (sql/145, sql/160), so a revoked grant or an archived version counts on the
+ * next query.
  * @module
  */
 import type { Db } from "../db/database.ts";

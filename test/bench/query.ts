@@ -18,8 +18,10 @@
  *    `BENCH_SECONDS` (10) each, sending the 10-row view, first to the floor
  *    (the same queries on `QUERY_CONCURRENCY` DuckDB connections, one
  *    runtime each, every client taking a free one), then over REST to the
- *    service (same concurrency bound): queries/s, p50 and p99, and the
- *    service's share of the floor's throughput (goal >= 80%).
+ *    service (same concurrency bound), taking turns in `BENCH_PHASES` (4)
+ *    phases each so that a change of the machine's load weighs on both:
+ *    queries/s, p50 and p99, and the service's share of the floor's
+ *    throughput (goal >= 80%).
  *
  * Run: `bun test/bench/query.ts` (embedded database); with
  * `BENCH_DATABASE_URL` (a server's admin URL) it runs on a new database
@@ -46,6 +48,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const WARMUP = 5;
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 64);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Turns the floor and the service take under load (each runs `SECONDS` in all). */
+const PHASES = Math.max(1, Number(process.env.BENCH_PHASES ?? 4));
 const PASSWORD = "bench-password";
 
 /** One way of running a workload's query; returns the number of rows it got. */
@@ -133,20 +137,30 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** `clients` loops calling `once` for `seconds`: queries/s, p50 and p99 in ms. */
-async function load(clients: number, seconds: number, once: () => Promise<unknown>) {
-  const latencies: number[] = [];
+/** Latencies (ms) and seconds of one or more load phases of a contender. */
+interface LoadPhases {
+  latencies: number[];
+  seconds: number;
+}
+
+/** `clients` loops calling `once` for `seconds`, added to `into`. */
+async function load(clients: number, seconds: number, once: () => Promise<unknown>, into: LoadPhases): Promise<void> {
   const end = performance.now() + seconds * 1000;
   const start = performance.now();
   await Promise.all(Array.from({ length: clients }, async () => {
     while (performance.now() < end) {
       const t0 = performance.now();
       await once();
-      latencies.push(performance.now() - t0);
+      into.latencies.push(performance.now() - t0);
     }
   }));
-  const elapsed = (performance.now() - start) / 1000;
-  return { qps: latencies.length / elapsed, p50: pct(latencies, 50), p99: pct(latencies, 99), n: latencies.length };
+  into.seconds += (performance.now() - start) / 1000;
+}
+
+/** Queries/s, p50 and p99 in ms of a contender's phases. */
+function summary(phases: LoadPhases) {
+  const { latencies, seconds } = phases;
+  return { qps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), n: latencies.length };
 }
 
 async function main(): Promise<void> {
@@ -246,16 +260,24 @@ async function main(): Promise<void> {
     }
 
     const view = WORKLOADS[0]!;
-    console.log(`\nthroughput: ${CLIENTS} concurrent clients for ${SECONDS} s each, ${view.name}`);
+    console.log(`\nthroughput: ${CLIENTS} concurrent clients for ${SECONDS} s each in ${PHASES} alternating phases, ${view.name}`);
     const free = [...floors];
     const waiting: ((f: (typeof floors)[number]) => void)[] = [];
     const take = async () => free.pop() ?? await new Promise<(typeof floors)[number]>((r) => waiting.push(r));
     const give = (f: (typeof floors)[number]) => { const w = waiting.shift(); if (w) w(f); else free.push(f); };
-    const floorLoad = await load(CLIENTS, SECONDS, async () => {
-      const f = await take();
-      try { await f.run(view.text); } finally { give(f); }
-    });
-    const restLoad = await load(CLIENTS, SECONDS, () => rest(view));
+    // the floor and the service take turns (PHASES phases each), so a change of the machine's load
+    // during the run weighs on both alike
+    const floorPhases: LoadPhases = { latencies: [], seconds: 0 };
+    const restPhases: LoadPhases = { latencies: [], seconds: 0 };
+    for (let phase = 0; phase < PHASES; phase++) {
+      await load(CLIENTS, SECONDS / PHASES, async () => {
+        const f = await take();
+        try { await f.run(view.text); } finally { give(f); }
+      }, floorPhases);
+      await load(CLIENTS, SECONDS / PHASES, () => rest(view), restPhases);
+    }
+    const floorLoad = summary(floorPhases);
+    const restLoad = summary(restPhases);
     const show = (name: string, r: typeof floorLoad) => console.log(`  ${name.padEnd(44)} ${r.qps.toFixed(1).padStart(7)} queries/s   p50 ${r.p50.toFixed(1)} ms   p99 ${r.p99.toFixed(1)} ms   (${r.n} queries)`);
     show(`floor (${floors.length} DuckDB connections)`, floorLoad);
     show(`rest (QUERY_CONCURRENCY ${config.queryConcurrency}, ${config.queryConcurrencyPerOrganization} per organization)`, restLoad);

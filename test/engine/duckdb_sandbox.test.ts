@@ -189,6 +189,35 @@ describe("settings", () => {
   });
 });
 
+describe("a session reused by the next query", () => {
+  const SPLIT = "\n-- hack: split on this\n";
+  async function streamed(sql: string, rowLimit = 100): Promise<unknown[]> {
+    const rows: unknown[] = [];
+    for await (const row of duckdb.runSQLStream(sql, { rowLimit })) rows.push(row);
+    return rows;
+  }
+
+  test("carries nothing over: a temporary macro of one query is unknown to the next, on the same instance", async () => {
+    expect(await streamed(`CREATE MACRO leak_probe(_param) AS (_param + 1);${SPLIT}SELECT leak_probe(41) AS v`)).toEqual([{ v: 42 }]);
+    expect(duckdb.idleInstances).toBe(1);
+    const error = await streamed("SELECT leak_probe(41) AS v").then(() => "ran", (e: Error) => e.message);
+    expect(error).toMatch(/leak_probe/);
+    expect(error).not.toBe("ran");
+    expect(duckdb.idleInstances).toBe(1);
+    // the macro's query again: its own connection, the macro created anew
+    expect(await streamed(`CREATE MACRO leak_probe(_param) AS (_param + 2);${SPLIT}SELECT leak_probe(40) AS v`)).toEqual([{ v: 42 }]);
+  });
+
+  test("a query stopped at its row limit, and repeated texts, answer each their own rows", async () => {
+    const numbers = (n: number) => Array.from({ length: n }, (_, i) => ({ n: i }));
+    expect(await streamed("SELECT range::INTEGER AS n FROM range(100000) ORDER BY 1", 3)).toEqual(numbers(3));
+    expect(await streamed("SELECT range::INTEGER AS n FROM range(100000) ORDER BY 1", 2)).toEqual(numbers(2));
+    expect(await streamed("SELECT range::INTEGER AS n FROM range(4) ORDER BY 1")).toEqual(numbers(4));
+    expect(await streamed("SELECT range::INTEGER AS n FROM range(4) ORDER BY 1")).toEqual(numbers(4));
+    expect(await streamed("SELECT range::INTEGER AS n FROM range(5) ORDER BY 1")).toEqual(numbers(5));
+  });
+});
+
 describe("absoluteTablePath", () => {
   test("rewrites relative files and leaves tables, absolute paths and URLs", () => {
     expect(absoluteTablePath("'data/x.csv'", "/p")).toBe("'/p/data/x.csv'");
