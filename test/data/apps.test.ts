@@ -305,6 +305,44 @@ describe("in-package web apps", () => {
     expect(afterRevoke.status).toBe(401);
   });
 
+  test("an OAuth access token issued for a workspace's MCP resource gets app tokens of that workspace's packages only", async () => {
+    const clientId = await registerClient(origin);
+    const oauthToken = async (resource: string) => {
+      const { verifier, challenge } = await pkce();
+      const back = await authorize(origin, { clientId, resource, challenge, userName: "viewer", password: "pw-viewer-secret" });
+      const t = await tokenRequest(origin, {
+        grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: REDIRECT_URI,
+        client_id: clientId, code_verifier: verifier, resource,
+      });
+      expect(t.status).toBe(200);
+      return t.body.access_token as string;
+    };
+    const O = `${API}/organizations/acme`;
+    expect((await w.s.call("POST", `${O}/workspaces`, { token: w.admin, body: { name: "sales" } })).status).toBe(201);
+    expect((await w.s.call("POST", `${O}/workspaces/sales/packages?environmentName=prod&packageName=plain`, { token: w.admin })).status).toBe(201);
+    const [u] = await w.s.service.db.sql`SELECT id FROM users WHERE user_name = 'viewer'`;
+    const [ws] = await w.s.service.db.sql`SELECT id FROM workspaces WHERE name = 'sales'`;
+    await w.s.service.db.sql`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role)
+      VALUES ('workspace', ${ws!.id as string}, 'user', ${u!.id as string}, 'viewer')`;
+    const appToken = (oauth: string, pkg: string) =>
+      fetch(`${origin}${O}/environments/prod/packages/${pkg}/app-token`, { method: "POST", headers: { authorization: `Bearer ${oauth}` } });
+    const forSales = await oauthToken(`${origin}/mcp/acme/workspace/sales`);
+    expect((await appToken(forSales, "plain")).status).toBe(200);
+    // flights is readable by the viewer, but not a package of the workspace the client was authorized for
+    const outside = await appToken(forSales, "flights");
+    expect(outside.status).toBe(403);
+    expect((await outside.json()).code).toBe("INSUFFICIENT_PERMISSIONS");
+    // a workspace that does not exist (or that the user cannot see) reaches nothing, not every package
+    const forNowhere = await oauthToken(`${origin}/mcp/acme/workspace/nowhere`);
+    for (const pkg of ["plain", "flights"]) expect([pkg, (await appToken(forNowhere, pkg)).status]).toEqual([pkg, 403]);
+    // the organization's resource still reaches every package the user reads
+    const forOrg = await oauthToken(`${origin}/mcp/acme`);
+    for (const pkg of ["plain", "flights"]) expect([pkg, (await appToken(forOrg, pkg)).status]).toEqual([pkg, 200]);
+    // taking the package out of the workspace ends it for the workspace's token
+    expect((await w.s.call("DELETE", `${O}/workspaces/sales/packages?environmentName=prod&packageName=plain`, { token: w.admin })).status).toBe(204);
+    expect((await appToken(forSales, "plain")).status).toBe(403);
+  });
+
   test("CORS for the sandboxed app (origin null): app-token, models, query, events; never credentials", async () => {
     const pre = await fetch(`${origin}${PKG}/models/models/flights.malloy/query`, {
       method: "OPTIONS",
