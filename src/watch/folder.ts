@@ -6,7 +6,7 @@
  * @module
  */
 import { lstat, readdir, readFile, realpath } from "node:fs/promises";
-import { join, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { zipSync, type Zippable } from "fflate";
 import type { Db } from "../db/database.ts";
 
@@ -24,13 +24,19 @@ export function isIgnoredPath(path: string): boolean {
  * follows links to folders, so an `lstat` of each file's last component let
  * `data/linked -> /elsewhere` publish whatever it points at), and each file's
  * real path must still lie inside the folder when it is read. A package
- * folder that is itself a link, or missing, has no files.
+ * folder that is itself a link, or missing, has no files; so has one reached
+ * through a link below `within` (the watch root), when given.
  */
-export async function readFolder(dir: string): Promise<Map<string, Uint8Array>> {
+export async function readFolder(dir: string, options: { within?: string } = {}): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>();
   const top = await lstat(dir).catch(() => null);
   if (!top?.isDirectory()) return files;
   const root = await realpath(dir);
+  if (options.within !== undefined) {
+    // no link on the way from `within` down to the folder either (WATCH_ROOT/<org>/<env> -> another organization's folder)
+    const base = await realpath(options.within).catch(() => null);
+    if (base === null || root !== join(base, relative(resolve(options.within), resolve(dir)))) return files;
+  }
   const pending = [""];
   while (pending.length > 0) {
     const rel = pending.pop()!;

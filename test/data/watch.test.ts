@@ -199,6 +199,18 @@ describe("watch mode", () => {
     expect((await w.s.call("GET", `${API}/watch-mode/status`, { token: w.admin })).body).toMatchObject({ enabled: true, organizationName: "acme" });
   });
 
+  test("an environment folder that links to another organization's folder publishes nothing of it", async () => {
+    // whoever can write WATCH_ROOT/globex/ points qa at acme's watched folder
+    await symlink(join(root, "acme", "prod"), join(root, "globex", "qa"));
+    const owner = await w.s.login("globex-owner", "pw-globex-owner-secret");
+    const started = await w.s.call("POST", `${API}/watch-mode/start`, { token: owner, body: { organizationName: "globex", environmentName: "qa" } });
+    expect(started.status).toBe(200);
+    await Bun.sleep(500);
+    const listed = await w.s.call("GET", `${API}/organizations/globex/environments/qa/packages`, { token: owner });
+    expect([listed.status, listed.body]).toEqual([200, []]);
+    expect((await w.s.call("POST", `${API}/watch-mode/stop`, { token: owner })).body.enabled).toBe(false);
+  });
+
   test("stop turns it off; then another environment can be watched", async () => {
     const r = await w.s.call("POST", `${API}/watch-mode/stop?organizationName=acme`, { token: w.admin });
     expect(r.status).toBe(200);
