@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import { startTestService, type TestService } from "../helpers/service.ts";
+import { readConfig } from "../../src/config.ts";
 
 const API = "/api/v0";
 let jwks: ReturnType<typeof Bun.serve>;
@@ -29,6 +30,18 @@ function idpToken(claims: Record<string, unknown>, exp: string | number | false 
   if (exp !== false) jwt = jwt.setExpirationTime(exp);
   return jwt.sign(privateKey);
 }
+
+describe("identity-provider settings", () => {
+  test("JWT_JWKS_URL needs JWT_ISSUER and JWT_AUDIENCE: a token the provider issued for another application or by another issuer is no token here", () => {
+    const url = "https://idp.example/.well-known/jwks.json";
+    expect(() => readConfig({ JWT_JWKS_URL: url })).toThrow(/missing: JWT_ISSUER and JWT_AUDIENCE\)/);
+    expect(() => readConfig({ JWT_JWKS_URL: url, JWT_ISSUER: "https://idp.example" })).toThrow(/missing: JWT_AUDIENCE\)/);
+    expect(() => readConfig({ JWT_JWKS_URL: url, JWT_AUDIENCE: "platform" })).toThrow(/missing: JWT_ISSUER\)/);
+    expect(readConfig({ JWT_JWKS_URL: url, JWT_ISSUER: "https://idp.example", JWT_AUDIENCE: "platform" }).jwtAudience).toBe("platform");
+    // without an identity provider neither is needed
+    expect(readConfig({}).jwksUrl).toBeUndefined();
+  });
+});
 
 describe("identity-provider tokens (JWT_USER_CLAIM = preferred_username)", () => {
   let s: TestService;
