@@ -113,6 +113,29 @@ describe("identity-provider tokens (JWT_USER_CLAIM = email)", () => {
       await s.close();
     }
   }, 60_000);
+
+  test("the email is a credential: changing one's own needs currentPassword, so a stolen access token cannot bind the account to another identity", async () => {
+    const s = await startTestService(idpEnv({ JWT_USER_CLAIM: "email" }));
+    try {
+      const cal = await s.createUser("cal");
+      const asMallory = async () => (await s.call("GET", `${API}/users/cal`, { token: await idpToken({ email: "mallory@example.com" }) })).status;
+      // whoever holds cal's access token (not the password) tries to make mallory's identity sign in as cal
+      const bare = await s.call("PATCH", `${API}/users/cal`, { token: cal, body: { email: "mallory@example.com" } });
+      expect([bare.status, bare.body.message]).toEqual([400, "changing your own email needs currentPassword"]);
+      const wrong = await s.call("PATCH", `${API}/users/cal`, { token: cal, body: { email: "mallory@example.com", currentPassword: "guess-password" } });
+      expect(wrong.status).toBe(403);
+      expect((await s.call("GET", `${API}/users/cal`, { token: cal })).body.email).toBe("cal@example.com");
+      expect(await asMallory()).toBe(401);
+      // the same email again, other fields, or an administrator's change need nothing more
+      expect((await s.call("PATCH", `${API}/users/cal`, { token: cal, body: { email: "cal@example.com", firstName: "Cal" } })).status).toBe(200);
+      const mine = await s.call("PATCH", `${API}/users/cal`, { token: cal, body: { email: "cal2@example.com", currentPassword: "pw-cal-secret" } });
+      expect([mine.status, mine.body.email]).toEqual([200, "cal2@example.com"]);
+      const admin = await s.adminToken();
+      expect((await s.call("PATCH", `${API}/users/cal`, { token: admin, body: { email: "cal@example.com" } })).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
 });
 
 describe("API key lifetimes and rate-limit buckets", () => {
