@@ -24,7 +24,11 @@ export async function principalOf(sql: Db, subject: Subject): Promise<Principal 
   if (subject.kind === "group") return await groupTokenPrincipal(sql, { tokenId: subject.id });
   const user = await userById(sql, subject.id);
   // a password change, reset or removal since the credential was signed ends it
-  return user && user.tokenVersion === subject.version ? userPrincipal(user) : null;
+  if (!user || user.tokenVersion !== subject.version) return null;
+  if (subject.oauthGrant === undefined) return userPrincipal(user);
+  // got through an OAuth client: restricted as that client is, and over when its grant is revoked
+  if (!(await grantActive(sql, subject.oauthGrant))) return null;
+  return { ...userPrincipal(user), oauth: true, oauthGrant: subject.oauthGrant };
 }
 
 /** The package route an app token may call, parsed from a request (`null` for any other route). */
@@ -133,7 +137,7 @@ async function acceptOAuthForAppToken(ctx: AppContext, request: Request, token: 
   if (!(await grantActive(ctx.sql, verified.grantId))) throw unauthenticated("the authorization of this OAuth access token was revoked; authorize again", challenge);
   const user = await userById(ctx.sql, verified.userId);
   if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
-  const principal: Principal = { ...userPrincipal(user), oauth: true };
+  const principal: Principal = { ...userPrincipal(user), oauth: true, oauthGrant: verified.grantId };
   if (verified.audience !== orgResource) {
     // a workspace's resource reads only the packages given to that workspace (and only while the user sees it)
     const workspace = verified.audience.slice(workspacePrefix.length);
