@@ -202,6 +202,24 @@ function semverFrom(value: string | undefined, fallback: string, name: string): 
 }
 
 /** Reads the configuration from an environment map (default: `process.env`). */
+/**
+ * `JWT_JWKS_URL`, `JWT_ISSUER`, `JWT_AUDIENCE`: with a JWKS both others are
+ * required. A provider signs tokens for every application registered with it
+ * (and a JWKS may serve several issuers); without an audience a token it issued
+ * to another application, one that application's operator holds for each of
+ * its users, would sign that user in here.
+ */
+function identityProviderFrom(env: Record<string, string | undefined>): Pick<Config, "jwksUrl" | "jwtIssuer" | "jwtAudience"> {
+  const jwksUrl = env.JWT_JWKS_URL || undefined;
+  const jwtIssuer = env.JWT_ISSUER || undefined;
+  const jwtAudience = env.JWT_AUDIENCE || undefined;
+  if (jwksUrl && (!jwtIssuer || !jwtAudience)) {
+    const missing = [jwtIssuer ? null : "JWT_ISSUER", jwtAudience ? null : "JWT_AUDIENCE"].filter((m) => m !== null).join(" and ");
+    throw new Error(`JWT_JWKS_URL needs JWT_ISSUER and JWT_AUDIENCE (missing: ${missing}): the issuer and the audience (client id) the identity provider puts in tokens for this service, so that tokens it issued for other applications are refused`);
+  }
+  return { jwksUrl, jwtIssuer, jwtAudience };
+}
+
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
   // the query slots: two more settings default from it
   const queryConcurrency = Math.max(1, intFrom(env.QUERY_CONCURRENCY, 8, "QUERY_CONCURRENCY"));
@@ -212,9 +230,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     dataDir: env.DATA_DIR || "./.data",
     jwtSecret: env.JWT_SECRET || undefined,
     jwtTtlSeconds: intFrom(env.JWT_TTL_SECONDS, 3600, "JWT_TTL_SECONDS"),
-    jwksUrl: env.JWT_JWKS_URL || undefined,
-    jwtIssuer: env.JWT_ISSUER || undefined,
-    jwtAudience: env.JWT_AUDIENCE || undefined,
+    ...identityProviderFrom(env),
     jwtUserClaim: env.JWT_USER_CLAIM || "preferred_username",
     rateLimitPerMinute: intFrom(env.RATE_LIMIT_PER_MINUTE, 600, "RATE_LIMIT_PER_MINUTE"),
     bootstrapAdminUserName: env.BOOTSTRAP_ADMIN_USERNAME || "admin",

@@ -58,14 +58,21 @@ export interface Subject {
    * reset or removal bumps it, which ends the credential (as it ends access tokens).
    */
   version?: number;
+  /**
+   * The OAuth grant whose access token the credential was got with (an MCP
+   * client acting for the user): whatever it opens acts as that client,
+   * restricted like it, and only while the grant stands.
+   */
+  oauthGrant?: string;
 }
 
 /** The subject of a principal, with a user's current token version (the one its credential was verified with, when known). */
 export async function subjectOf(sql: Db, principal: Principal): Promise<Subject> {
   if (principal.kind !== "user") return { kind: "group", id: principal.tokenId };
-  if (principal.tokenVersion !== undefined) return { kind: "user", id: principal.userId, version: principal.tokenVersion };
+  const oauth = principal.oauth === true ? { oauthGrant: principal.oauthGrant ?? "" } : {};
+  if (principal.tokenVersion !== undefined) return { kind: "user", id: principal.userId, version: principal.tokenVersion, ...oauth };
   const [u] = await sql`SELECT token_version FROM users WHERE id = ${principal.userId}`;
-  return { kind: "user", id: principal.userId, version: (u?.token_version as number | undefined) ?? -1 };
+  return { kind: "user", id: principal.userId, version: (u?.token_version as number | undefined) ?? -1, ...oauth };
 }
 
 /** The package a scoped credential is for. */
@@ -90,6 +97,7 @@ export async function signCredential(secret: string, kind: CredentialKind, claim
   const exp = Math.floor(Date.now() / 1000) + claims.ttlSeconds;
   const payload: Record<string, string | number> = { sk: claims.subject.kind };
   if (claims.subject.version !== undefined) payload.ver = claims.subject.version;
+  if (claims.subject.oauthGrant !== undefined) payload.oag = claims.subject.oauthGrant;
   if (claims.scope) {
     payload.env = claims.scope.envId;
     payload.pkg = claims.scope.packageName;
@@ -123,7 +131,8 @@ export async function verifyCredential(secret: string, kind: CredentialKind, tok
     if (kind !== "session" && !scope) return null;
     const version = typeof payload.ver === "number" ? payload.ver : undefined;
     const id = typeof payload.jti === "string" ? payload.jti : undefined;
-    return { subject: { kind: sk, id: payload.sub, ...(version === undefined ? {} : { version }) }, scope, exp: payload.exp, ...(id ? { id } : {}) };
+    const oauth = typeof payload.oag === "string" ? { oauthGrant: payload.oag } : {};
+    return { subject: { kind: sk, id: payload.sub, ...(version === undefined ? {} : { version }), ...oauth }, scope, exp: payload.exp, ...(id ? { id } : {}) };
   } catch {
     return null;
   }

@@ -14,6 +14,7 @@ import { type Claims, looksLike, type Subject, verifyCredential } from "./creden
 import { grantActive } from "../oauth/store.ts";
 import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";
 import { mcpPath, serviceOrigin } from "../mcp/protected_resource.ts";
+import { workspaceReaches } from "../workspaces/store.ts";
 
 const CHALLENGE = 'Bearer realm="app", error="invalid_token"';
 
@@ -23,7 +24,11 @@ export async function principalOf(sql: Db, subject: Subject): Promise<Principal 
   if (subject.kind === "group") return await groupTokenPrincipal(sql, { tokenId: subject.id });
   const user = await userById(sql, subject.id);
   // a password change, reset or removal since the credential was signed ends it
-  return user && user.tokenVersion === subject.version ? userPrincipal(user) : null;
+  if (!user || user.tokenVersion !== subject.version) return null;
+  if (subject.oauthGrant === undefined) return userPrincipal(user);
+  // got through an OAuth client: restricted as that client is, and over when its grant is revoked
+  if (!(await grantActive(sql, subject.oauthGrant))) return null;
+  return { ...userPrincipal(user), oauth: true, oauthGrant: subject.oauthGrant };
 }
 
 /** The package route an app token may call, parsed from a request (`null` for any other route). */
@@ -124,14 +129,23 @@ async function acceptOAuthForAppToken(ctx: AppContext, request: Request, token: 
     throw unauthenticated((error as Error).message, challenge);
   }
   const orgResource = `${origin}${mcpPath(route.org)}`;
-  if (verified.audience !== orgResource && !verified.audience.startsWith(`${orgResource}/workspace/`)) {
+  const workspacePrefix = `${orgResource}/workspace/`;
+  if (verified.audience !== orgResource && !verified.audience.startsWith(workspacePrefix)) {
     throw forbidden(`this OAuth access token was issued for ${verified.audience}; it can get app tokens of organization '${route.org}' only when issued for ${orgResource}`);
   }
   if (!verified.scope.includes("mcp")) throw unauthenticated("OAuth access token lacks the 'mcp' scope; authorize again with scope=mcp", challenge);
   if (!(await grantActive(ctx.sql, verified.grantId))) throw unauthenticated("the authorization of this OAuth access token was revoked; authorize again", challenge);
   const user = await userById(ctx.sql, verified.userId);
   if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
-  return { ...userPrincipal(user), oauth: true };
+  const principal: Principal = { ...userPrincipal(user), oauth: true, oauthGrant: verified.grantId };
+  if (verified.audience !== orgResource) {
+    // a workspace's resource reads only the packages given to that workspace (and only while the user sees it)
+    const workspace = verified.audience.slice(workspacePrefix.length);
+    if (!(await workspaceReaches(ctx.sql, principal, { orgName: route.org, workspace, envName: route.env, packageName: route.pkg }))) {
+      throw forbidden(`this OAuth access token was issued for ${verified.audience}; package '${route.env}/${route.pkg}' is not one of that workspace's packages`);
+    }
+  }
+  return principal;
 }
 
 /**

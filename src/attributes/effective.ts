@@ -103,8 +103,15 @@ export function decideRows(rows: Row[], holder: Holder): EffectiveValue[] {
     .map((r) => decide(r, holder.kind === "user" ? "user" : `group:${r.own_name}`));
 }
 
-/** Names of the groups a user or group acts through (itself for a group; transitively through nesting). */
-export async function holderGroups(db: Db, holder: Holder): Promise<string[]> {
-  const rows = await db`SELECT g.name FROM principal_groups(${holder.kind}, ${holder.id}::uuid) pg JOIN groups g ON g.id = pg.group_id`;
+/**
+ * Names of the groups of organization `orgId` a user or group acts through
+ * (itself for a group; transitively through nesting). `#(authorize)` names
+ * groups, and names are unique only within an organization: a user belongs to
+ * groups of other organizations too (any user can make one and a group of any
+ * name in it), so only the package's organization's groups may count.
+ */
+export async function holderGroups(db: Db, holder: Holder, orgId: string): Promise<string[]> {
+  const rows = await db`SELECT g.name FROM principal_groups(${holder.kind}, ${holder.id}::uuid) pg JOIN groups g ON g.id = pg.group_id
+                         WHERE g.org_id = ${orgId}::uuid`;
   return rows.map((r) => r.name as string);
 }

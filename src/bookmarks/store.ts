@@ -4,6 +4,7 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
+import { ValidationError } from "../errors.ts";
 
 /** Kinds of object a bookmark points at. */
 export const BOOKMARK_TYPES = ["workspace", "model", "chat"] as const;
@@ -34,8 +35,20 @@ function toBookmark(r: Record<string, unknown>): BookmarkView {
   };
 }
 
-/** Inserts a bookmark; null when the owner already has one for that type and object. */
+/** Most bookmarks of one user in one organization. */
+const MAX_BOOKMARKS = 1000;
+
+/**
+ * Inserts a bookmark; null when the owner already has one for that type and
+ * object; 400 when the owner has {@link MAX_BOOKMARKS} already (counted under
+ * a lock of the owner for the rest of the transaction).
+ */
 export async function insertBookmark(db: Db, owner: BookmarkOwner, bookmark: { bookmarkType: BookmarkType; objectId: string; name?: string }): Promise<BookmarkView | null> {
+  await db`SELECT pg_advisory_xact_lock(hashtext(${`bookmarks:${owner.orgId}:${owner.userId}`}))`;
+  const [count] = await db<{ n: number }[]>`SELECT count(*)::int AS n FROM bookmarks WHERE org_id = ${owner.orgId} AND user_id = ${owner.userId}`;
+  if (count!.n >= MAX_BOOKMARKS) {
+    throw new ValidationError(`you have ${count!.n} bookmarks in this organization, the most one may (${MAX_BOOKMARKS} bookmarks); delete some first`);
+  }
   const [r] = await db`
     INSERT INTO bookmarks (org_id, user_id, bookmark_type, object_id, name)
     VALUES (${owner.orgId}, ${owner.userId}, ${bookmark.bookmarkType}, ${bookmark.objectId}, ${bookmark.name ?? ""})

@@ -67,7 +67,9 @@ function patchedSettings(
   stored: Record<string, string>,
 ): Record<string, unknown> {
   if (type !== row.type) return { ...changes };
-  const moved = DESTINATION_FIELDS[type].some((k) => k in changes && (changes[k] ?? undefined) !== row.config[k]);
+  // a destination field may itself be secret (postgres connectionString): compare with what is stored of either kind
+  const current: Record<string, unknown> = { ...stored, ...row.config };
+  const moved = DESTINATION_FIELDS[type].some((k) => k in changes && (changes[k] ?? undefined) !== current[k]);
   const merged: Record<string, unknown> = { ...row.config, ...(moved ? {} : stored), ...changes };
   for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
   return merged;

@@ -20,11 +20,12 @@ interface FieldSpec {
 /**
  * Fields that say where a connection goes: changing one drops the stored
  * secrets (they were given for the old destination) unless new ones come
- * in the same request.
+ * in the same request. A postgres `connectionString` names a host, port,
+ * database and user as well (it is itself a secret field).
  */
 export const DESTINATION_FIELDS: Record<ConnectionType, readonly string[]> = {
   duckdb: [],
-  postgres: ["host", "port", "databaseName", "userName"],
+  postgres: ["host", "port", "databaseName", "userName", "connectionString"],
   mysql: ["host", "port", "databaseName", "userName"],
   bigquery: ["defaultProjectId", "billingProjectId"],
   snowflake: ["account", "userName", "database", "warehouse", "role"],

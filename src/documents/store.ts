@@ -5,6 +5,7 @@
 import type { Db } from "../db/database.ts";
 import { principalKey, roleName } from "../http/access.ts";
 import type { Principal } from "../http/principal.ts";
+import { ValidationError } from "../errors.ts";
 
 /** A document as the API shows it. */
 export interface DocumentView {
@@ -84,16 +85,48 @@ export interface NewDocument {
   createdBy: string | null;
 }
 
-/** Inserts a document; the caller (a workspace manager) is its editor through the workspace. */
+/** Most documents of one workspace (a personal one included: every member has one). */
+const MAX_DOCUMENTS = 10_000;
+/** Most bytes of content of one workspace's documents together (each is at most 1 MiB). */
+const MAX_WORKSPACE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * 400 unless the workspace stays within {@link MAX_DOCUMENTS} and
+ * {@link MAX_WORKSPACE_BYTES} with `change` applied (a new document, or a
+ * document's content replaced). Serialized per workspace for the rest of the
+ * transaction, so concurrent requests cannot add up past the bounds.
+ */
+async function checkWorkspaceBounds(db: Db, workspaceId: string, change: { content: string; replacing?: string }): Promise<void> {
+  await db`SELECT pg_advisory_xact_lock(hashtext(${`documents:${workspaceId}`}))`;
+  const [r] = await db<{ n: number; bytes: number; old: number }[]>`
+    SELECT count(*)::int AS n, coalesce(sum(octet_length(content)), 0)::float8 AS bytes,
+           coalesce(sum(octet_length(content)) FILTER (WHERE id = ${change.replacing ?? null}::uuid), 0)::float8 AS old
+      FROM documents WHERE workspace_id = ${workspaceId}`;
+  const adding = new TextEncoder().encode(change.content).length;
+  if (change.replacing === undefined && r!.n >= MAX_DOCUMENTS) {
+    throw new ValidationError(`the workspace holds ${r!.n} documents, the most one may (${MAX_DOCUMENTS} documents); delete some first`);
+  }
+  const after = r!.bytes - r!.old + adding;
+  if (adding > r!.old && after > MAX_WORKSPACE_BYTES) {
+    throw new ValidationError(`the workspace's documents would take ${after} bytes, more than the ${MAX_WORKSPACE_BYTES} bytes one workspace may hold; delete or shorten documents first`);
+  }
+}
+
+/** Inserts a document; the caller (a workspace manager) is its editor through the workspace. 400 past the workspace's bounds. */
 export async function insertDocument(db: Db, principal: Principal, doc: NewDocument): Promise<DocumentRow> {
+  await checkWorkspaceBounds(db, doc.workspaceId, { content: doc.content ?? "" });
   const [r] = await db`
     INSERT INTO documents (workspace_id, name, content, created_by)
     VALUES (${doc.workspaceId}, ${doc.name}, ${doc.content ?? ""}, ${doc.createdBy}) RETURNING id`;
   return (await documentById(db, principal, r!.id as string))!;
 }
 
-/** Applies a partial update (only provided fields change). */
+/** Applies a partial update (only provided fields change); 400 when new content would pass the workspace's bounds. */
 export async function updateDocument(db: Db, principal: Principal, patch: { id: string; name?: string; content?: string }): Promise<DocumentRow> {
+  if (patch.content !== undefined) {
+    const [d] = await db<{ workspaceId: string }[]>`SELECT workspace_id AS "workspaceId" FROM documents WHERE id = ${patch.id}`;
+    if (d) await checkWorkspaceBounds(db, d.workspaceId, { content: patch.content, replacing: patch.id });
+  }
   await db`
     UPDATE documents SET name = coalesce(${patch.name ?? null}::text, name),
                          content = coalesce(${patch.content ?? null}::text, content), updated_at = now()

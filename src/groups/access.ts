@@ -28,3 +28,17 @@ export async function groupFor(ctx: AppContext, principal: Principal, options: G
   }
   return group;
 }
+
+/**
+ * 403 unless the caller may rename `group`: organization admins only. A
+ * group's name is what `#(authorize) groups=[...]` of a model trusts, so a
+ * group admin who could rename the group onto a free name that a model
+ * authorizes (a group not created yet, renamed or deleted) would let its
+ * members into that source; group admins still change the description and
+ * the members.
+ */
+export async function checkRename(ctx: AppContext, principal: Principal, group: GroupRow): Promise<void> {
+  if ((await effectiveRank(ctx.sql, principal, { kind: "organization", id: group.orgId })) < ADMIN) {
+    throw new ForbiddenError(`group '${group.name}': only organization admins rename a group (#(authorize) of models names groups); group admins may change its description and members`);
+  }
+}

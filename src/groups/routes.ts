@@ -13,7 +13,7 @@ import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { organizationFor } from "../organizations/lookup.ts";
 import { isMember } from "../organizations/store.ts";
-import { groupFor } from "./access.ts";
+import { checkRename, groupFor } from "./access.ts";
 import {
   deleteGroup,
   findGroup,
@@ -100,7 +100,8 @@ export function groupRoutes(ctx: AppContext) {
     )
     .patch(
       "/:group",
-      async ({ group, params, body }) => {
+      async ({ group, params, body, principal }) => {
+        if (body.name !== undefined && body.name !== group.name) await checkRename(ctx, required(principal), group);
         const updated = await ctx.sql.begin(async (tx) => {
           if (body.name && body.name !== group.name && (await findGroup(tx, group.orgId, body.name))) {
             throw conflict(`group '${body.name}' already exists in organization '${params.org}'`);
@@ -113,7 +114,11 @@ export function groupRoutes(ctx: AppContext) {
         params: groupParams,
         groupAccess: "admin",
         body: t.Object({ name: t.Optional(name("name")), description: t.Optional(t.String({ maxLength: 4000 })) }),
-        detail: { summary: "Update a group (group admins and organization admins)", tags },
+        detail: {
+          summary: "Update a group (group admins and organization admins; renaming: organization admins only)",
+          description: "A group's name is what `#(authorize) groups=[...]` of models trusts, so only organization admins change it (403 otherwise).",
+          tags,
+        },
       },
     )
     .delete(

@@ -122,7 +122,7 @@ async function oauthBearer(deps: AuthDeps, token: string, challenge: string): Pr
   }
   const user = await userById(deps.sql, verified.userId);
   if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
-  return { ...userPrincipal(user), oauth: true };
+  return { ...userPrincipal(user), oauth: true, oauthGrant: verified.grantId };
 }
 
 /**

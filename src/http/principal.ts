@@ -11,6 +11,8 @@ export interface UserPrincipal {
   systemAdmin: boolean;
   /** True when the caller presented an OAuth access token (an MCP client acting for the user). */
   oauth?: boolean;
+  /** The OAuth grant of that token, when known (credentials got with it end with the grant). */
+  oauthGrant?: string;
   /**
    * The user's `token_version` when its credential was verified (it is the
    * current one: a change ends the credential); browser credentials signed for

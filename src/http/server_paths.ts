@@ -19,11 +19,36 @@ export function addServerRoot(dir: string): void {
 
 /** Characters that end a path inside a message (quotes, brackets, whitespace, separators). */
 const PATH_CHARS = "[^\\s'\"`()<>,;\\]\\[{}\\\\]";
-/** A package's extraction folder is named by its 64-hex-digit sha256 (or `.tmp-<sha>-<uuid>` while written). */
-const PACKAGE_FILE = new RegExp(
-  `(?:file://)?/${PATH_CHARS}*?/(?:\\.tmp-)?[0-9a-f]{64}(?:-[0-9a-f-]{36})?(?:/(${PATH_CHARS}*)|(?=${PATH_CHARS.replace("[^", "[")}|$))`,
-  "g",
-);
+/** A maximal run of path characters: every path of a message lies inside one run. */
+const PATH_RUN = new RegExp(`${PATH_CHARS}+`, "g");
+/**
+ * A package's extraction folder inside a run: a segment named by its 64-hex-digit
+ * sha256 (or `.tmp-<sha>-<uuid>` while written), ending the run or followed by `/`.
+ */
+const PACKAGE_SEGMENT = /\/(?:\.tmp-)?[0-9a-f]{64}(?:-[0-9a-f-]{36})?(?=\/|$)/g;
+
+/**
+ * A run with its package path made package-relative: from its first `/` (or a
+ * `file:///` just before it) up to the first package segment after that slash
+ * becomes what follows the segment (`.` when nothing does). Linear in the run:
+ * the segment is searched once from the slash, never from every slash in turn
+ * (a lazy `/.*?/<sha>` pattern tried each start and took quadratic time on a
+ * long run of slashes, which any query text can hold).
+ */
+function packageRelative(run: string): string {
+  const first = run.indexOf("/");
+  if (first < 0) return run;
+  const starts = first >= 5 && run.slice(first - 5, first + 3) === "file:///" ? [{ at: first - 5, slash: first + 2 }, { at: first, slash: first }] : [{ at: first, slash: first }];
+  for (const { at, slash } of starts) {
+    PACKAGE_SEGMENT.lastIndex = slash + 1;
+    const found = PACKAGE_SEGMENT.exec(run);
+    if (!found) continue;
+    const rest = run.slice(found.index + found[0].length + 1);
+    return run.slice(0, at) + (rest || ".");
+  }
+  return run;
+}
+
 const SYSTEM_DIRS =
   /(?<![\w.:/~-])\/(?:tmp|var|etc|usr|opt|home|root|proc|sys|dev|srv|mnt|run|private|Users)(?=[/\s'"`()<>,;\][{}\\]|$)(?:\/[^\s'"`()<>,;\][{}\\]*)?/g;
 
@@ -42,7 +67,7 @@ export function mayHoldServerPath(text: string): boolean {
 /** Rewrites the server paths of a text (see the module doc); other text is unchanged. */
 export function hideServerPaths(text: string): string {
   if (!mayHoldServerPath(text)) return text;
-  let out = text.replace(PACKAGE_FILE, (_match, rest: string | undefined) => rest || ".");
+  let out = text.replace(PATH_RUN, packageRelative);
   const sorted = [...roots].filter((r) => r !== "/").sort((a, b) => b.length - a.length);
   for (const root of sorted) {
     out = out.replace(new RegExp(`(?:file://)?${escapeRegExp(root)}(?:/${PATH_CHARS}*)?`, "g"), "<server path>");

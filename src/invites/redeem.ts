@@ -27,15 +27,37 @@ export interface Redeemer {
   lastName?: string;
 }
 
+/**
+ * Runs `use` of an invite token the caller presented, as a guess of a secret:
+ * a client address over its sign-in failure limit gets 429 before the token
+ * is looked at, and an unknown (403, 404) or used (409) token counts as a
+ * failure of the address. Every route that takes a token (redemption with or
+ * without a session, `GET /invites/{token}`) goes through here, so the routes
+ * cannot be taken in turn to guess past the limit.
+ */
+export async function guardedInvite<T>(ctx: AppContext, request: Request, invite: string, use: () => Promise<T>): Promise<T> {
+  const keys = signinKeys({ login: `invite:${invite.trim().toUpperCase()}`, address: requestMeta(request)?.address });
+  await ctx.identity.signin.check(keys);
+  try {
+    return await use();
+  } catch (error) {
+    const api = apiErrorOf(error);
+    if (api && (api.status === 403 || api.status === 404 || /invite token/.test(api.message))) await ctx.identity.signin.fail(keys);
+    throw error;
+  }
+}
+
 /** Creates the organization of an invite for a redeemer without a session. */
 export async function redeemWithPassword(
   ctx: AppContext,
   request: Request,
   options: { invite: string; org: NewOrganization; user: Redeemer },
 ): Promise<OrganizationRow> {
+  return await guardedInvite(ctx, request, options.invite, () => redeem(ctx, request, options));
+}
+
+async function redeem(ctx: AppContext, request: Request, options: { invite: string; org: NewOrganization; user: Redeemer }): Promise<OrganizationRow> {
   const { invite, org, user } = options;
-  const keys = signinKeys({ login: `invite:${invite.trim().toUpperCase()}`, address: requestMeta(request)?.address });
-  await ctx.identity.signin.check(keys);
   const existing = await findUser(ctx.sql, user.userName);
   let userId: string | undefined;
   let passwordHash: string | undefined;
@@ -47,31 +69,24 @@ export async function redeemWithPassword(
     if (!user.email) throw badRequest("a new user needs user.email (and user.password) to redeem an invite");
     passwordHash = await ctx.identity.passwords.hash(user.password);
   }
-  try {
-    return await ctx.sql.begin(async (tx) => {
-      if (!userId) {
-        const [dup] = await tx`SELECT 1 FROM users WHERE user_name = ${user.userName} OR lower(email) = lower(${user.email!})`;
-        if (dup) throw conflict(`user name '${user.userName}' or email '${user.email}' is already used; sign in with that user's password`);
-        const created = await insertUser(tx, {
-          userName: user.userName,
-          email: user.email!,
-          firstName: user.firstName,
-          lastName: user.lastName,
-          passwordHash,
-        });
-        userId = created.id;
-      }
-      await redeemInvite(tx, invite, userId);
-      const [exists] = await tx`SELECT 1 FROM organizations WHERE name = ${org.name}`;
-      if (exists) throw conflict(`organization '${org.name}' already exists; pick another name`);
-      const created = await insertOrganization(tx, org, userId);
-      await linkInvite(tx, invite, created.id);
-      return created;
-    });
-  } catch (error) {
-    // An unknown (403) or used (409 from redeemInvite) token is a failed attempt of this address.
-    const api = apiErrorOf(error);
-    if (api && (api.status === 403 || /invite token/.test(api.message))) await ctx.identity.signin.fail(keys);
-    throw error;
-  }
+  return await ctx.sql.begin(async (tx) => {
+    if (!userId) {
+      const [dup] = await tx`SELECT 1 FROM users WHERE user_name = ${user.userName} OR lower(email) = lower(${user.email!})`;
+      if (dup) throw conflict(`user name '${user.userName}' or email '${user.email}' is already used; sign in with that user's password`);
+      const created = await insertUser(tx, {
+        userName: user.userName,
+        email: user.email!,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        passwordHash,
+      });
+      userId = created.id;
+    }
+    await redeemInvite(tx, invite, userId);
+    const [exists] = await tx`SELECT 1 FROM organizations WHERE name = ${org.name}`;
+    if (exists) throw conflict(`organization '${org.name}' already exists; pick another name`);
+    const created = await insertOrganization(tx, org, userId);
+    await linkInvite(tx, invite, created.id);
+    return created;
+  });
 }

@@ -48,7 +48,7 @@ function modelPlugin(ctx: AppContext, prefix: string) {
         for (const m of models) {
           // sources of #(authorize) the caller may not query are hidden from viewers
           const meta = await findModel(ctx.sql, version.uuid, m.path);
-          const names = meta ? await visibleNames(ctx.sql, p, meta, { rank: pkg.rank }) : {};
+          const names = meta ? await visibleNames(ctx.sql, p, meta, { rank: pkg.rank, envId: pkg.envId }) : {};
           out.push({ ...m, ...names, packageName: pkg.name, versionId: version.id });
         }
         return out;
@@ -63,7 +63,7 @@ function modelPlugin(ctx: AppContext, prefix: string) {
         const version = await versionFor(ctx, pkg, query.versionId);
         const meta = await findModel(ctx.sql, version.uuid, modelPath);
         if (!meta) throw notFound(`model '${modelPath}' not found in version ${version.id} of package '${pkg.name}'`);
-        return { ...(await visibleModel(ctx.sql, p, meta, { rank: pkg.rank })), packageName: pkg.name, versionId: version.id };
+        return { ...(await visibleModel(ctx.sql, p, meta, { rank: pkg.rank, envId: pkg.envId })), packageName: pkg.name, versionId: version.id };
       },
       {
         // the wildcard is checked by checkModelPath (a "*" key in the schema breaks Elysia's mirror)

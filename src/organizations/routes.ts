@@ -13,7 +13,7 @@ import { routeAccess } from "../http/route_access.ts";
 import { linkInvite, redeemInvite } from "../invites/store.ts";
 import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
 import { join } from "node:path";
-import { redeemWithPassword } from "../invites/redeem.ts";
+import { guardedInvite, redeemWithPassword } from "../invites/redeem.ts";
 import {
   deleteOrganization,
   insertOrganization,
@@ -58,7 +58,7 @@ export function organizationRoutes(ctx: AppContext) {
           return organizationView(await redeemWithPassword(ctx, request, { invite, org: fields, user }));
         }
         const user = requiredUser(required(principal));
-        const org = await ctx.sql.begin(async (tx) => {
+        const create = () => ctx.sql.begin(async (tx) => {
           if (invite !== null) await redeemInvite(tx, invite, user.userId);
           const [exists] = await tx`SELECT 1 FROM organizations WHERE name = ${body.name}`;
           if (exists) throw conflict(`organization '${body.name}' already exists; pick another name`);
@@ -67,6 +67,8 @@ export function organizationRoutes(ctx: AppContext) {
           if (invite !== null) await linkInvite(tx, invite, created.id);
           return created;
         });
+        // an invite token is a secret guessed like a password, with or without a session
+        const org = invite !== null ? await guardedInvite(ctx, request, invite, create) : await create();
         set.status = 201;
         return organizationView(org);
       },

@@ -3,6 +3,7 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
+import { ValidationError } from "../errors.ts";
 import { principalKey, roleName } from "../http/access.ts";
 import type { Principal } from "../http/principal.ts";
 import { deleteOrphanBlobs } from "../environments/store.ts";
@@ -116,6 +117,9 @@ export async function ensurePackage(
   db: Db,
   pkg: { envId: string; name: string; description?: string; metadata: Record<string, unknown>; createdBy: string | null },
 ): Promise<{ id: string; created: boolean }> {
+  checkDescription(pkg.description);
+  const [size] = await db<{ n: number }[]>`SELECT octet_length(jsonb_strip_nulls(${db.json(pkg.metadata as never)}::jsonb)::text) AS n`;
+  if (size!.n > MAX_METADATA_BYTES) throw metadataTooLarge(size!.n);
   const [created] = await db<{ id: string }[]>`
     INSERT INTO packages (env_id, name, description, metadata, created_by)
     VALUES (${pkg.envId}, ${pkg.name}, ${pkg.description ?? ""}, ${db.json(pkg.metadata as never)}, ${pkg.createdBy})
@@ -131,13 +135,44 @@ export async function ensurePackage(
   return { id: r!.id, created: false };
 }
 
-/** Applies metadata changes: `description` and other fields (merged; null removes one). */
+/**
+ * Most bytes of a package's metadata (its JSON text, all fields together).
+ * Each PATCH or publish adds fields to what is stored, and every package
+ * listing carries it, so the sum is what must be bounded, not each body.
+ */
+const MAX_METADATA_BYTES = 64 * 1024;
+
+/** Most characters of a package's description, however it arrives (PATCH, the `package` part, publisher.json). */
+const MAX_DESCRIPTION_CHARS = 4000;
+
+function checkDescription(description: string | undefined): void {
+  if (description !== undefined && description.length > MAX_DESCRIPTION_CHARS) {
+    throw new ValidationError(`package description has ${description.length} characters, more than the limit of ${MAX_DESCRIPTION_CHARS}; shorten it`);
+  }
+}
+
+function metadataTooLarge(bytes: number): ValidationError {
+  return new ValidationError(`package metadata would take ${bytes} bytes, more than the limit of ${MAX_METADATA_BYTES} bytes; ` +
+    "remove fields (set them to null) or keep large documents in the package's files");
+}
+
+/**
+ * Applies metadata changes: `description` and other fields (merged; null
+ * removes one). 400 when the merged metadata would pass {@link MAX_METADATA_BYTES}
+ * (checked in the same statement, so concurrent changes cannot add up past it).
+ */
 export async function updatePackage(db: Db, id: string, patch: { description?: string; metadata?: Record<string, unknown> }): Promise<void> {
-  await db`UPDATE packages SET
+  checkDescription(patch.description);
+  const changes = db.json((patch.metadata ?? {}) as never);
+  const updated = await db`UPDATE packages SET
              description = coalesce(${patch.description ?? null}, description),
-             metadata = jsonb_strip_nulls(metadata || ${db.json((patch.metadata ?? {}) as never)}),
+             metadata = jsonb_strip_nulls(metadata || ${changes}),
              updated_at = now()
-           WHERE id = ${id}`;
+           WHERE id = ${id} AND octet_length(jsonb_strip_nulls(metadata || ${changes})::text) <= ${MAX_METADATA_BYTES}
+           RETURNING id`;
+  if (updated.length > 0) return;
+  const [size] = await db<{ n: number }[]>`SELECT octet_length(jsonb_strip_nulls(metadata || ${changes})::text) AS n FROM packages WHERE id = ${id}`;
+  if (size) throw metadataTooLarge(size.n);
 }
 
 /** Deletes a package with its versions and metadata, and archives no version uses any more. */

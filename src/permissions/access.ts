@@ -7,7 +7,7 @@
  */
 import type { Db } from "../db/database.ts";
 import type { AppContext } from "../http/context.ts";
-import { effectiveRank, ROLES, roleName } from "../http/access.ts";
+import { ADMIN, effectiveRank, ROLES, roleName } from "../http/access.ts";
 import type { PrincipalRef } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
@@ -99,4 +99,14 @@ async function seesOwn(ctx: AppContext, principal: Principal, loc: Located): Pro
 /** 404 unless the caller may see its own grant or request here. */
 export async function requireOwn(ctx: AppContext, principal: Principal, loc: Located): Promise<void> {
   if (!(await seesOwn(ctx, principal, loc))) throw new NotFoundError(`${loc.label} not found`);
+}
+
+/**
+ * Whether the caller manages the workspace `id` (its managers, organization
+ * admins; a personal workspace only its owner). A `workspace:` grant on a
+ * package puts the package in the workspace's MCP endpoint and context
+ * searches, so it needs what `POST .../workspaces/{ws}/packages` needs.
+ */
+export async function managesWorkspace(db: Db, principal: Principal, id: string): Promise<boolean> {
+  return (await effectiveRank(db, principal, { kind: "workspace", id })) >= ADMIN;
 }

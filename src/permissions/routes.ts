@@ -17,7 +17,7 @@ import type { Principal } from "../http/principal.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { isMember } from "../organizations/store.ts";
-import { self, type Located, type PermissionLevel } from "./access.ts";
+import { managesWorkspace, self, type Located, type PermissionLevel } from "./access.ts";
 import { documentLevel, environmentLevel, organizationLevel, packageLevel, workspaceLevel } from "./levels.ts";
 import { deleteGrant, findGrant, listGrants, principalId, putGrant, type GrantPrincipal } from "./store.ts";
 
@@ -39,6 +39,13 @@ async function grantee(ctx: AppContext, spec: PermissionLevel, ref: PrincipalRef
       throw badRequest(`user '${ref.name}' is not a member of this organization; a system administrator grants the user an organization role first`);
     }
     return { kind: "user", id: id! };
+  }
+  if (ref.kind === "workspace") {
+    // the twin of POST .../workspaces/{ws}/packages: the workspace's manager decides what it holds (a personal one: its owner)
+    if (!id || !(await managesWorkspace(ctx.sql, caller, id))) {
+      throw badRequest(`userGroupId 'workspace:${ref.name}' names no workspace of this organization that you manage; a workspace manager adds the package with POST .../workspaces/${ref.name}/packages`);
+    }
+    return { kind: ref.kind, id };
   }
   if (!id) throw badRequest(`userGroupId '${ref.kind}:${ref.name}' names no ${ref.kind} of this organization; create it first`);
   return { kind: ref.kind, id };

@@ -108,7 +108,7 @@ export async function authorizeQuery(db: Db, caller: QueryCaller, query: Prepare
   }
   const holder = holderOf(caller.principal);
   if (rules.authorize.length > 0) {
-    const groups = new Set(await holderGroups(db, holder));
+    const groups = new Set(await holderGroups(db, holder, caller.orgId));
     for (const rule of rules.authorize) {
       if (!rule.groups.some((g) => groups.has(g))) {
         throw forbidden(`source '${rule.source}' may be queried only by members and API keys of the groups ${rule.groups.map((g) => `'${g}'`).join(", ")}; ${principalLabel(caller.principal)} is in none of them`);

@@ -26,9 +26,17 @@ function mayQuery(access: SourceAccess | undefined, groups: ReadonlySet<string>)
   return !access || access.authorizeGroups.every((set) => set.some((g) => groups.has(g)));
 }
 
-async function callerGroups(db: Db, principal: Principal): Promise<Set<string>> {
+/** The caller's groups of one organization (`#(authorize)` names count only there). */
+async function callerGroups(db: Db, principal: Principal, orgId: string): Promise<Set<string>> {
   const key = principalKey(principal);
-  return new Set(await holderGroups(db, { kind: key.kind, id: key.id }));
+  return new Set(await holderGroups(db, { kind: key.kind, id: key.id }, orgId));
+}
+
+/** The organization of an environment (that of the package whose model is shown). */
+async function organizationOfEnvironment(db: Db, envId: string): Promise<string> {
+  const [row] = await db<{ orgId: string }[]>`SELECT org_id AS "orgId" FROM environments WHERE id = ${envId}`;
+  if (!row) throw new Error(`environment ${envId} does not exist`);
+  return row.orgId;
 }
 
 /**
@@ -36,10 +44,10 @@ async function callerGroups(db: Db, principal: Principal): Promise<Set<string>> 
  * callers below modeler) or marked `authorized: false`; `access` itself is
  * never shown.
  */
-export async function visibleModel(db: Db, principal: Principal, meta: ModelMetadata, options: { rank: number }): Promise<ModelMetadata> {
+export async function visibleModel(db: Db, principal: Principal, meta: ModelMetadata, options: { rank: number; envId: string }): Promise<ModelMetadata> {
   const sources = meta.sources as Stored[];
   const restricted = sources.some((s) => s.access && s.access.authorizeGroups.length > 0);
-  const groups = restricted ? await callerGroups(db, principal) : new Set<string>();
+  const groups = restricted ? await callerGroups(db, principal, await organizationOfEnvironment(db, options.envId)) : new Set<string>();
   const hidden = new Set<string>();
   const shown: SourceMetadata[] = [];
   for (const { access, ...source } of sources) {
@@ -58,7 +66,7 @@ export async function visibleModel(db: Db, principal: Principal, meta: ModelMeta
 }
 
 /** The model list item's sources and queries the caller may see. */
-export async function visibleNames(db: Db, principal: Principal, meta: ModelMetadata, options: { rank: number }): Promise<{ sources: string[]; queries: string[] }> {
+export async function visibleNames(db: Db, principal: Principal, meta: ModelMetadata, options: { rank: number; envId: string }): Promise<{ sources: string[]; queries: string[] }> {
   const visible = await visibleModel(db, principal, meta, options);
   return { sources: visible.sources.map((s) => s.name), queries: visible.queries.map((q) => q.name) };
 }
@@ -72,6 +80,8 @@ export interface VersionAccess {
 }
 
 interface VersionRules {
+  /** The organization of the version's package (null for a version without rules). */
+  orgId: string | null;
   sources: { key: string; access: SourceAccess }[];
 }
 
@@ -82,17 +92,20 @@ async function versionRules(db: Db, versions: readonly string[]): Promise<Map<st
   const missing = versions.filter((v) => !rulesCache.has(v));
   if (missing.length > 0) {
     const rows = await db`
-      SELECT vm.version, vm.model_path, s->>'name' AS source, s->'access' AS access
-        FROM version_models vm, jsonb_array_elements(vm.metadata->'sources') s
+      SELECT vm.version, vm.model_path, s->>'name' AS source, s->'access' AS access, e.org_id
+        FROM version_models vm CROSS JOIN LATERAL jsonb_array_elements(vm.metadata->'sources') s
+        JOIN package_versions v ON v.id = vm.version JOIN packages p ON p.id = v.package_id JOIN environments e ON e.id = p.env_id
        WHERE vm.version = ANY(${missing}::uuid[]) AND s ? 'access'`;
-    for (const v of missing) rulesCache.set(v, { sources: [] });
+    for (const v of missing) rulesCache.set(v, { orgId: null, sources: [] });
     for (const r of rows) {
       const access = (typeof r.access === "string" ? JSON.parse(r.access) : r.access) as SourceAccess;
-      rulesCache.get(r.version as string)!.sources.push({ key: `${r.model_path}#${r.source}`, access });
+      const rules = rulesCache.get(r.version as string)!;
+      rules.orgId = r.org_id as string;
+      rules.sources.push({ key: `${r.model_path}#${r.source}`, access });
     }
     while (rulesCache.size > RULES_CACHE_LIMIT) rulesCache.delete(rulesCache.keys().next().value!);
   }
-  return new Map(versions.map((v) => [v, rulesCache.get(v) ?? { sources: [] }]));
+  return new Map(versions.map((v) => [v, rulesCache.get(v) ?? { orgId: null, sources: [] }]));
 }
 
 /**
@@ -103,14 +116,16 @@ async function versionRules(db: Db, versions: readonly string[]): Promise<Map<st
 export async function retrievalAccess(db: Db, principal: Principal, versions: readonly string[]): Promise<Map<string, VersionAccess>> {
   const rules = await versionRules(db, versions);
   const out = new Map<string, VersionAccess>();
-  let groups: Set<string> | undefined;
+  // the caller's groups per organization: a version's rules count the groups of its own organization only
+  const groupsOf = new Map<string, Set<string>>();
   for (const [version, r] of rules) {
     if (r.sources.length === 0) continue;
     const access: VersionAccess = { hidden: new Set(), noValues: new Set() };
     for (const s of r.sources) {
       if (s.access.bindings.length > 0) access.noValues.add(s.key);
       if (s.access.authorizeGroups.length > 0) {
-        groups ??= await callerGroups(db, principal);
+        let groups = groupsOf.get(r.orgId!);
+        if (!groups) groupsOf.set(r.orgId!, groups = await callerGroups(db, principal, r.orgId!));
         if (!mayQuery(s.access, groups)) access.hidden.add(s.key);
       }
     }

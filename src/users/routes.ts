@@ -65,10 +65,15 @@ export function userRoutes(ctx: AppContext) {
       async ({ params, body, principal, request }) => {
         const p = required(principal);
         const { password: plain, currentPassword, ...fields } = body;
-        if (plain !== undefined && isSelf(p, params.userName)) {
-          if (!currentPassword) throw badRequest("changing your own password needs currentPassword");
+        // the email is a credential too (sign-in by email, JWT_USER_CLAIM=email): an access token alone changes neither
+        const self = isSelf(p, params.userName);
+        const newEmail = self && body.email !== undefined &&
+          (await findUser(ctx.sql, params.userName))?.email.toLowerCase() !== body.email.toLowerCase();
+        if (self && (plain !== undefined || newEmail)) {
+          const what = plain !== undefined ? "password" : "email";
+          if (!currentPassword) throw badRequest(`changing your own ${what} needs currentPassword`);
           if (!(await checkPassword(ctx, request, { userName: params.userName }, currentPassword))) {
-            throw forbidden("currentPassword is wrong; your password was not changed");
+            throw forbidden(`currentPassword is wrong; your ${what} was not changed`);
           }
         }
         const passwordHash = plain !== undefined ? await ctx.identity.passwords.hash(plain) : undefined;
@@ -95,7 +100,7 @@ export function userRoutes(ctx: AppContext) {
         userAccess: "self-or-admin",
         detail: {
           summary: "Update a user: self for profile fields, system admin for everything",
-          description: "Changing one's own password needs `currentPassword` (wrong: 403, counted as a failed sign-in). " +
+          description: "Changing one's own password or email needs `currentPassword` (missing: 400; wrong: 403, counted as a failed sign-in). " +
             "A new password (own change or an administrator's reset) ends every access token of the user and revokes " +
             "the user's OAuth grants and refresh tokens; group API keys stay.",
           tags: ["users"],

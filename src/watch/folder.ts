@@ -5,8 +5,8 @@
  * next version id of a package republished from its folder.
  * @module
  */
-import { lstat, readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { lstat, readdir, readFile, realpath } from "node:fs/promises";
+import { join, relative, resolve, sep } from "node:path";
 import { zipSync, type Zippable } from "fflate";
 import type { Db } from "../db/database.ts";
 
@@ -17,17 +17,42 @@ export function isIgnoredPath(path: string): boolean {
   );
 }
 
-/** The package-relative paths and bytes of a folder's files (symbolic links are skipped). */
-export async function readFolder(dir: string): Promise<Map<string, Uint8Array>> {
+/**
+ * The package-relative paths and bytes of a folder's regular files. Symbolic
+ * links are never followed, at any depth: the folder is walked one directory
+ * at a time and only real directories are entered (a recursive `readdir`
+ * follows links to folders, so an `lstat` of each file's last component let
+ * `data/linked -> /elsewhere` publish whatever it points at), and each file's
+ * real path must still lie inside the folder when it is read. A package
+ * folder that is itself a link, or missing, has no files; so has one reached
+ * through a link below `within` (the watch root), when given.
+ */
+export async function readFolder(dir: string, options: { within?: string } = {}): Promise<Map<string, Uint8Array>> {
   const files = new Map<string, Uint8Array>();
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  for (const entry of entries) {
-    const full = join(entry.parentPath, entry.name);
-    const rel = full.slice(dir.length + 1);
-    if (isIgnoredPath(rel)) continue;
-    const info = await lstat(full).catch(() => null);
-    if (!info?.isFile()) continue;
-    files.set(rel, new Uint8Array(await readFile(full)));
+  const top = await lstat(dir).catch(() => null);
+  if (!top?.isDirectory()) return files;
+  const root = await realpath(dir);
+  if (options.within !== undefined) {
+    // no link on the way from `within` down to the folder either (WATCH_ROOT/<org>/<env> -> another organization's folder)
+    const base = await realpath(options.within).catch(() => null);
+    if (base === null || root !== join(base, relative(resolve(options.within), resolve(dir)))) return files;
+  }
+  const pending = [""];
+  while (pending.length > 0) {
+    const rel = pending.pop()!;
+    const entries = await readdir(join(root, rel), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (isIgnoredPath(path)) continue;
+      if (entry.isDirectory()) {
+        pending.push(path);
+        continue;
+      }
+      if (!entry.isFile()) continue;
+      const real = await realpath(join(root, path)).catch(() => null);
+      if (real === null || !real.startsWith(`${root}${sep}`)) continue;
+      files.set(path, new Uint8Array(await readFile(real)));
+    }
   }
   return files;
 }

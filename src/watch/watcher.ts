@@ -257,7 +257,7 @@ async function publishFolder(ctx: AppContext, w: Watching, name: string): Promis
   const dir = join(w.dir, name);
   const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
   if (!isDir) return {};
-  const files = await readFolder(dir);
+  const files = await readFolder(dir, { within: ctx.config.watchRoot });
   if (files.size === 0) return {};
   const zip = zipFolderFiles(files);
   const sha = await sha256Hex(zip);

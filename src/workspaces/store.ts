@@ -249,3 +249,23 @@ export async function listPackageAccess(db: Db, principal: Principal, workspaceI
      LIMIT ${options.limit + 1}`;
   return rows.map(toAccess);
 }
+
+/**
+ * Whether the workspace `workspace` of organization `orgName` is one the
+ * principal sees and was given the package `envName/packageName`: what the
+ * MCP endpoint `/mcp/{org}/workspace/{ws}` reaches of that package.
+ */
+export async function workspaceReaches(
+  db: Db,
+  principal: Principal,
+  where: { orgName: string; workspace: string; envName: string; packageName: string },
+): Promise<boolean> {
+  const p = principalKey(principal);
+  const [row] = await db`
+    SELECT 1 FROM workspaces w JOIN organizations o ON o.id = w.org_id
+      JOIN environments e ON e.org_id = o.id JOIN packages pk ON pk.env_id = e.id
+      JOIN grants g ON g.resource_kind = 'package' AND g.resource_id = pk.id AND g.principal_kind = 'workspace' AND g.principal_id = w.id
+     WHERE o.name = ${where.orgName} AND w.name = ${where.workspace} AND e.name = ${where.envName} AND pk.name = ${where.packageName}
+       AND NOT g.pending AND effective_rank(${p.kind}, ${p.id}::uuid, 'workspace', w.id) >= 1`;
+  return row !== undefined;
+}

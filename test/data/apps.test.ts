@@ -305,6 +305,87 @@ describe("in-package web apps", () => {
     expect(afterRevoke.status).toBe(401);
   });
 
+  test("an OAuth access token issued for a workspace's MCP resource gets app tokens of that workspace's packages only", async () => {
+    const clientId = await registerClient(origin);
+    const oauthToken = async (resource: string) => {
+      const { verifier, challenge } = await pkce();
+      const back = await authorize(origin, { clientId, resource, challenge, userName: "viewer", password: "pw-viewer-secret" });
+      const t = await tokenRequest(origin, {
+        grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: REDIRECT_URI,
+        client_id: clientId, code_verifier: verifier, resource,
+      });
+      expect(t.status).toBe(200);
+      return t.body.access_token as string;
+    };
+    const O = `${API}/organizations/acme`;
+    expect((await w.s.call("POST", `${O}/workspaces`, { token: w.admin, body: { name: "sales" } })).status).toBe(201);
+    expect((await w.s.call("POST", `${O}/workspaces/sales/packages?environmentName=prod&packageName=plain`, { token: w.admin })).status).toBe(201);
+    const [u] = await w.s.service.db.sql`SELECT id FROM users WHERE user_name = 'viewer'`;
+    const [ws] = await w.s.service.db.sql`SELECT id FROM workspaces WHERE name = 'sales'`;
+    await w.s.service.db.sql`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role)
+      VALUES ('workspace', ${ws!.id as string}, 'user', ${u!.id as string}, 'viewer')`;
+    const appToken = (oauth: string, pkg: string) =>
+      fetch(`${origin}${O}/environments/prod/packages/${pkg}/app-token`, { method: "POST", headers: { authorization: `Bearer ${oauth}` } });
+    const forSales = await oauthToken(`${origin}/mcp/acme/workspace/sales`);
+    expect((await appToken(forSales, "plain")).status).toBe(200);
+    // flights is readable by the viewer, but not a package of the workspace the client was authorized for
+    const outside = await appToken(forSales, "flights");
+    expect(outside.status).toBe(403);
+    expect((await outside.json()).code).toBe("INSUFFICIENT_PERMISSIONS");
+    // a workspace that does not exist (or that the user cannot see) reaches nothing, not every package
+    const forNowhere = await oauthToken(`${origin}/mcp/acme/workspace/nowhere`);
+    for (const pkg of ["plain", "flights"]) expect([pkg, (await appToken(forNowhere, pkg)).status]).toEqual([pkg, 403]);
+    // the organization's resource still reaches every package the user reads
+    const forOrg = await oauthToken(`${origin}/mcp/acme`);
+    for (const pkg of ["plain", "flights"]) expect([pkg, (await appToken(forOrg, pkg)).status]).toEqual([pkg, 200]);
+    // taking the package out of the workspace ends it for the workspace's token
+    expect((await w.s.call("DELETE", `${O}/workspaces/sales/packages?environmentName=prod&packageName=plain`, { token: w.admin })).status).toBe(204);
+    expect((await appToken(forSales, "plain")).status).toBe(403);
+  });
+
+  test("an app token got with an OAuth access token keeps the OAuth client's restriction (no connections, imports or redefinitions)", async () => {
+    const clientId = await registerClient(origin);
+    const [pkg] = await w.s.service.db.sql`SELECT id FROM packages WHERE name = 'flights'`;
+    await userWith(w, "appmodeler", { kind: "package", id: pkg!.id as string, role: "modeler" });
+    const resource = `${origin}/mcp/acme`;
+    const { verifier, challenge } = await pkce();
+    const back = await authorize(origin, { clientId, resource, challenge, userName: "appmodeler", password: "pw-appmodeler-secret" });
+    const t = await tokenRequest(origin, {
+      grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier, resource,
+    });
+    expect(t.status).toBe(200);
+    const appTokenWith = async (authorization: string) =>
+      ((await (await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: { authorization } })).json()) as { token: string }).token;
+    const query = (token: string, text: string) =>
+      fetch(`${origin}${PKG}/models/models/flights.malloy/query`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ query: text }),
+      });
+    const direct = "run: duckdb.sql(\"SELECT 1 AS x\")";
+    // the modeler's own app token queries like the modeler
+    const own = await appTokenWith(`Bearer ${await w.s.login("appmodeler", "pw-appmodeler-secret")}`);
+    expect((await query(own, direct)).status).toBe(200);
+    // the OAuth client's app token, and the app token it renews into, stay restricted like the client
+    const viaOAuth = await appTokenWith(`Bearer ${t.body.access_token as string}`);
+    const refused = await query(viaOAuth, direct);
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([403, "INSUFFICIENT_PERMISSIONS"]);
+    const renewed = await appTokenWith(`Bearer ${viaOAuth}`);
+    expect((await query(renewed, direct)).status).toBe(403);
+    expect((await query(renewed, "run: flights -> { aggregate: flight_count }")).status).toBe(200);
+    // revoking the OAuth authorization ends them too (they renew themselves, so they would outlive it)
+    const revoke = await fetch(`${origin}/oauth/revoke`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: t.body.refresh_token as string, client_id: clientId }),
+    });
+    expect(revoke.status).toBe(200);
+    expect((await query(renewed, "run: flights -> { aggregate: flight_count }")).status).toBe(401);
+    expect((await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: { authorization: `Bearer ${renewed}` } })).status).toBe(401);
+    // the modeler's own app token is not the client's: it stays
+    expect((await query(own, direct)).status).toBe(200);
+  });
+
   test("CORS for the sandboxed app (origin null): app-token, models, query, events; never credentials", async () => {
     const pre = await fetch(`${origin}${PKG}/models/models/flights.malloy/query`, {
       method: "OPTIONS",

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { unzipSync } from "fflate";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FLIGHTS_CSV, FLIGHTS_MODEL } from "../fixtures/engine_package.ts";
@@ -13,6 +14,7 @@ let w: World;
 let origin: string;
 let stop: () => void;
 let root: string;
+let outside: string;
 const P = `${API}/organizations/acme/environments/prod/packages/flights`;
 const MODEL = FLIGHTS_MODEL.replace(/\n\s*join_one: carriers[^\n]*\n/, "\n");
 
@@ -29,6 +31,13 @@ beforeAll(async () => {
   w = await startWorld({ INDEX_ON_PUBLISH: "false", WATCH_ROOT: root, WATCH_DEBOUNCE_MS: "100" });
   ({ origin, stop } = serve(w));
   await writePackage(join(root, "acme", "prod", "flights"));
+  // links out of the package folder (to a folder, to a file) are never read, at any depth
+  outside = await mkdtemp(join(tmpdir(), "watch-outside-"));
+  await writeFile(join(outside, "secret.csv"), "secret\n1\n");
+  await mkdir(join(outside, "deeper"));
+  await writeFile(join(outside, "deeper", "more.csv"), "more\n2\n");
+  await symlink(outside, join(root, "acme", "prod", "flights", "data", "linked"));
+  await symlink(join(outside, "secret.csv"), join(root, "acme", "prod", "flights", "data", "secret.csv"));
   const other = await w.s.call("POST", `${API}/organizations/acme/environments`, { token: w.admin, body: { name: "staging" } });
   expect(other.status).toBe(201);
 }, 240_000);
@@ -39,6 +48,7 @@ afterAll(async () => {
   await w.s.close();
   await rm(w.dataDir, { recursive: true, force: true });
   await rm(root, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
 }, 120_000);
 
 async function versions(): Promise<string[]> {
@@ -73,6 +83,24 @@ describe("watch mode", () => {
     const again = await w.s.call("POST", `${API}/watch-mode/start`, { token: w.admin, body: { organizationName: "acme", environmentName: "prod" } });
     expect(again.status).toBe(200);
     expect(await versions()).toEqual(["0.1.0"]);
+  });
+
+  test("files reached through symbolic links (of a folder or of a file) are not published", async () => {
+    const r = await fetch(`${origin}${P}/source?versionId=0.1.0`, { headers: { authorization: `Bearer ${w.admin}` } });
+    expect(r.status).toBe(200);
+    const names = Object.keys(unzipSync(new Uint8Array(await r.arrayBuffer()))).sort();
+    expect(names).toEqual(["data/flights.csv", "models/flights.malloy", "publisher.json"]);
+    // a package folder that is itself a link is not read either (a real one next to it is published)
+    await writePackage(join(outside, "pkg"));
+    await symlink(join(outside, "pkg"), join(root, "acme", "prod", "leak"));
+    await writePackage(join(root, "acme", "prod", "real2"));
+    const PR = `${API}/organizations/acme/environments/prod/packages`;
+    for (let i = 0; i < 100 && (await w.s.call("GET", `${PR}/real2`, { token: w.admin })).status !== 200; i++) await Bun.sleep(100);
+    expect((await w.s.call("GET", `${PR}/real2`, { token: w.admin })).status).toBe(200);
+    await Bun.sleep(500);
+    expect((await w.s.call("GET", `${PR}/leak`, { token: w.admin })).status).toBe(404);
+    await rm(join(root, "acme", "prod", "real2"), { recursive: true });
+    await rm(join(root, "acme", "prod", "leak"));
   });
 
   test("starting another environment while one is watched is 409", async () => {
@@ -169,6 +197,18 @@ describe("watch mode", () => {
     const off = await w.s.call("POST", `${API}/watch-mode/stop`, { token: owner });
     expect(off.body).toMatchObject({ enabled: false });
     expect((await w.s.call("GET", `${API}/watch-mode/status`, { token: w.admin })).body).toMatchObject({ enabled: true, organizationName: "acme" });
+  });
+
+  test("an environment folder that links to another organization's folder publishes nothing of it", async () => {
+    // whoever can write WATCH_ROOT/globex/ points qa at acme's watched folder
+    await symlink(join(root, "acme", "prod"), join(root, "globex", "qa"));
+    const owner = await w.s.login("globex-owner", "pw-globex-owner-secret");
+    const started = await w.s.call("POST", `${API}/watch-mode/start`, { token: owner, body: { organizationName: "globex", environmentName: "qa" } });
+    expect(started.status).toBe(200);
+    await Bun.sleep(500);
+    const listed = await w.s.call("GET", `${API}/organizations/globex/environments/qa/packages`, { token: owner });
+    expect([listed.status, listed.body]).toEqual([200, []]);
+    expect((await w.s.call("POST", `${API}/watch-mode/stop`, { token: owner })).body.enabled).toBe(false);
   });
 
   test("stop turns it off; then another environment can be watched", async () => {

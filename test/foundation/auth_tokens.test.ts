@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import { startTestService, type TestService } from "../helpers/service.ts";
+import { readConfig } from "../../src/config.ts";
 
 const API = "/api/v0";
 let jwks: ReturnType<typeof Bun.serve>;
@@ -29,6 +30,18 @@ function idpToken(claims: Record<string, unknown>, exp: string | number | false 
   if (exp !== false) jwt = jwt.setExpirationTime(exp);
   return jwt.sign(privateKey);
 }
+
+describe("identity-provider settings", () => {
+  test("JWT_JWKS_URL needs JWT_ISSUER and JWT_AUDIENCE: a token the provider issued for another application or by another issuer is no token here", () => {
+    const url = "https://idp.example/.well-known/jwks.json";
+    expect(() => readConfig({ JWT_JWKS_URL: url })).toThrow(/missing: JWT_ISSUER and JWT_AUDIENCE\)/);
+    expect(() => readConfig({ JWT_JWKS_URL: url, JWT_ISSUER: "https://idp.example" })).toThrow(/missing: JWT_AUDIENCE\)/);
+    expect(() => readConfig({ JWT_JWKS_URL: url, JWT_AUDIENCE: "platform" })).toThrow(/missing: JWT_ISSUER\)/);
+    expect(readConfig({ JWT_JWKS_URL: url, JWT_ISSUER: "https://idp.example", JWT_AUDIENCE: "platform" }).jwtAudience).toBe("platform");
+    // without an identity provider neither is needed
+    expect(readConfig({}).jwksUrl).toBeUndefined();
+  });
+});
 
 describe("identity-provider tokens (JWT_USER_CLAIM = preferred_username)", () => {
   let s: TestService;
@@ -96,6 +109,29 @@ describe("identity-provider tokens (JWT_USER_CLAIM = email)", () => {
       expect(await call({ email: "BEA@example.com" })).toBe(200);
       expect(await call({ email: "root@example.com" })).toBe(401);
       expect(await call({ preferred_username: "bea" })).toBe(401);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+
+  test("the email is a credential: changing one's own needs currentPassword, so a stolen access token cannot bind the account to another identity", async () => {
+    const s = await startTestService(idpEnv({ JWT_USER_CLAIM: "email" }));
+    try {
+      const cal = await s.createUser("cal");
+      const asMallory = async () => (await s.call("GET", `${API}/users/cal`, { token: await idpToken({ email: "mallory@example.com" }) })).status;
+      // whoever holds cal's access token (not the password) tries to make mallory's identity sign in as cal
+      const bare = await s.call("PATCH", `${API}/users/cal`, { token: cal, body: { email: "mallory@example.com" } });
+      expect([bare.status, bare.body.message]).toEqual([400, "changing your own email needs currentPassword"]);
+      const wrong = await s.call("PATCH", `${API}/users/cal`, { token: cal, body: { email: "mallory@example.com", currentPassword: "guess-password" } });
+      expect(wrong.status).toBe(403);
+      expect((await s.call("GET", `${API}/users/cal`, { token: cal })).body.email).toBe("cal@example.com");
+      expect(await asMallory()).toBe(401);
+      // the same email again, other fields, or an administrator's change need nothing more
+      expect((await s.call("PATCH", `${API}/users/cal`, { token: cal, body: { email: "cal@example.com", firstName: "Cal" } })).status).toBe(200);
+      const mine = await s.call("PATCH", `${API}/users/cal`, { token: cal, body: { email: "cal2@example.com", currentPassword: "pw-cal-secret" } });
+      expect([mine.status, mine.body.email]).toEqual([200, "cal2@example.com"]);
+      const admin = await s.adminToken();
+      expect((await s.call("PATCH", `${API}/users/cal`, { token: admin, body: { email: "cal@example.com" } })).status).toBe(200);
     } finally {
       await s.close();
     }

@@ -83,6 +83,24 @@ describe("groups", () => {
     expect((await s.call("POST", `${G}/team/members`, { token: orgAdmin, body: { members: [{ principal: "bob" }] } })).status).toBe(400);
   });
 
+  test("a group's name is what #(authorize) trusts: only organization admins rename; group admins change the description", async () => {
+    const lead = await s.login("lead", "pw-lead-secret");
+    // lead is an admin of 'team' (status admin), not of the organization
+    const renamed = await s.call("PATCH", `${G}/team`, { token: lead, body: { name: "auditors" } });
+    expect([renamed.status, renamed.body.code]).toEqual([403, "INSUFFICIENT_PERMISSIONS"]);
+    expect(renamed.body.message).toContain("organization admins");
+    const both = await s.call("PATCH", `${G}/team`, { token: lead, body: { name: "auditors", description: "x" } });
+    expect(both.status).toBe(403);
+    expect((await s.call("GET", `${G}/auditors`, { token: orgAdmin })).status).toBe(404);
+    const desc = await s.call("PATCH", `${G}/team`, { token: lead, body: { name: "team", description: "ours" } });
+    expect([desc.status, desc.body.name, desc.body.description]).toEqual([200, "team", "ours"]);
+    // an API key of the group acts as the group, which is no organization admin either
+    const key = (await s.call("POST", `${G}/team/tokens?name=k`, { token: orgAdmin })).body.secret as string;
+    expect((await s.call("PATCH", `${G}/team`, { apiKey: key, body: { name: "auditors" } })).status).toBe(403);
+    expect((await s.call("PATCH", `${G}/team`, { token: orgAdmin, body: { name: "team2" } })).body.name).toBe("team2");
+    expect((await s.call("PATCH", `${G}/team2`, { token: orgAdmin, body: { name: "team" } })).body.name).toBe("team");
+  });
+
   test("cycles of nested groups are refused with 400", async () => {
     for (const name of ["c1", "c2", "c3"]) await s.call("POST", G, { token: orgAdmin, body: { name } });
     expect((await s.call("POST", `${G}/c1/members`, { token: orgAdmin, body: { members: [{ principal: "group:c2" }] } })).status).toBe(200);

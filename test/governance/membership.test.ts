@@ -136,3 +136,27 @@ describe("invite redemption without a session", () => {
     expect(guessed!.n).toBe(0);
   });
 });
+
+describe("invite guesses with a session", () => {
+  test("unknown tokens through Bearer redemption and GET /invites/{token} count toward the address's sign-in limit too", async () => {
+    const t = await startTestService({ LOGIN_MAX_FAILURES_ADDRESS: "3" });
+    try {
+      const guesser = await t.createUser("guesser");
+      const sysAdmin = await t.adminToken();
+      const real = (await t.call("POST", `${API}/invites`, { token: sysAdmin })).body.token as string;
+      const statuses: number[] = [];
+      for (const guess of ["AAAAA-BBBB2", "AAAAA-BBBB3"]) {
+        statuses.push((await t.call("POST", `${API}/organizations`, { token: guesser, headers: { "x-invite-token": guess }, body: { name: `g-${guess}` } })).status);
+      }
+      statuses.push((await t.call("GET", `${API}/invites/CCCCC-DDDDD`, { token: guesser })).status);
+      // the address is locked for the window: a right token opens nothing now, by either route
+      statuses.push((await t.call("GET", `${API}/invites/${real}`, { token: guesser })).status);
+      statuses.push((await t.call("POST", `${API}/organizations`, { token: guesser, headers: { "x-invite-token": real }, body: { name: "won" } })).status);
+      expect(statuses).toEqual([403, 403, 404, 429, 429]);
+      const [row] = await t.service.db.sql`SELECT consumed_at FROM invites WHERE token = ${real}`;
+      expect(row!.consumed_at).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { API, packageRowCounts, publish, startWorld, userWith, type World } from "./helpers.ts";
+import { API, packageRowCounts, publish, smallPackage, startWorld, userWith, type World } from "./helpers.ts";
 
 setDefaultTimeout(60_000);
 
@@ -86,6 +86,37 @@ describe("packages by role", () => {
     const r = await call("PATCH", P, modeler, { description: "Flights!", owner: "ops" });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ description: "Flights!", metadata: { owner: "ops" } });
+  });
+  test("package metadata stays bounded: a PATCH or publish that would grow it past 64 KiB is 400 and stores nothing", async () => {
+    const blob = (key: string) => ({ [key]: "x".repeat(30_000) });
+    // each body is small; what they add up to is what the package row (and every package listing) carries
+    expect((await call("PATCH", P, modeler, blob("a1"))).status).toBe(200);
+    expect((await call("PATCH", P, modeler, blob("a2"))).status).toBe(200);
+    const third = await call("PATCH", P, modeler, { ...blob("a3"), description: "grown" });
+    expect([third.status, third.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    expect(third.body.message).toContain("65536 bytes");
+    const now = await call("GET", P, modeler);
+    expect([now.body.description, Object.keys(now.body.metadata).sort()]).toEqual(["Flights!", ["a1", "a2", "owner"]]);
+    // null removes a field, which makes room again
+    expect((await call("PATCH", P, modeler, { a1: null, a2: null })).status).toBe(200);
+    expect((await call("PATCH", P, modeler, blob("a3"))).status).toBe(200);
+    expect((await call("PATCH", P, modeler, { a3: null })).status).toBe(200);
+    // the same through a publish's package part (kept up to 1 MB), for an existing package and a new one
+    const before = await packageRowCounts(w);
+    const grown = await publish(w, "flights", "1.2.0", { token: modeler, packagePart: { big: "x".repeat(70_000) } });
+    expect([grown.status, grown.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    const fresh = await publish(w, "bloated", "0.1.0", { token: orgModeler, packagePart: { big: "x".repeat(70_000) } });
+    expect([fresh.status, fresh.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    // the description has PATCH's limit (4000 characters) on every way in: the package part and publisher.json
+    const longText = "d".repeat(4001);
+    expect((await call("PATCH", P, modeler, { description: longText })).status).toBe(400);
+    const described = await publish(w, "flights", "1.2.0", { token: modeler, packagePart: { description: longText } });
+    expect([described.status, described.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    const manifest = smallPackage({ "publisher.json": JSON.stringify({ name: "flights", description: longText }) });
+    const fromManifest = await publish(w, "manifested", "0.1.0", { token: orgModeler, files: manifest, packagePart: {} });
+    expect([fromManifest.status, fromManifest.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    expect(await packageRowCounts(w)).toEqual(before);
+    expect(Object.keys((await call("GET", P, modeler)).body.metadata)).toEqual(["owner"]);
   });
   test("organization-wide list: shareable by default, readable with onlyShareable=false", async () => {
     const O = `${API}/organizations/acme/packages`;

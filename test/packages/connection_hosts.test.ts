@@ -242,6 +242,21 @@ describe("secrets follow the destination", () => {
       expect(back.body.secretFieldsSet).toEqual(["password"]);
     });
   }
+  test("a destination named by connectionString is a destination too: a new one drops the stored password", async () => {
+    const url = (host: string) => `postgres://${pg.userName}@${host}:${pg.port}/${pg.databaseName}`;
+    const made = await open.s.call("POST", C, { token: openModeler, body: { name: "pgcs", type: "postgres", postgresConnection: { connectionString: url(pg.host), password: PASSWORD } } });
+    expect(made.status).toBe(201);
+    expect([...made.body.secretFieldsSet].sort()).toEqual(["connectionString", "password"]);
+    // the same connectionString again keeps it
+    const same = await open.s.call("PATCH", `${C}/pgcs`, { token: openModeler, body: { postgresConnection: { connectionString: url(pg.host) } } });
+    expect([same.status, [...same.body.secretFieldsSet].sort()]).toEqual([200, ["connectionString", "password"]]);
+    // another host in connectionString: the password stays behind (or the change is refused and nothing moves)
+    const moved = await open.s.call("PATCH", `${C}/pgcs`, { token: openModeler, body: { postgresConnection: { connectionString: url(pg.host === "127.0.0.1" ? "localhost" : "127.0.0.1") } } });
+    if (moved.status === 200) expect(moved.body.secretFieldsSet).toEqual(["connectionString"]);
+    else expect(moved.status).toBe(400);
+    expect((await open.s.call("DELETE", `${C}/pgcs`, { token: openModeler })).status).toBe(204);
+  });
+
   test("a new destination with a new password in the same request keeps that password", async () => {
     const r = await open.s.call("PATCH", P, { token: openModeler, body: { postgresConnection: { host: pg.host === "127.0.0.1" ? "localhost" : pg.host, password: `${PASSWORD}-2` } } });
     expect(r.status).toBe(200);

@@ -265,4 +265,28 @@ describe("hidden sources outside queries", () => {
     const oauth = await oauthClient.callTool({ name: "get_context", arguments: { natural_language_query: "total salary by region", environment_name: "prod" } });
     expect(text(oauth)).not.toContain("payroll");
   });
+
+  test("a group named finance in another organization authorizes nothing here: names count within the package's organization", async () => {
+    // ann makes an organization of her own (any user may, once), a group 'finance' in it, and joins it
+    const own = await w.s.call("POST", `${API}/demo/organizations`, { token: w.ann, body: { name: "annco", demoEnvironment: false } });
+    expect(own.status).toBe(201);
+    expect((await w.s.call("POST", `${API}/organizations/annco/groups`, { token: w.ann, body: { name: "finance" } })).status).toBe(201);
+    const joined = await w.s.call("POST", `${API}/organizations/annco/groups/finance/members`, { token: w.ann, body: { members: [{ principal: "user:ann" }] } });
+    expect(joined.status).toBe(200);
+    // acme's payroll is still refused to her on every path
+    const payroll = await q({ token: w.ann }, { query: "payroll -> { aggregate: total_salary }" });
+    expect([payroll.status, payroll.body.code]).toEqual([403, "INSUFFICIENT_PERMISSIONS"]);
+    const named = await q({ token: w.ann }, { query: "payroll_with_orders -> { aggregate: total_salary }" });
+    expect(named.status).toBe(403);
+    const model = await w.s.call("GET", MODEL, { token: w.ann });
+    expect(model.body.sources.map((s: { name: string }) => s.name).sort()).toEqual(["big_orders", "orders"]);
+    const search = await w.s.call("POST", `${API}/retrieval/context`, {
+      token: w.ann,
+      body: { organization: "acme", search_targets: [{ entity_type: "source" }, { entity_type: "dimension", search_text: "salary region" }] },
+    });
+    expect(search.status).toBe(200);
+    expect(JSON.stringify(search.body.results)).not.toContain("payroll");
+    // bob, in acme's own finance, still queries it
+    expect((await q({ token: w.bob }, { query: "payroll -> { aggregate: total_salary }" })).status).toBe(200);
+  });
 });

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { serveMaterializations } from "../../src/materializations/serve.ts";
 import { compiledModelFor } from "../../src/query/models.ts";
 import { runQuery } from "../../src/engine/query.ts";
-import { publish, startWorld, type World } from "../packages/helpers.ts";
+import { API, publish, startWorld, type World } from "../packages/helpers.ts";
 import { appendToExtractedCsv, EXTRA_ROWS, pkgPath, runsPackage, SERVE_MODEL, waitRun } from "./fixtures.ts";
 
 setDefaultTimeout(300_000); // two full runs (retrieval embeddings included) on a loaded machine
@@ -226,6 +226,35 @@ test("a package's DuckDB cannot read another package's materializations", async 
   expect(other.status).toBe(400);
   expect(JSON.stringify(other.body)).not.toContain('"n"');
 });
+
+test("another organization's package with the same archive reads no pattern of its materializations", async () => {
+  // the same archive published in another organization shares the materialization folder (keyed by the archive's sha256)
+  const zip = (await w.s.service.db.sql`SELECT v.blob_sha256 FROM package_versions v JOIN packages p ON p.id = v.package_id WHERE p.name = 'served'`)[0]!;
+  const same = await publishSame(zip.blob_sha256 as string);
+  const folder = join(w.dataDir, "materializations", zip.blob_sha256 as string).replace(/'/g, "''");
+  for (const pattern of [`${folder}/*.parquet`, `${folder}/**`, `${folder}/?*.parquet`, `${folder}/[0-9a-f]*.parquet`]) {
+    for (const text of [`run: duckdb.sql("SELECT count(*) AS n FROM read_parquet('${pattern}')")`, `run: duckdb.sql("SELECT * FROM glob('${pattern}')")`]) {
+      const r = await w.s.call("POST", `${same}/models/models/flights.malloy/query`, { token: w.admin, body: { query: text } });
+      expect([text, r.status, r.body.code]).toEqual([text, 400, "QUERY_NOT_ALLOWED"]);
+    }
+  }
+  // the package's own files keep their patterns
+  const own = await w.s.call("POST", `${same}/models/models/flights.malloy/query`, { token: w.admin, body: { query: "run: duckdb.sql(\"SELECT count(*) AS n FROM read_csv('data/*.csv')\")" } });
+  expect(own.status).toBe(200);
+  // and the building package still reads its persisted sources
+  expect((await query(LONG)).data[0].n).toBeGreaterThan(0);
+});
+
+/** Publishes the stored archive of `sha` as package `same` of a new organization; its path. */
+async function publishSame(sha: string): Promise<string> {
+  const chunks = await w.s.service.db.sql`SELECT data FROM package_blob_chunks WHERE sha256 = ${sha} ORDER BY seq`;
+  const zip = new Uint8Array(Buffer.concat(chunks.map((c) => Buffer.from(c.data as Uint8Array))));
+  expect((await w.s.call("POST", `${API}/organizations`, { token: w.admin, body: { name: "twin" } })).status).toBe(201);
+  expect((await w.s.call("POST", `${API}/organizations/twin/environments`, { token: w.admin, body: { name: "prod" } })).status).toBe(201);
+  const r = await publish(w, "same", "1.0.0", { token: w.admin, zip, prefix: `${API}/organizations/twin/environments/prod` });
+  expect(r.status).toBe(201);
+  return `${API}/organizations/twin/environments/prod/packages/same`;
+}
 
 async function blobSha(): Promise<string> {
   const [v] = await w.s.service.db.sql`SELECT v.blob_sha256 FROM package_versions v JOIN packages p ON p.id = v.package_id WHERE p.name = 'served'`;

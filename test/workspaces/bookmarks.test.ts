@@ -95,3 +95,20 @@ describe("bookmarks", () => {
     expect((await s.call("GET", `${B}/chat/c-42`, { token: bob })).status).toBe(200);
   });
 });
+
+describe("bookmarks are bounded", () => {
+  test("at most 1,000 per user and organization: the next one is 400; another organization or user is not affected", async () => {
+    const [u] = await s.service.db.sql`SELECT id FROM users WHERE user_name = 'bob'`;
+    const [o] = await s.service.db.sql`SELECT id FROM organizations WHERE name = 'borg'`;
+    const before = (await s.service.db.sql`SELECT count(*)::int AS n FROM bookmarks WHERE user_id = ${u!.id as string} AND org_id = ${o!.id as string}`)[0]!.n as number;
+    await s.service.db.sql`INSERT INTO bookmarks (org_id, user_id, bookmark_type, object_id, name)
+      SELECT ${o!.id as string}, ${u!.id as string}, 'chat', 'fill-' || i, '' FROM generate_series(1, ${999 - before}) i`;
+    expect((await s.call("POST", B, { token: bob, body: { bookmarkType: "chat", objectId: "the-last" } })).status).toBe(201);
+    const over = await s.call("POST", B, { token: bob, body: { bookmarkType: "chat", objectId: "one-too-many" } });
+    expect([over.status, over.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    expect(over.body.message).toContain("1000 bookmarks");
+    expect((await s.call("POST", B, { token: ann, body: { bookmarkType: "chat", objectId: "ann-still-can" } })).status).toBe(201);
+    expect((await s.call("DELETE", `${B}/chat/the-last`, { token: bob })).status).toBe(204);
+    expect((await s.call("POST", B, { token: bob, body: { bookmarkType: "chat", objectId: "room-again" } })).status).toBe(201);
+  });
+});

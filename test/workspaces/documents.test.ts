@@ -146,3 +146,39 @@ describe("documents", () => {
     expect((await s.call("GET", P, { token: vw })).body.map((d: { name: string }) => d.name)).toEqual(["draft"]);
   });
 });
+
+describe("what one workspace holds is bounded", () => {
+  test("at most 10,000 documents and 256 MiB of content per workspace: creating or growing past it is 400, the same for a personal workspace", async () => {
+    // any member has a personal workspace to fill; the rows are made directly up to the edge
+    expect([200, 201]).toContain((await s.call("POST", `${O}/workspaces/personal`, { token: vw })).status);
+    const P = `${O}/workspaces/personal-vw/documents`;
+    const [ws] = await s.service.db.sql`SELECT id FROM workspaces WHERE name = 'personal-vw'`;
+    await s.service.db.sql`DELETE FROM documents WHERE workspace_id = ${ws!.id as string}`;
+    await s.service.db.sql`INSERT INTO documents (workspace_id, name, content)
+      SELECT ${ws!.id as string}, 'filler-' || i, '' FROM generate_series(1, 9999) i`;
+    const last = await s.call("POST", P, { token: vw, body: { name: "last", content: "x" } });
+    expect(last.status).toBe(201);
+    const over = await s.call("POST", P, { token: vw, body: { name: "one too many" } });
+    expect([over.status, over.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    expect(over.body.message).toContain("10000 documents");
+    expect((await s.call("DELETE", `${P}/${last.body.id}`, { token: vw })).status).toBe(204);
+    expect((await s.call("POST", P, { token: vw, body: { name: "room again" } })).status).toBe(201);
+    await s.service.db.sql`DELETE FROM documents WHERE workspace_id = ${ws!.id as string}`;
+    // content: 255 documents of 1 MiB, then one more MiB fits only to the byte
+    const mib = "x".repeat(1024 * 1024);
+    await s.service.db.sql`INSERT INTO documents (workspace_id, name, content)
+      SELECT ${ws!.id as string}, 'big-' || i, ${mib} FROM generate_series(1, 255) i`;
+    const small = await s.call("POST", P, { token: vw, body: { name: "small", content: "y" } });
+    expect(small.status).toBe(201);
+    const big = await s.call("POST", P, { token: vw, body: { name: "big", content: mib } });
+    expect([big.status, big.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    expect(big.body.message).toContain("268435456 bytes");
+    // growing a document is the same as adding one; shrinking is always allowed
+    expect((await s.call("POST", P, { token: vw, body: { name: "small2", content: "w" } })).status).toBe(201);
+    const grown = await s.call("PATCH", `${P}/${small.body.id}`, { token: vw, body: { content: mib } });
+    expect(grown.status).toBe(400);
+    expect((await s.call("GET", `${P}/${small.body.id}`, { token: vw })).body.content).toBe("y");
+    expect((await s.call("PATCH", `${P}/${small.body.id}`, { token: vw, body: { content: "" } })).status).toBe(200);
+    await s.service.db.sql`DELETE FROM documents WHERE workspace_id = ${ws!.id as string}`;
+  }, 120_000);
+});

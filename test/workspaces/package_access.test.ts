@@ -10,6 +10,7 @@ let mo: string; // organization modeler: package modeler, creates and manages th
 let wm: string; // workspace manager with only package viewer
 let vi: string; // workspace viewer with package modeler
 let out: string; // outside the organization
+let pa: string; // package admin who only views the workspace
 const O = `${API}/organizations/acme`;
 const WP = `${O}/workspaces/sales/packages`;
 const FLIGHTS = "?environmentName=prod&packageName=flights";
@@ -32,15 +33,19 @@ beforeAll(async () => {
   wm = await w.s.createUser("wm");
   vi = await w.s.createUser("vi");
   out = await w.s.createUser("out");
+  pa = await w.s.createUser("pa");
   await grant(O, "user:mo", "modeler");
   await grant(O, "user:wm", "member");
   await grant(O, "user:vi", "member");
   const P = `${O}/environments/prod/packages/flights`;
   await grant(P, "user:wm", "viewer");
   await grant(P, "user:vi", "modeler");
+  await grant(O, "user:pa", "member");
+  await grant(P, "user:pa", "admin");
   expect((await w.s.call("POST", `${O}/workspaces`, { token: mo, body: { name: "sales" } })).status).toBe(201);
   await grant(`${O}/workspaces/sales`, "user:wm", "manager");
   await grant(`${O}/workspaces/sales`, "user:vi", "viewer");
+  await grant(`${O}/workspaces/sales`, "user:pa", "viewer");
   // an agent: a group token whose group reads the package and views the workspace
   expect((await w.s.call("POST", `${O}/groups`, { token: w.admin, body: { name: "agents" } })).status).toBe(201);
   const key = (await w.s.call("POST", `${O}/groups/agents/tokens?name=x`, { token: w.admin })).body.secret as string;
@@ -78,6 +83,24 @@ describe("workspace package access", () => {
     expect((await w.s.call("POST", `${WP}?environmentName=prod`, { token: mo })).status).toBe(400);
     expect((await w.s.call("POST", `${WP}?environmentName=prod&packageName=a%20b`, { token: mo })).status).toBe(400);
     expect((await w.s.call("GET", WP, { token: mo })).body).toEqual([]);
+  });
+
+  test("the package's permission routes are no way around the workspace manager: workspace grants need its manager too", async () => {
+    const PP = `${O}/environments/prod/packages/flights/permissions`;
+    // wm's personal workspace exists, but nobody else sees it
+    expect((await w.s.call("POST", `${O}/workspaces/personal`, { token: wm })).status).toBe(201);
+    for (const ws of ["sales", "personal-wm", "nope"]) {
+      // pa administers the package but does not manage the workspace: the same 400 whether it exists, is invisible or is missing
+      const r = await w.s.call("POST", PP, { token: pa, body: { userGroupId: `workspace:${ws}`, permission: "viewer" } });
+      expect([ws, r.status, r.body.code]).toEqual([ws, 400, "VALIDATION_ERROR"]);
+      expect(r.body.message).toBe(`userGroupId 'workspace:${ws}' names no workspace of this organization that you manage; a workspace manager adds the package with POST .../workspaces/${ws}/packages`);
+      expect((await w.s.call("GET", `${PP}/workspace:${ws}`, { token: w.admin })).status).toBe(404);
+    }
+    // the system administrator manages shared workspaces, never another user's personal one
+    expect((await w.s.call("POST", PP, { token: w.admin, body: { userGroupId: "workspace:personal-wm", permission: "viewer" } })).status).toBe(400);
+    expect((await w.s.call("GET", WP, { token: mo })).body).toEqual([]);
+    const listed = await client.callTool({ name: "execute_query", arguments: args });
+    expect(listed.isError).toBe(true);
   });
 
   test("a workspace manager who can share the package adds it (201, then 200); the workspace endpoint reaches it", async () => {

@@ -70,6 +70,8 @@ const GENERATORS = new Set(["range", "generate_series", "unnest", "json_each", "
 
 const FILE_LIKE = /[/\\*?]|\.(csv|tsv|txt|parquet|json|jsonl|ndjson|gz|zst|arrow|xlsx)$/i;
 const URL_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+/** Characters DuckDB expands in a file path (`*`, `**`, `?`, `[...]`, and `{...}` for safety). */
+const GLOB = /[*?[\]{}]/;
 const NO_LOCATION = 2 ** 53;
 
 /** A statement that passed the gate, with package-relative paths made absolute. */
@@ -248,6 +250,11 @@ function addPathEdit(path: string, location: unknown, state: WalkState): void {
   const absolute = isAbsolute(path) ? resolve(path) : resolve(state.packageDir, path);
   if (!state.readDirectories.some((dir) => absolute === dir || absolute.startsWith(`${dir}/`))) {
     throw notAllowed(`'${path}' is outside the package; only the package's own files can be read`);
+  }
+  // The other readable folders (a package's built materializations) are shared by every package with the same
+  // archive, whatever its organization: there only exact file names, as the platform writes them, never a pattern.
+  if (absolute !== state.packageDir && !absolute.startsWith(`${state.packageDir}/`) && GLOB.test(path)) {
+    throw notAllowed(`'${path}' names files outside the package folder by a pattern; read the package's own files, or query its persisted sources by name`);
   }
   if (absolute === path) return;
   if (typeof location !== "number" || location >= NO_LOCATION) {
