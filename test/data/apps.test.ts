@@ -153,6 +153,23 @@ describe("in-package web apps", () => {
     });
     expect(foreign.status).toBe(403);
     expect(foreign.headers.get("set-cookie")).toBeNull();
+    // X-Forwarded-Host is a client's word without TRUST_PROXY: naming the foreign host there changes nothing
+    const forwarded = await fetch(`${origin}/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example", "x-forwarded-host": "evil.example" },
+      body: new URLSearchParams({ userName: "viewer", password: "pw-viewer-secret" }),
+      redirect: "manual",
+    });
+    expect(forwarded.status).toBe(403);
+    expect(forwarded.headers.get("set-cookie")).toBeNull();
+    // a post from this service's own origin signs in
+    const own = await fetch(`${origin}/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin },
+      body: new URLSearchParams({ userName: "viewer", password: "pw-viewer-secret" }),
+      redirect: "manual",
+    });
+    expect(own.status).toBe(303);
   });
 
   test("the session cookie is refused by the REST API and MCP (Bearer/ApiKey only)", async () => {
