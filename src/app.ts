@@ -263,6 +263,8 @@ export function createHandler(ctx: AppContext, app: App, options: HandlerOptions
       response = new Response(response.body, response);
       response.headers.set("x-request-id", meta.id);
     }
+    // every answer is read as the type it declares (no browser sniffs a JSON error or a text answer into HTML)
+    if (!response.headers.has("x-content-type-options")) response.headers.set("x-content-type-options", "nosniff");
     if (ctx.config.logRequests) {
       const m = requestMeta(request) ?? meta;
       ctx.log({

@@ -217,6 +217,19 @@ function identityProviderFrom(env: Record<string, string | undefined>): Pick<Con
     const missing = [jwtIssuer ? null : "JWT_ISSUER", jwtAudience ? null : "JWT_AUDIENCE"].filter((m) => m !== null).join(" and ");
     throw new Error(`JWT_JWKS_URL needs JWT_ISSUER and JWT_AUDIENCE (missing: ${missing}): the issuer and the audience (client id) the identity provider puts in tokens for this service, so that tokens it issued for other applications are refused`);
   }
+  if (jwksUrl) {
+    let url: URL;
+    try {
+      url = new URL(jwksUrl);
+    } catch {
+      throw new Error(`JWT_JWKS_URL '${jwksUrl}' is not an absolute URL`);
+    }
+    // keys fetched over plain http could be replaced on the way, and with them any identity signed in
+    const loopback = ["127.0.0.1", "[::1]", "localhost"].includes(url.hostname);
+    if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+      throw new Error(`JWT_JWKS_URL must use https (http only on a loopback address): the signing keys of every identity-provider token are read from it`);
+    }
+  }
   return { jwksUrl, jwtIssuer, jwtAudience };
 }
 

@@ -90,12 +90,22 @@ export interface Claims {
   exp: number;
   /** The credential's own id (`jti`). */
   id?: string;
+  /**
+   * When the chain of credentials this one renews began, seconds since the
+   * epoch (an app token renewed with itself keeps its first one's).
+   */
+  since: number;
 }
 
 /** Signs a credential of `kind` valid for `ttlSeconds`. */
-export async function signCredential(secret: string, kind: CredentialKind, claims: { subject: Subject; scope?: PackageScope; ttlSeconds: number }): Promise<{ token: string; exp: number }> {
-  const exp = Math.floor(Date.now() / 1000) + claims.ttlSeconds;
-  const payload: Record<string, string | number> = { sk: claims.subject.kind };
+export async function signCredential(
+  secret: string,
+  kind: CredentialKind,
+  claims: { subject: Subject; scope?: PackageScope; ttlSeconds: number; since?: number },
+): Promise<{ token: string; exp: number }> {
+  const now = Math.floor(Date.now() / 1000);
+  const exp = now + claims.ttlSeconds;
+  const payload: Record<string, string | number> = { sk: claims.subject.kind, auth: claims.since ?? now };
   if (claims.subject.version !== undefined) payload.ver = claims.subject.version;
   if (claims.subject.oauthGrant !== undefined) payload.oag = claims.subject.oauthGrant;
   if (claims.scope) {
@@ -132,7 +142,8 @@ export async function verifyCredential(secret: string, kind: CredentialKind, tok
     const version = typeof payload.ver === "number" ? payload.ver : undefined;
     const id = typeof payload.jti === "string" ? payload.jti : undefined;
     const oauth = typeof payload.oag === "string" ? { oauthGrant: payload.oag } : {};
-    return { subject: { kind: sk, id: payload.sub, ...(version === undefined ? {} : { version }), ...oauth }, scope, exp: payload.exp, ...(id ? { id } : {}) };
+    const since = typeof payload.auth === "number" ? payload.auth : typeof payload.iat === "number" ? payload.iat : payload.exp;
+    return { subject: { kind: sk, id: payload.sub, ...(version === undefined ? {} : { version }), ...oauth }, scope, exp: payload.exp, since, ...(id ? { id } : {}) };
   } catch {
     return null;
   }

@@ -32,7 +32,7 @@ import { signInUrl, wantsHtml } from "../signin/links.ts";
 import { resolveVersion } from "../versions/store.ts";
 import { signCredential, spendLaunch, subjectOf, verifyCredential } from "./credentials.ts";
 import { appFile, appPath, contentTypeOf, extractedDir } from "./files.ts";
-import { principalOf } from "./scope.ts";
+import { appTokenOf, principalOf } from "./scope.ts";
 import { atAppOrigin } from "./origin.ts";
 
 /** The CSP of every app file: an opaque origin that may run scripts, submit forms and open popups. */
@@ -78,12 +78,16 @@ interface AppRequest {
   request: Request;
 }
 
-/** An app token for a principal and a package. */
-async function issueAppToken(ctx: AppContext, principal: Principal, pkg: PackageRow): Promise<{ token: string; expiresAt: string }> {
+/**
+ * An app token for a principal and a package; `since` (seconds since the
+ * epoch) when it renews an app token: the chain's start carries over.
+ */
+async function issueAppToken(ctx: AppContext, principal: Principal, pkg: PackageRow, since?: number): Promise<{ token: string; expiresAt: string }> {
   const { token, exp } = await signCredential(ctx.jwtSecret, "app", {
     subject: await subjectOf(ctx.sql, principal),
     scope: { envId: pkg.envId, packageName: pkg.name },
     ttlSeconds: ctx.config.appTokenTtlSeconds,
+    since,
   });
   return { token, expiresAt: new Date(exp * 1000).toISOString() };
 }
@@ -280,7 +284,7 @@ const LAUNCH_DOC = "Only with `APP_ORIGIN`, and only on that origin (404 elsewhe
 
 const TOKEN_DOC = "Answers `{ token, expiresAt }`: an app token for this package, read-only (its models, queries and events " +
   "stream), expiring after `APP_TOKEN_TTL_S` (default 900 s). Any caller who may read the package: `Authorization` (access token, " +
-  "API key, an app token of this package, which renews itself, or an OAuth access token issued for an MCP resource of the package's " +
+  "API key, an app token of this package, which renews itself until `SESSION_TTL_S` after the app was opened, or an OAuth access token issued for an MCP resource of the package's " +
   "organization, `/mcp/{org}` or `/mcp/{org}/workspace/...`; this is the one REST route that accepts one) or the browser session cookie. The app token is refused by " +
   "every other route. Answers CORS requests of sandboxed apps (origin `null`) and of `APP_ORIGIN`, without credentials.";
 
@@ -312,7 +316,18 @@ function appsPlugin(ctx: AppContext, prefix: string) {
         tags: ["data"],
       },
     })
-    .post("/:env/packages/:pkg/app-token", async ({ pkg, principal }) => await issueAppToken(ctx, required(principal), pkg), {
+    .post("/:env/packages/:pkg/app-token", async ({ pkg, principal, request }) => {
+      // an app token renewed with itself: the chain ends SESSION_TTL_S after the app was opened (a leaked one does not live on)
+      const presented = appTokenOf(request);
+      const renewed = presented ? await verifyCredential(ctx.jwtSecret, "app", presented) : null;
+      if (renewed && Date.now() / 1000 - renewed.since > ctx.config.sessionTtlSeconds) {
+        throw unauthenticated(
+          `this app token renews itself for SESSION_TTL_S (${ctx.config.sessionTtlSeconds} s) after the app was opened; open the app again (or ask with your own credentials)`,
+          'Bearer realm="app", error="invalid_token"',
+        );
+      }
+      return await issueAppToken(ctx, required(principal), pkg, renewed?.since);
+    }, {
       params: pkgParams,
       pkgAccess: "viewer",
       detail: { summary: "Get an app token of a package (read-only, short-lived; package viewer)", description: TOKEN_DOC, tags: ["data"] },

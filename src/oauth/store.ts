@@ -44,8 +44,17 @@ function toGrant(r: OAuthGrant): OAuthGrant {
   return { id: r.id, clientId: r.clientId, userId: r.userId, resource: r.resource, scope: r.scope, revoked: r.revoked };
 }
 
-/** Stores a new client. */
+/** How long a registered client that no user has authorized is kept. */
+const UNUSED_CLIENT_DAYS = 1;
+
+/**
+ * Stores a new client, and removes the clients registered over
+ * {@link UNUSED_CLIENT_DAYS} ago that no user ever authorized (open
+ * registration cannot pile up clients; one that is used keeps its grants).
+ */
 export async function insertClient(db: Db, client: { clientId: string; clientName: string; redirectUris: string[] }): Promise<OAuthClient> {
+  await db`DELETE FROM oauth_clients c WHERE c.created_at < now() - make_interval(days => ${UNUSED_CLIENT_DAYS})
+             AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.client_id)`;
   const [r] = await db<ClientRecord[]>`
     INSERT INTO oauth_clients (client_id, client_name, redirect_uris)
     VALUES (${client.clientId}, ${client.clientName}, ${JSON.stringify(client.redirectUris)}::jsonb) RETURNING ${CLIENT_COLUMNS(db)}`;

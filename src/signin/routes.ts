@@ -13,6 +13,7 @@ import { checkPassword } from "../auth/signin.ts";
 import { RateLimitedError } from "../errors.ts";
 import { publicAccess } from "../http/route_access.ts";
 import { landingPage, PAGE_HEADERS, signInPage } from "./page.ts";
+import { publicOrigin } from "../mcp/protected_resource.ts";
 
 /** Name the landing page and `GET /` answer. */
 const SERVICE_NAME = "Malloy data-modeling platform";
@@ -28,13 +29,19 @@ function html(body: string, status = 200, extra: Record<string, string> = {}): R
   return new Response(body, { status, headers: { ...PAGE_HEADERS, ...extra } });
 }
 
-/** A cross-site form post (an `Origin` that is not this service's) is refused. */
-function foreignOrigin(request: Request): boolean {
+/**
+ * A cross-site form post (an `Origin` whose host is not this service's) is
+ * refused. This service's host is the request's own, or `X-Forwarded-Host`
+ * only with `TRUST_PROXY` (a client could send that header itself), or the
+ * host of `PUBLIC_URL`.
+ */
+function foreignOrigin(ctx: AppContext, request: Request): boolean {
   const origin = request.headers.get("origin");
   if (!origin) return false;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  const own = new Set([new URL(publicOrigin(request, { trustProxy: ctx.config.trustProxy })).host]);
+  if (ctx.config.publicUrl) own.add(new URL(ctx.config.publicUrl).host);
   try {
-    return new URL(origin).host !== host;
+    return !own.has(new URL(origin).host);
   } catch {
     return true;
   }
@@ -55,7 +62,7 @@ export function signInRoutes(ctx: AppContext) {
       detail: { summary: "Sign-in page of browsers (password; the identity provider's link when IDP_SIGNIN_URL is set); `?return=` a path of this service", tags: ["auth"], security: [] },
     })
     .post("/signin", async ({ request, body }) => {
-      if (foreignOrigin(request)) return html(signInPage({ returnTo: "/", error: "sign-in from another site is refused", idpUrl }), 403);
+      if (foreignOrigin(ctx, request)) return html(signInPage({ returnTo: "/", error: "sign-in from another site is refused", idpUrl }), 403);
       ctx.limiter.take(`address:${requestMeta(request)?.address ?? "unknown"}`);
       const form = (body ?? {}) as Record<string, unknown>;
       const returnTo = safeReturn(form.return);
@@ -79,7 +86,7 @@ export function signInRoutes(ctx: AppContext) {
       return new Response(null, { status: 303, headers: { location: returnTo, "set-cookie": cookie, "cache-control": "no-store" } });
     }, { access: "public", detail: { summary: "Sign in a browser (form: userName, password, return); sets the HttpOnly, SameSite=Strict session cookie", tags: ["auth"], security: [] } })
     .post("/signout", ({ request }) => {
-      if (foreignOrigin(request)) return html(signInPage({ returnTo: "/", error: "sign-out from another site is refused", idpUrl }), 403);
+      if (foreignOrigin(ctx, request)) return html(signInPage({ returnTo: "/", error: "sign-out from another site is refused", idpUrl }), 403);
       return new Response(null, { status: 303, headers: { location: "/", "set-cookie": clearSessionCookie(ctx, request), "cache-control": "no-store" } });
     }, { access: "public", detail: { summary: "Sign a browser out (clears the session cookie)", tags: ["auth"], security: [] } });
 }

@@ -5,10 +5,18 @@
  * next version id of a package republished from its folder.
  * @module
  */
-import { lstat, readdir, readFile, realpath } from "node:fs/promises";
+import { lstat, readdir, readFile, realpath, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { zipSync, type Zippable } from "fflate";
 import type { Db } from "../db/database.ts";
+
+/** A package folder holding more bytes than a package may have (`MAX_PACKAGE_BYTES`). */
+export class FolderTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the package folder holds more than MAX_PACKAGE_BYTES (${maxBytes} bytes); remove large files or raise the limit`);
+    this.name = "FolderTooLargeError";
+  }
+}
 
 /** Whether a package-relative path is ignored (hidden files, editor swap and backup files). */
 export function isIgnoredPath(path: string): boolean {
@@ -25,9 +33,13 @@ export function isIgnoredPath(path: string): boolean {
  * `data/linked -> /elsewhere` publish whatever it points at), and each file's
  * real path must still lie inside the folder when it is read. A package
  * folder that is itself a link, or missing, has no files; so has one reached
- * through a link below `within` (the watch root), when given.
+ * through a link below `within` (the watch root), when given. With
+ * `maxBytes`, the files' sizes are added up as they are met and a folder
+ * holding more is refused ({@link FolderTooLargeError}) before the file that
+ * crosses the limit is read, so a huge file is never read into memory.
  */
-export async function readFolder(dir: string, options: { within?: string } = {}): Promise<Map<string, Uint8Array>> {
+export async function readFolder(dir: string, options: { within?: string; maxBytes?: number } = {}): Promise<Map<string, Uint8Array>> {
+  let total = 0;
   const files = new Map<string, Uint8Array>();
   const top = await lstat(dir).catch(() => null);
   if (!top?.isDirectory()) return files;
@@ -51,6 +63,10 @@ export async function readFolder(dir: string, options: { within?: string } = {})
       if (!entry.isFile()) continue;
       const real = await realpath(join(root, path)).catch(() => null);
       if (real === null || !real.startsWith(`${root}${sep}`)) continue;
+      if (options.maxBytes !== undefined) {
+        total += (await stat(real)).size;
+        if (total > options.maxBytes) throw new FolderTooLargeError(options.maxBytes);
+      }
       files.set(path, new Uint8Array(await readFile(real)));
     }
   }

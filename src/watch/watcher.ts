@@ -23,7 +23,7 @@ import { apiErrorOf } from "../http/error_handler.ts";
 import { NAME_PATTERN } from "../http/params.ts";
 import { publishVersion } from "../packages/publish.ts";
 import { afterPublish, packageCacheDir } from "../packages/after_publish.ts";
-import { isIgnoredPath, nextPatch, packageHead, readFolder, zipFolderFiles } from "./folder.ts";
+import { FolderTooLargeError, isIgnoredPath, nextPatch, packageHead, readFolder, zipFolderFiles } from "./folder.ts";
 
 /** The environment to watch and who asked. */
 export interface WatchTarget {
@@ -257,7 +257,14 @@ async function publishFolder(ctx: AppContext, w: Watching, name: string): Promis
   const dir = join(w.dir, name);
   const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
   if (!isDir) return {};
-  const files = await readFolder(dir, { within: ctx.config.watchRoot });
+  let files: Map<string, Uint8Array>;
+  try {
+    files = await readFolder(dir, { within: ctx.config.watchRoot, maxBytes: ctx.config.maxPackageBytes });
+  } catch (thrown) {
+    if (!(thrown instanceof FolderTooLargeError)) throw thrown;
+    await emitPackageEvent(ctx, { envId: w.target.envId, packageName: name }, { event: "compile_error", data: { message: thrown.message, problems: [] } });
+    return { error: thrown.message };
+  }
   if (files.size === 0) return {};
   const zip = zipFolderFiles(files);
   const sha = await sha256Hex(zip);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "
 import { rm } from "node:fs/promises";
 import { API, publish, smallPackage, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { openEvents, serve } from "./helpers.ts";
+import { signCredential, verifyCredential } from "../../src/apps/credentials.ts";
 import { authorize, pkce, registerClient, REDIRECT_URI, tokenRequest } from "../helpers/oauth.ts";
 
 // explicit: a file run after another in the same process must not fall back to bun's 5 s
@@ -153,6 +154,23 @@ describe("in-package web apps", () => {
     });
     expect(foreign.status).toBe(403);
     expect(foreign.headers.get("set-cookie")).toBeNull();
+    // X-Forwarded-Host is a client's word without TRUST_PROXY: naming the foreign host there changes nothing
+    const forwarded = await fetch(`${origin}/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example", "x-forwarded-host": "evil.example" },
+      body: new URLSearchParams({ userName: "viewer", password: "pw-viewer-secret" }),
+      redirect: "manual",
+    });
+    expect(forwarded.status).toBe(403);
+    expect(forwarded.headers.get("set-cookie")).toBeNull();
+    // a post from this service's own origin signs in
+    const own = await fetch(`${origin}/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin },
+      body: new URLSearchParams({ userName: "viewer", password: "pw-viewer-secret" }),
+      redirect: "manual",
+    });
+    expect(own.status).toBe(303);
   });
 
   test("the session cookie is refused by the REST API and MCP (Bearer/ApiKey only)", async () => {
@@ -216,9 +234,25 @@ describe("in-package web apps", () => {
     expect(events.status).toBe(200);
     expect((await events.next("ready")).data.package).toBe("flights");
     events.close();
-    // renewable with itself
+    // renewable with itself; the renewed token keeps the time the chain began
     const renewed = await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: bearer });
     expect(renewed.status).toBe(200);
+    const first = await verifyCredential(w.s.service.ctx.jwtSecret, "app", token);
+    const next = await verifyCredential(w.s.service.ctx.jwtSecret, "app", ((await renewed.json()) as { token: string }).token);
+    expect(next!.since).toBe(first!.since);
+    // a chain that began more than SESSION_TTL_S ago renews no more (a leaked app token does not live on); the user's own credential still gets one
+    const [u] = await w.s.service.db.sql`SELECT id, token_version FROM users WHERE user_name = 'viewer'`;
+    const { token: old } = await signCredential(w.s.service.ctx.jwtSecret, "app", {
+      subject: { kind: "user", id: u!.id as string, version: u!.token_version as number },
+      scope: { envId: w.envId, packageName: "flights" },
+      ttlSeconds: 600,
+      since: Math.floor(Date.now() / 1000) - w.s.service.ctx.config.sessionTtlSeconds - 5,
+    });
+    expect((await fetch(`${origin}${PKG}/models`, { headers: { authorization: `Bearer ${old}` } })).status).toBe(200);
+    const ended = await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: { authorization: `Bearer ${old}` } });
+    expect(ended.status).toBe(401);
+    expect(((await ended.json()) as { message: string }).message).toContain("SESSION_TTL_S");
+    expect((await fetch(`${origin}${PKG}/app-token`, { method: "POST", headers: { authorization: `Bearer ${viewer}` } })).status).toBe(200);
     // refused elsewhere: other routes of the package, other packages, admin routes, MCP
     const refused: [string, string][] = [
       ["GET", `${API}/organizations`],

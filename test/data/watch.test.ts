@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { FLIGHTS_CSV, FLIGHTS_MODEL } from "../fixtures/engine_package.ts";
 import { API, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { openEvents, serve } from "./helpers.ts";
+import { FolderTooLargeError, readFolder } from "../../src/watch/folder.ts";
 
 // services start slowly on a loaded machine (the preload's 60 s does not reach every file of a multi-file run)
 setDefaultTimeout(120_000);
@@ -56,6 +57,24 @@ async function versions(): Promise<string[]> {
   expect(r.status).toBe(200);
   return (r.body as { id: string }[]).map((v) => v.id).sort();
 }
+
+test("a folder over MAX_PACKAGE_BYTES is refused while it is read (sizes added up as files are met)", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "watch-big-"));
+  try {
+    await writePackage(dir);
+    await writeFile(join(dir, "data", "big.csv"), "x".repeat(50_000));
+    const all = await readFolder(dir);
+    const size = [...all.values()].reduce((n, b) => n + b.length, 0);
+    expect(size).toBeGreaterThan(50_000);
+    expect((await readFolder(dir, { maxBytes: size })).size).toBe(all.size);
+    const refused = await readFolder(dir, { maxBytes: size - 1 }).catch((e) => e);
+    expect(refused).toBeInstanceOf(FolderTooLargeError);
+    expect(refused.message).toContain("MAX_PACKAGE_BYTES");
+    expect(await readFolder(dir, { maxBytes: 1000 }).catch((e) => e)).toBeInstanceOf(FolderTooLargeError);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
 
 describe("watch mode", () => {
   test("status is off before start", async () => {

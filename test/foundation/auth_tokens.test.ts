@@ -41,6 +41,16 @@ describe("identity-provider settings", () => {
     // without an identity provider neither is needed
     expect(readConfig({}).jwksUrl).toBeUndefined();
   });
+
+  test("JWT_JWKS_URL is https, or http on a loopback address only: keys read over the network in clear could be replaced", () => {
+    const both = { JWT_ISSUER: "https://idp.example", JWT_AUDIENCE: "platform" };
+    for (const url of ["http://idp.example/jwks.json", "http://10.0.0.5/jwks.json", "ftp://idp.example/jwks.json", "file:///etc/jwks.json", "idp.example/jwks.json"]) {
+      expect(() => readConfig({ JWT_JWKS_URL: url, ...both })).toThrow(/JWT_JWKS_URL/);
+    }
+    for (const url of ["https://idp.example/jwks.json", "http://127.0.0.1:8080/jwks.json", "http://localhost/jwks.json", "http://[::1]:9000/jwks.json"]) {
+      expect(readConfig({ JWT_JWKS_URL: url, ...both }).jwksUrl).toBe(url);
+    }
+  });
 });
 
 describe("identity-provider tokens (JWT_USER_CLAIM = preferred_username)", () => {

@@ -22,6 +22,20 @@ describe("the error envelope", () => {
     expect(r.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  test("every answer says nosniff: errors, refusals at the edge, JSON and the MCP endpoint", async () => {
+    const answers = [
+      await s.call("GET", "/api/v0/no/such/route", { token: admin }),
+      await s.call("GET", "/api/v0/organizations"),
+      await s.call("GET", "/api/v0/organizations", { token: admin }),
+      await s.call("GET", "/api/v0/organizations/a%00b", { token: admin }),
+      await s.call("POST", "/mcp/acme", { body: {} }),
+      await s.call("GET", "/health"),
+    ];
+    expect(answers.map((r) => [r.status, r.headers.get("x-content-type-options")])).toEqual([
+      [404, "nosniff"], [401, "nosniff"], [200, "nosniff"], [400, "nosniff"], [401, "nosniff"], [200, "nosniff"],
+    ]);
+  });
+
   test("malformed JSON is 400", async () => {
     const r = await s.call("POST", "/api/v0/organizations", { token: admin, body: '{"name":', headers: { "content-type": "application/json" } });
     expect(r.status).toBe(400);

@@ -91,6 +91,17 @@ describe("dynamic client registration", () => {
     }
   });
 
+  test("a client nobody authorized within a day is removed at the next registration; an authorized one stays", async () => {
+    const idle = await registerClient(served.url);
+    const used = await registerClient(served.url);
+    const [user] = await s.service.db.sql`SELECT id FROM users WHERE user_name = 'admin'`;
+    await s.service.db.sql`INSERT INTO oauth_grants (client_id, user_id, resource, scope) VALUES (${used}, ${user!.id as string}, ${`${served.url}/mcp/acme`}, 'mcp')`;
+    await s.service.db.sql`UPDATE oauth_clients SET created_at = now() - interval '25 hours' WHERE client_id IN (${idle}, ${used})`;
+    const fresh = await registerClient(served.url);
+    const left = await s.service.db.sql`SELECT client_id FROM oauth_clients WHERE client_id IN (${idle}, ${used}, ${fresh}) ORDER BY client_id`;
+    expect(left.map((r) => r.client_id).sort()).toEqual([fresh, used].sort());
+  });
+
   test("a confidential client is refused: clients are public", async () => {
     const r = await fetch(`${served.url}/oauth/register`, {
       method: "POST",
