@@ -18,7 +18,8 @@
  *   token; 60 seconds, in a form body (never in a URL).
  * @module
  */
-import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
+import { jwtVerify, SignJWT } from "jose";
+import { protectedHeaderOf } from "../jwt_header.ts";
 import type { Db } from "../db/database.ts";
 import type { Principal } from "../http/principal.ts";
 
@@ -104,7 +105,7 @@ export async function signCredential(secret: string, kind: CredentialKind, claim
 /** Whether a token carries the `typ` of `kind` (no signature check: only to route it to {@link verifyCredential}). */
 export function looksLike(token: string, kind: CredentialKind): boolean {
   try {
-    return decodeProtectedHeader(token).typ === `${kind}+jwt`;
+    return protectedHeaderOf(token).typ === `${kind}+jwt`;
   } catch {
     return false;
   }
