@@ -19,7 +19,8 @@
  *   ({@link spendLaunch}).
  * @module
  */
-import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
+import { jwtVerify, SignJWT } from "jose";
+import { protectedHeaderOf } from "../jwt_header.ts";
 import type { Db } from "../db/database.ts";
 import type { Principal } from "../http/principal.ts";
 
@@ -125,7 +126,7 @@ export async function signCredential(
 /** Whether a token carries the `typ` of `kind` (no signature check: only to route it to {@link verifyCredential}). */
 export function looksLike(token: string, kind: CredentialKind): boolean {
   try {
-    return decodeProtectedHeader(token).typ === `${kind}+jwt`;
+    return protectedHeaderOf(token).typ === `${kind}+jwt`;
   } catch {
     return false;
   }

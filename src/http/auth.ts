@@ -5,7 +5,8 @@
  * endpoint named in their audience accepts.
  * @module
  */
-import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { protectedHeaderOf } from "../jwt_header.ts";
 import type { Config } from "../config.ts";
 import type { Db, Sql } from "../db/database.ts";
 import { grantActive } from "../oauth/store.ts";
@@ -159,7 +160,7 @@ async function bearer(deps: AuthDeps, token: string): Promise<Verified> {
   if (isOAuthAccessToken(token)) return { principal: await oauthBearer(deps, token, challenge) };
   let alg: string | undefined;
   try {
-    alg = decodeProtectedHeader(token).alg;
+    alg = protectedHeaderOf(token).alg;
   } catch {
     throw unauthenticated("access token is not a JWT", challenge);
   }

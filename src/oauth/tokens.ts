@@ -10,7 +10,8 @@
  * `client_id`, `scope`, `grant_id` (checked for revocation), `jti`, `iat`, `exp`.
  * @module
  */
-import { decodeProtectedHeader, jwtVerify, SignJWT, type JWTPayload } from "jose";
+import { jwtVerify, SignJWT, type JWTPayload } from "jose";
+import { protectedHeaderOf } from "../jwt_header.ts";
 
 /** `typ` header of OAuth access tokens (RFC 9068). */
 const ACCESS_TOKEN_TYPE = "at+jwt";
@@ -88,7 +89,7 @@ export async function signAccessToken(secret: string, claims: AccessTokenClaims)
 /** Whether a bearer token is one of our OAuth access tokens (by its `typ` header). */
 export function isOAuthAccessToken(token: string): boolean {
   try {
-    return decodeProtectedHeader(token).typ === ACCESS_TOKEN_TYPE;
+    return protectedHeaderOf(token).typ === ACCESS_TOKEN_TYPE;
   } catch {
     return false;
   }
