@@ -48,6 +48,7 @@ import { DuckDBConnection } from "@malloydata/db-duckdb";
 import type { QueryRecord, RunSQLOptions, SQLSourceDef, SQLSourceRequest, TableSourceDef } from "@malloydata/malloy";
 import { QueryError } from "./problems.ts";
 import { checkDuckDBSql, countStatements, notAllowed } from "./guards/sql_guard.ts";
+import { assertReadable } from "./readable_files.ts";
 
 /** Per-query resource limits of DuckDB sessions. */
 export interface EngineLimits {
@@ -287,7 +288,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
    * connection's folders, so a statement is parsed and checked once.
    * Refusals are not kept.
    */
-  readonly #checked = new Map<string, Promise<string | undefined>>();
+  readonly #checked = new Map<string, Promise<unknown>>();
   readonly #active = new Map<Session, () => void>();
   #isClosed = false;
 
@@ -325,9 +326,10 @@ export class PackageDuckDBConnection extends DuckDBConnection {
    * it would only be a syntax error).
    */
   override async fetchSelectSchema(sqlRef: SQLSourceRequest): Promise<SQLSourceDef | string> {
-    await checkDuckDBSql(sqlRef.selectStr, { packageDir: this.packageDir, readDirectories: this.readDirectories }).catch((error: unknown) => {
+    const own = await checkDuckDBSql(sqlRef.selectStr, { packageDir: this.packageDir, readDirectories: this.readDirectories }).catch((error: unknown) => {
       if (error instanceof QueryError) throw error;
     });
+    if (own) assertReadable(own.outside);
     return await super.fetchSelectSchema(sqlRef);
   }
 
@@ -367,6 +369,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   protected override async runDuckDBQuery(sql: string): Promise<{ rows: QueryRecord[]; totalRows: number }> {
     await this.setup();
     const checked = await checkDuckDBSql(sql, { packageDir: this.packageDir, readDirectories: this.readDirectories });
+    assertReadable(checked.outside);
     clearTimeout(this.#schemaTimer);
     this.#schemaUsers++;
     try {
@@ -405,7 +408,10 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     await this.setup();
     const statements = sql.split(MALLOY_SPLIT);
     const lastText = this.sqlWithQueryMetadata(statements.pop() ?? "", queryMetadata);
-    const last = (await this.#check("last", lastText, async () => (await checkDuckDBSql(lastText, { packageDir: this.packageDir, readDirectories: this.readDirectories })).sql))!;
+    const checked = await this.#check("last", lastText, () => checkDuckDBSql(lastText, { packageDir: this.packageDir, readDirectories: this.readDirectories }));
+    // the remembered check is the text's; which files outside the package this query may read is asked every time
+    assertReadable(checked.outside);
+    const last = checked.sql;
     const preludes: string[] = [];
     for (const statement of statements) {
       const prelude = await this.#check("prelude", statement, () => checkPrelude(statement, this));
@@ -458,9 +464,9 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   }
 
   /** The guard's answer for a statement, checked once per connection (refusals are thrown, never kept). */
-  async #check(kind: "last" | "prelude", text: string, check: () => Promise<string | undefined>): Promise<string | undefined> {
+  async #check<T>(kind: "last" | "prelude", text: string, check: () => Promise<T>): Promise<T> {
     const key = `${kind}\u0000${text}`;
-    const hit = this.#checked.get(key);
+    const hit = this.#checked.get(key) as Promise<T> | undefined;
     if (hit) {
       this.#checked.delete(key);
       this.#checked.set(key, hit);
@@ -555,6 +561,8 @@ async function checkPrelude(statement: string, folders: { packageDir: string; re
   const macro = CREATE_MACRO.exec(statement);
   if (!macro) throw notAllowed("a query is exactly one SELECT statement");
   const body = await checkDuckDBSql(`SELECT (${macro[2]}) AS v`, folders);
+  // a macro is created before the query runs: it reads nothing outside the package folder
+  if (body.outside.length > 0) throw notAllowed("a macro may read only the package's own files");
   const inner = body.sql.slice("SELECT (".length, -") AS v".length);
   const create = `CREATE TEMPORARY MACRO ${macro[1]}(_param) AS (${inner})`;
   if (await countStatements(create) !== 1) throw notAllowed("a query is exactly one SELECT statement");

@@ -29,6 +29,7 @@ export {
 } from "./duckdb_sandbox.ts";
 export { gcHint } from "./memory.ts";
 export { checkDuckDBSql } from "./guards/sql_guard.ts";
+export { withReadableFiles } from "./readable_files.ts";
 export {
   closeCompileWorkers,
   compileLimits,

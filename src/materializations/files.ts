@@ -3,9 +3,10 @@
  * in the platform database under its sha256 (in chunks, so no single value
  * is large) and cached on every node at
  * `DATA_DIR/materializations/<package blob sha256>/<file sha256>.parquet`.
- * The per-package folder is the only one the package's DuckDB may read
- * besides its own files (registered below with the engine's sandbox), so a
- * package never sees another package's files.
+ * The per-archive folder is the only one the package's DuckDB may read
+ * besides its own files (registered below with the engine's sandbox); it is
+ * shared by packages with the same archive, so within it a query reads only
+ * the files its own version was served (src/engine/readable_files.ts).
  * @module
  */
 import { createHash } from "node:crypto";

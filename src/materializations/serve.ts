@@ -29,6 +29,12 @@ export interface ServedModel {
   redact(text: string): string;
   /** Unpins the files (call when the query ended). */
   release(): void;
+  /**
+   * The built files the query may read (absolute paths): run it within
+   * `withReadableFiles(readable, ...)` (src/engine/readable_files.ts), or
+   * DuckDB reads nothing outside the package folder.
+   */
+  readable: ReadonlySet<string>;
 }
 
 interface NodeFiles {
@@ -107,7 +113,7 @@ export async function serveMaterializations(
 ): Promise<ServedModel> {
   const node = nodeOf(ctx);
   let built = target.hasBuilt === false ? [] : await servedMaterializations(ctx.sql, target.versionUuid, compiled.path);
-  if (built.length === 0) return { compiled, materializationFor: () => undefined, redact: (text) => text, release: () => {} };
+  if (built.length === 0) return { compiled, materializationFor: () => undefined, redact: (text) => text, release: () => {}, readable: new Set() };
   const folder = `${resolve(ctx.config.dataDir, "materializations", target.blobSha256)}/`;
   let local: Array<ServedMaterialization & { path: string }> = [];
   const pinned: string[] = [];
@@ -149,6 +155,7 @@ export async function serveMaterializations(
       },
       redact: (text) => text.split(folder.replace(/'/g, "''")).join("materializations/"),
       release,
+      readable: new Set(local.map((m) => resolve(m.path))),
     };
   } catch (error) {
     release();

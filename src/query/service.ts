@@ -9,7 +9,7 @@
  * Used by the REST query route and by the MCP tool `execute_query`.
  * @module
  */
-import { type ColumnSchema, createSemaphore, QueryError, runQuery, type Semaphore, setEngineLimits } from "../engine/mod.ts";
+import { type ColumnSchema, createSemaphore, QueryError, runQuery, type Semaphore, setEngineLimits, withReadableFiles } from "../engine/mod.ts";
 import { hideServerPaths } from "../http/server_paths.ts";
 import type { AppContext } from "../http/context.ts";
 import { MODEL, READ, principalKey } from "../http/access.ts";
@@ -250,7 +250,8 @@ async function authorizedRun(
   const served = await serveMaterializations(ctx, compiled, { versionUuid: version.uuid, blobSha256: version.blobSha256, hasBuilt: version.hasMaterializations });
   let result;
   try {
-    result = await runQuery(served.compiled, {
+    // DuckDB reads, outside the package folder, exactly this version's built files
+    result = await withReadableFiles(served.readable, () => runQuery(served.compiled, {
       query: args.query,
       queryName: args.query_name,
       sourceName: args.source_name,
@@ -274,7 +275,7 @@ async function authorizedRun(
           throw api ? new Refusal(api) : error;
         }
       },
-    });
+    }));
   } catch (error) {
     served.release();
     if (restricted && error instanceof QueryError && error.kind === "compile") {

@@ -13,7 +13,7 @@
 import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { writeSourceParquet } from "../engine/parquet_writer.ts";
-import type { ModelMetadata } from "../engine/mod.ts";
+import { type ModelMetadata, withReadableFiles } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { builtIndexValues, completeIndexBuild, failIndexBuild, type IndexKey, startIndexBuild } from "../indexes/store.ts";
 import { cachedLocation, hashFile, isFile } from "../materializations/files.ts";
@@ -105,8 +105,10 @@ export async function runIndexUnit(ctx: AppContext, job: { scope: UnitScope; uni
     let values: IndexedValue[];
     let distinctCount: number;
     try {
-      values = await dimensionValues(served.compiled, dimension, { maxValues, ...timing });
-      distinctCount = values.length < maxValues ? values.length : await distinctValueCount(served.compiled, dimension, timing);
+      ({ values, distinctCount } = await withReadableFiles(served.readable, async () => {
+        const found = await dimensionValues(served.compiled, dimension, { maxValues, ...timing });
+        return { values: found, distinctCount: found.length < maxValues ? found.length : await distinctValueCount(served.compiled, dimension, timing) };
+      }));
     } finally {
       served.release();
     }
@@ -133,18 +135,21 @@ export async function runRetrievalStep(ctx: AppContext, scope: UnitScope): Promi
 async function automaticValues(ctx: AppContext, scope: UnitScope, built: ReadonlyMap<string, IndexedValue[]>): Promise<Map<string, IndexedValue[]>> {
   // Like index units, they read the materializations (pinned until the step ends).
   const releases: Array<() => void> = [];
+  // the step's queries read, outside the package folder, the built files of the models it served (only this version's)
+  const readable = new Set<string>();
   const servedFor = async (modelPath: string) => {
     const served = await serveMaterializations(ctx, await compiledModelFor(ctx, { ...scope.version, modelPath }), scope.version);
     releases.push(served.release);
+    for (const file of served.readable) readable.add(file);
     return served.compiled;
   };
   try {
-    return await autoIndexValues(servedFor, scope.models, {
+    return await withReadableFiles(readable, () => autoIndexValues(servedFor, scope.models, {
       built,
       timeoutMs: ctx.config.runUnitTimeoutMs,
       signal: scope.signal,
       onError: (key, error) => ctx.log({ level: "warn", event: "auto_index_failed", runId: scope.runId, target: key, error: error instanceof Error ? error.message : String(error) }),
-    });
+    }));
   } finally {
     for (const release of releases) release();
   }

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { serveMaterializations } from "../../src/materializations/serve.ts";
 import { compiledModelFor } from "../../src/query/models.ts";
 import { runQuery } from "../../src/engine/query.ts";
+import { withReadableFiles } from "../../src/engine/readable_files.ts";
 import { API, publish, startWorld, type World } from "../packages/helpers.ts";
 import { appendToExtractedCsv, EXTRA_ROWS, pkgPath, runsPackage, SERVE_MODEL, waitRun } from "./fixtures.ts";
 
@@ -160,8 +161,11 @@ describe("a persisted DuckDB source", () => {
     }
     expect((await query(LONG)).data).toEqual([{ n: 7 }]);
     // The pinned query still reads the old file, which this node keeps until it is released.
-    const old = await runQuery(pinned.compiled, { query: LONG });
+    const old = await withReadableFiles(pinned.readable, () => runQuery(pinned.compiled, { query: LONG }));
     expect(old.data).toEqual([{ n: 6 }]);
+    // without the files it was served, the same model reads no built file at all
+    const bare = await runQuery(pinned.compiled, { query: LONG }).catch((e) => e);
+    expect(bare.kind).toBe("not_allowed");
     const dir = join(w.dataDir, "materializations", v!.blob_sha256 as string);
     expect(await readdir(dir)).toContain(`${before.long_flights!.sha256}.parquet`);
     pinned.release();
@@ -227,7 +231,7 @@ test("a package's DuckDB cannot read another package's materializations", async 
   expect(JSON.stringify(other.body)).not.toContain('"n"');
 });
 
-test("another organization's package with the same archive reads no pattern of its materializations", async () => {
+test("another organization's package with the same archive reads none of its materializations, by pattern or by name", async () => {
   // the same archive published in another organization shares the materialization folder (keyed by the archive's sha256)
   const zip = (await w.s.service.db.sql`SELECT v.blob_sha256 FROM package_versions v JOIN packages p ON p.id = v.package_id WHERE p.name = 'served'`)[0]!;
   const same = await publishSame(zip.blob_sha256 as string);
@@ -237,6 +241,15 @@ test("another organization's package with the same archive reads no pattern of i
       const r = await w.s.call("POST", `${same}/models/models/flights.malloy/query`, { token: w.admin, body: { query: text } });
       expect([text, r.status, r.body.code]).toEqual([text, 400, "QUERY_NOT_ALLOWED"]);
     }
+  }
+  // nor any built file by its exact name: a query reads, outside its package folder, only the files its own
+  // version's persisted sources were served from (the twin has built nothing, so none)
+  const built = (await readdir(join(w.dataDir, "materializations", zip.blob_sha256 as string))).filter((f) => f.endsWith(".parquet"));
+  expect(built.length).toBeGreaterThan(0);
+  for (const file of built) {
+    const text = `run: duckdb.sql("SELECT count(*) AS n FROM read_parquet('${folder}/${file}')")`;
+    const r = await w.s.call("POST", `${same}/models/models/flights.malloy/query`, { token: w.admin, body: { query: text } });
+    expect([file, r.status, r.body.code]).toEqual([file, 400, "QUERY_NOT_ALLOWED"]);
   }
   // the package's own files keep their patterns
   const own = await w.s.call("POST", `${same}/models/models/flights.malloy/query`, { token: w.admin, body: { query: "run: duckdb.sql(\"SELECT count(*) AS n FROM read_csv('data/*.csv')\")" } });

@@ -78,6 +78,11 @@ const NO_LOCATION = 2 ** 53;
 export interface CheckedSql {
   /** The text to run (paths rewritten). */
   sql: string;
+  /**
+   * Absolute paths it reads outside the package folder (in the other read
+   * directories): allowed only for a query given them (src/engine/readable_files.ts).
+   */
+  outside: string[];
 }
 
 /** Options of {@link checkDuckDBSql}. */
@@ -160,10 +165,11 @@ export async function checkDuckDBSql(sql: string, options: DuckDBGuardOptions): 
     throw notAllowed("a query is exactly one SELECT statement");
   }
   const edits: Edit[] = [];
+  const outside: string[] = [];
   const packageDir = resolve(options.packageDir);
   const readDirectories = (options.readDirectories ?? [packageDir]).map((d) => resolve(d));
-  walk(statements[0], { packageDir, readDirectories, edits });
-  return { sql: applyEdits(sql, edits) };
+  walk(statements[0], { packageDir, readDirectories, edits, outside });
+  return { sql: applyEdits(sql, edits), outside };
 }
 
 interface Edit {
@@ -179,6 +185,8 @@ interface WalkState {
   packageDir: string;
   readDirectories: string[];
   edits: Edit[];
+  /** Absolute paths read outside the package folder. */
+  outside: string[];
 }
 
 function walk(node: unknown, state: WalkState): void {
@@ -253,8 +261,11 @@ function addPathEdit(path: string, location: unknown, state: WalkState): void {
   }
   // The other readable folders (a package's built materializations) are shared by every package with the same
   // archive, whatever its organization: there only exact file names, as the platform writes them, never a pattern.
-  if (absolute !== state.packageDir && !absolute.startsWith(`${state.packageDir}/`) && GLOB.test(path)) {
-    throw notAllowed(`'${path}' names files outside the package folder by a pattern; read the package's own files, or query its persisted sources by name`);
+  if (absolute !== state.packageDir && !absolute.startsWith(`${state.packageDir}/`)) {
+    if (GLOB.test(path)) {
+      throw notAllowed(`'${path}' names files outside the package folder by a pattern; read the package's own files, or query its persisted sources by name`);
+    }
+    state.outside.push(absolute);
   }
   if (absolute === path) return;
   if (typeof location !== "number" || location >= NO_LOCATION) {
