@@ -11,7 +11,7 @@ import { groupTokenPrincipal, userById, userPrincipal } from "../http/auth.ts";
 import { forbidden, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { type Claims, looksLike, type Subject, verifyCredential } from "./credentials.ts";
-import { grantActive } from "../oauth/store.ts";
+import { grantActive, grantWorkspace } from "../oauth/store.ts";
 import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";
 import { mcpPath, serviceOrigin } from "../mcp/protected_resource.ts";
 import { workspaceReaches } from "../workspaces/store.ts";
@@ -96,6 +96,13 @@ export async function acceptAppToken(ctx: AppContext, request: Request, token: s
   }
   const principal = await principalOf(ctx.sql, claims.subject);
   if (!principal) throw unauthenticated("the user or API key of this app token no longer exists", CHALLENGE);
+  // got through an OAuth client authorized for a workspace: only while the package is one of that workspace's
+  if (principal.kind === "user" && principal.oauthGrant) {
+    const workspace = await grantWorkspace(ctx.sql, principal.oauthGrant);
+    if (workspace !== null && !(await workspaceReaches(ctx.sql, principal, { orgName: route.org, workspace, envName: route.env, packageName: route.pkg }))) {
+      throw forbidden(`this app token was got for workspace '${workspace}', which no longer holds package '${route.env}/${route.pkg}'`);
+    }
+  }
   return { principal, claims };
 }
 

@@ -156,6 +156,24 @@ export async function revokeGrant(db: Db, grantId: string): Promise<void> {
 }
 
 /** Whether a grant exists and is not revoked (checked on every MCP request with an OAuth token). */
+/**
+ * The workspace of an OAuth grant issued for a workspace's MCP resource
+ * (`.../mcp/{org}/workspace/{ws}`), or `null` (an organization's resource, or
+ * no such grant).
+ */
+export async function grantWorkspace(db: Db, grantId: string): Promise<string | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(grantId)) return null;
+  const [r] = await db<{ resource: string }[]>`SELECT resource FROM oauth_grants WHERE id = ${grantId}`;
+  if (!r) return null;
+  let path: string;
+  try {
+    path = new URL(r.resource).pathname;
+  } catch {
+    return null;
+  }
+  return /^\/mcp\/[^/]+\/workspace\/([^/]+)$/.exec(path)?.[1] ?? null;
+}
+
 export async function grantActive(db: Db, grantId: string): Promise<boolean> {
   if (!/^[0-9a-f-]{36}$/i.test(grantId)) return false;
   const [r] = await db`SELECT 1 FROM oauth_grants WHERE id = ${grantId} AND revoked_at IS NULL`;

@@ -361,7 +361,11 @@ describe("in-package web apps", () => {
     const appToken = (oauth: string, pkg: string) =>
       fetch(`${origin}${O}/environments/prod/packages/${pkg}/app-token`, { method: "POST", headers: { authorization: `Bearer ${oauth}` } });
     const forSales = await oauthToken(`${origin}/mcp/acme/workspace/sales`);
-    expect((await appToken(forSales, "plain")).status).toBe(200);
+    const gotForSales = await appToken(forSales, "plain");
+    expect(gotForSales.status).toBe(200);
+    const salesApp = ((await gotForSales.json()) as { token: string }).token;
+    const P = `${origin}${O}/environments/prod/packages/plain`;
+    expect((await fetch(`${P}/models`, { headers: { authorization: `Bearer ${salesApp}` } })).status).toBe(200);
     // flights is readable by the viewer, but not a package of the workspace the client was authorized for
     const outside = await appToken(forSales, "flights");
     expect(outside.status).toBe(403);
@@ -375,6 +379,11 @@ describe("in-package web apps", () => {
     // taking the package out of the workspace ends it for the workspace's token
     expect((await w.s.call("DELETE", `${O}/workspaces/sales/packages?environmentName=prod&packageName=plain`, { token: w.admin })).status).toBe(204);
     expect((await appToken(forSales, "plain")).status).toBe(403);
+    // and for the app token it got before: no models, no renewal (it was the workspace's, not the user's)
+    const after = await fetch(`${P}/models`, { headers: { authorization: `Bearer ${salesApp}` } });
+    expect(after.status).toBe(403);
+    expect(((await after.json()) as { message: string }).message).toContain("workspace 'sales'");
+    expect((await fetch(`${P}/app-token`, { method: "POST", headers: { authorization: `Bearer ${salesApp}` } })).status).toBe(403);
   });
 
   test("an app token got with an OAuth access token keeps the OAuth client's restriction (no connections, imports or redefinitions)", async () => {
