@@ -22,12 +22,14 @@ setDefaultTimeout(300_000);
  * Most MiB the service's peak memory may grow by while publishing or serving
  * the large package. With embedded PGlite the database runs inside the
  * service: its WebAssembly heap grows with the transaction that stores the
- * archive's chunks and never shrinks (measured: about 240 MiB for this
- * 108 MiB archive, against 1,590 MiB before uploads were streamed), so the
- * publish bound is looser there; a PostgreSQL server keeps it at about 70.
+ * archive's chunks and never shrinks (measured: 191-336 MiB for this
+ * 108 MiB archive over 19 runs on one machine, against 1,590 MiB before
+ * uploads were streamed), so the publish bound is looser there (448 MiB
+ * fails the unstreamed publish; the server pass, bound 96, is the tight
+ * check); a PostgreSQL server keeps it at about 70.
  */
 const BOUND_MIB = 96;
-const PUBLISH_BOUND_MIB = SERVER_URL ? BOUND_MIB : 320;
+const PUBLISH_BOUND_MIB = SERVER_URL ? BOUND_MIB : 448;
 const ROOT = join(import.meta.dir, "..", "..");
 const PASSWORD = "memory-test-password";
 
