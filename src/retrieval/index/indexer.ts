@@ -225,18 +225,15 @@ export async function resumeIndexing(ctx: AppContext): Promise<number> {
   const stale = await ctx.sql`SELECT v.id FROM package_versions v WHERE v.index_status = 'indexing'
                                 AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.version = v.id AND r.state IN ('queued', 'running'))`;
   const ids = new Set(stale.map((r) => r.id as string));
-  // Texts built another way than this code builds them (ENTITY_TEXT_FORMAT).
-  const outdated = await ctx.sql`SELECT DISTINCT version FROM entity_embeddings WHERE text_format <> ${ENTITY_TEXT_FORMAT}`;
-  for (const r of outdated) ids.add(r.version as string);
   const [any] = await ctx.sql`SELECT 1 FROM entity_embeddings LIMIT 1`;
   if (any) {
-    const embedder = await getEmbedder();
-    if (embedder) {
-      // Vectors of another model, or a version indexed while no model was available.
-      const other = await ctx.sql`SELECT version FROM entity_embeddings GROUP BY version
-                                   HAVING bool_or(model <> ${embedder.model}) OR count(model) = 0`;
-      for (const r of other) ids.add(r.version as string);
-    }
+    const model = (await getEmbedder())?.model ?? null;
+    // One pass over the index: texts built another way than this code builds them (ENTITY_TEXT_FORMAT);
+    // with a model, vectors of another model, or a version indexed while no model was available.
+    const redo = await ctx.sql`SELECT version FROM entity_embeddings GROUP BY version
+                                HAVING bool_or(text_format <> ${ENTITY_TEXT_FORMAT})
+                                    OR (${model}::text IS NOT NULL AND (bool_or(model <> ${model}) OR count(model) = 0))`;
+    for (const r of redo) ids.add(r.version as string);
   }
   const busy = await ctx.sql`SELECT DISTINCT version FROM runs WHERE state IN ('queued', 'running')`;
   for (const r of busy) ids.delete(r.version as string);
