@@ -380,7 +380,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
       });
       const connection = await shared.instance.connect();
       try {
-        const result = await runOnce(connection, checked.sql);
+        const result = await once(connection, checked.sql, "run");
         const rows = (await result.getRowObjectsJson()) as QueryRecord[];
         return { rows, totalRows: rows.length };
       } finally {
@@ -441,8 +441,8 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     this.#active.set(session, interrupt);
     abortSignal?.addEventListener("abort", interrupt);
     try {
-      for (const prelude of preludes) await runOnce(connection, prelude);
-      const result = own ? await streamOnce(own, last) : await (await session.prepared(last)).stream();
+      for (const prelude of preludes) await once(connection, prelude, "run");
+      const result = own ? await once(own, last, "stream") : await (await session.prepared(last)).stream();
       let index = 0;
       for await (const chunk of result.yieldRowObjectJson()) {
         for (const row of chunk) {
@@ -520,30 +520,18 @@ export class PackageDuckDBConnection extends DuckDBConnection {
 }
 
 /**
- * Starts one statement streaming and destroys its prepared statement at once
- * (the pending result keeps what it needs, as in node-api's own `stream()`).
- * Left to the connection's close, the destroy came after the rows were read
- * and cost the event loop about a millisecond per query under load (a third
- * of the main thread with 64 clients).
+ * Prepares one statement, runs it (`run`: to completion; `stream`: started,
+ * the pending result keeps what it needs, as in node-api's own `stream()`)
+ * and destroys the prepared statement at once. Left to the connection's
+ * close, the destroy came after the rows were read and cost the event loop
+ * about a millisecond per query under load (a third of the main thread with
+ * 64 clients). Prepared, not `connection.run(sql)`: DuckDB prepares exactly
+ * one statement, where `run` would execute every statement of the text.
  */
-async function streamOnce(connection: NodeConnection, sql: string): Promise<DuckDBResult> {
+async function once(connection: NodeConnection, sql: string, how: "run" | "stream"): Promise<DuckDBResult> {
   const prepared = await connection.prepare(sql);
   try {
-    return await prepared.stream();
-  } finally {
-    prepared.destroySync();
-  }
-}
-
-/**
- * Runs one statement to completion, its prepared statement destroyed at once.
- * Prepared, not `connection.run(sql)`: DuckDB prepares exactly one statement,
- * where `run` would execute every statement of the text.
- */
-async function runOnce(connection: NodeConnection, sql: string): Promise<DuckDBResult> {
-  const prepared = await connection.prepare(sql);
-  try {
-    return await prepared.run();
+    return await (how === "run" ? prepared.run() : prepared.stream());
   } finally {
     prepared.destroySync();
   }
