@@ -39,48 +39,15 @@
  * @module
  */
 
-import { mkdirSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { type DuckDBConnection as NodeConnection, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBResult } from "@duckdb/node-api";
+import type { DuckDBConnection as NodeConnection, DuckDBResult } from "@duckdb/node-api";
 import { DuckDBConnection } from "@malloydata/db-duckdb";
 import type { QueryRecord, RunSQLOptions, SQLSourceDef, SQLSourceRequest, TableSourceDef } from "@malloydata/malloy";
 import { QueryError } from "./problems.ts";
 import { checkDuckDBSql, countStatements, notAllowed } from "./guards/sql_guard.ts";
 import { assertReadable } from "./readable_files.ts";
-
-/** Per-query resource limits of DuckDB sessions. */
-export interface EngineLimits {
-  /** Bytes of memory per query (DuckDB `memory_limit`). */
-  memoryLimitBytes: number;
-  /** Worker threads per query. */
-  threads: number;
-  /** Bytes a query may spill to its temp folder (`max_temp_directory_size`). */
-  spillLimitBytes: number;
-  /** Folder under which each session gets its own spill folder. */
-  tempRoot: string;
-  /** Server-side statement timeout of warehouse connections (PostgreSQL), ms; 0 = none. */
-  statementTimeoutMs: number;
-  /**
-   * Idle DuckDB instances kept per package for the next queries (the query
-   * runner sets it to `QUERY_CONCURRENCY`, so a package under load reuses
-   * instances instead of opening one per query). Default 2.
-   */
-  idleSessions: number;
-  /**
-   * Idle DuckDB instances kept in this process, all packages together (the
-   * query runner's `QUERY_IDLE_INSTANCES`): past it the least recently used
-   * idle instance of any package is closed, so a node serving many packages
-   * does not keep `idleSessions` instances for each one. Default 16.
-   */
-  idleInstancesTotal: number;
-  /**
-   * A package's shared schema-lookup instance is closed after this many ms
-   * without a lookup (it is opened again by the next one). Default 60 000.
-   */
-  schemaIdleMs: number;
-}
+import { type EngineLimits, openSession, type Session } from "./duckdb_session.ts";
 
 /** Options of {@link openPackageDuckDB} (override the process limits). */
 export interface PackageDuckDBOptions {
@@ -131,135 +98,6 @@ export function setEngineLimits(next: Partial<EngineLimits>): EngineLimits {
 /** The current per-query limits. */
 export function engineLimits(): EngineLimits {
   return { ...limits };
-}
-
-/** One locked-down DuckDB instance and its connection. */
-export interface Session {
-  instance: DuckDBInstance;
-  connection: NodeConnection;
-  /** Interrupts the running statement, repeating until {@link Session.close}. */
-  interrupt(): void;
-  /**
-   * The connection single-statement queries reuse (opened on first use).
-   * Only checked SELECTs ever run on it, so it holds no object of an earlier
-   * query; queries with statements before their SELECT (temporary macros) get
-   * a connection of their own instead.
-   */
-  queryConnection(): Promise<NodeConnection>;
-  /**
-   * The prepared statement of a checked SELECT on {@link Session.queryConnection},
-   * kept for the next run of the same text (at most `PREPARED_PER_SESSION`,
-   * least recently used destroyed first): a repeated query is not parsed,
-   * planned and torn down again.
-   */
-  prepared(sql: string): Promise<DuckDBPreparedStatement>;
-  /**
-   * Closes the query connection with its prepared statements (a query stopped
-   * before its last row, failed or was interrupted: what it still holds is
-   * released now, not at the next query); the next query opens a new one.
-   */
-  endQueries(): void;
-  /** Closes the connections and the instance and removes the spill folder. */
-  close(): Promise<void>;
-}
-
-/** Prepared statements kept per session (see {@link Session.prepared}). */
-const PREPARED_PER_SESSION = 16;
-
-function quote(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
-}
-
-/**
- * Opens a session that may read `packageDir` (and the folders of `moreReadDirectories`,
- * e.g. the package's materializations) only, with the given limits.
- */
-export async function openSession(packageDir: string, sessionLimits: EngineLimits, moreReadDirectories: readonly string[] = []): Promise<Session> {
-  const readDirectories = [packageDir, ...moreReadDirectories];
-  const temp = join(sessionLimits.tempRoot, crypto.randomUUID());
-  mkdirSync(temp, { recursive: true });
-  let instance: DuckDBInstance | undefined;
-  let connection: NodeConnection | undefined;
-  try {
-    instance = await DuckDBInstance.create(":memory:", {
-      autoload_known_extensions: "false",
-      autoinstall_known_extensions: "false",
-      allow_community_extensions: "false",
-      allow_unsigned_extensions: "false",
-      temp_file_encryption: "true",
-      threads: String(sessionLimits.threads),
-      memory_limit: `${Math.floor(sessionLimits.memoryLimitBytes / 1024)}KiB`,
-      temp_directory: temp,
-      max_temp_directory_size: `${Math.floor(sessionLimits.spillLimitBytes / 1024)}KiB`,
-    });
-    connection = await instance.connect();
-    await connection.run(`SET allowed_directories=[${readDirectories.map(quote).join(", ")}]`);
-    await connection.run("SET enable_external_access=false");
-    await connection.run("LOAD json");
-    await connection.run("LOAD icu");
-    await connection.run("SET TimeZone='UTC'");
-    await connection.run("SET lock_configuration=true");
-  } catch (error) {
-    connection?.closeSync();
-    instance?.closeSync();
-    await rm(temp, { recursive: true, force: true });
-    throw error;
-  }
-  const open = connection;
-  const owner = instance;
-  let repeat: ReturnType<typeof setInterval> | undefined;
-  let closed = false;
-  let queries: NodeConnection | undefined;
-  const statements = new Map<string, DuckDBPreparedStatement>();
-  const endQueries = () => {
-    statements.clear();
-    queries?.closeSync(); // destroys its prepared statements
-    queries = undefined;
-  };
-  const queryConnection = async () => {
-    if (closed) throw new Error("the DuckDB session is closed");
-    queries ??= await owner.connect();
-    return queries;
-  };
-  return {
-    instance: owner,
-    connection: open,
-    interrupt() {
-      if (closed) return;
-      open.interrupt();
-      queries?.interrupt();
-      repeat ??= setInterval(() => {
-        open.interrupt();
-        queries?.interrupt();
-      }, 50);
-    },
-    queryConnection,
-    async prepared(sql) {
-      const connection = await queryConnection();
-      let prepared = statements.get(sql);
-      if (prepared) statements.delete(sql);
-      else {
-        prepared = await connection.prepare(sql);
-        if (statements.size >= PREPARED_PER_SESSION) {
-          const [oldest, old] = statements.entries().next().value!;
-          statements.delete(oldest);
-          old.destroySync();
-        }
-      }
-      statements.set(sql, prepared);
-      return prepared;
-    },
-    endQueries,
-    async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(repeat);
-      endQueries();
-      open.closeSync();
-      owner.closeSync();
-      await rm(temp, { recursive: true, force: true });
-    },
-  };
 }
 
 const MALLOY_SPLIT = "-- hack: split on this";

@@ -23,10 +23,10 @@ export {
   closePackageDuckDB,
   engineLimits,
   openPackageDuckDB,
-  openSession,
   PackageDuckDBConnection,
   setEngineLimits,
 } from "./duckdb_sandbox.ts";
+export { openSession } from "./duckdb_session.ts";
 export { gcHint } from "./memory.ts";
 export { checkDuckDBSql } from "./guards/sql_guard.ts";
 export { withReadableFiles } from "./readable_files.ts";
