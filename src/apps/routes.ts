@@ -32,7 +32,7 @@ import { signInUrl, wantsHtml } from "../signin/links.ts";
 import { resolveVersion } from "../versions/store.ts";
 import { signCredential, spendLaunch, subjectOf, verifyCredential } from "./credentials.ts";
 import { appFile, appPath, contentTypeOf, extractedDir } from "./files.ts";
-import { appTokenOf, principalOf } from "./scope.ts";
+import { appPrincipalNow, appTokenOf } from "./scope.ts";
 import { atAppOrigin } from "./origin.ts";
 
 /** The CSP of every app file: an opaque origin that may run scripts, submit forms and open popups. */
@@ -128,7 +128,7 @@ async function appCaller(ctx: AppContext, input: AppRequest): Promise<Principal 
 /** A non-HTML file through the asset capability of its `<base>`. */
 async function serveAsset(ctx: AppContext, input: AppRequest, capability: string, rest: string): Promise<Response> {
   const claims = await verifyCredential(ctx.jwtSecret, "asset", capability);
-  const principal = claims ? await principalOf(ctx.sql, claims.subject) : null;
+  const principal = claims ? await appPrincipalNow(ctx.sql, claims, input.params) : null;
   if (!claims?.scope || !principal) throw unauthenticated("this app's file link has expired; reload the app");
   const pkg = await packageFor(ctx, principal, input.params);
   if (pkg.envId !== claims.scope.envId || pkg.name !== claims.scope.packageName) throw notFound("app file not found");
@@ -264,7 +264,7 @@ async function serveApp(ctx: AppContext, input: AppRequest): Promise<Response> {
 async function launchApp(ctx: AppContext, input: AppRequest & { body: { launch: string } }): Promise<Response> {
   if (!atAppOrigin(ctx, input.request)) throw notFound("app pages are posted to on APP_ORIGIN only; open the app with GET");
   const claims = await verifyCredential(ctx.jwtSecret, "launch", input.body.launch);
-  const principal = claims ? await principalOf(ctx.sql, claims.subject) : null;
+  const principal = claims ? await appPrincipalNow(ctx.sql, claims, input.params) : null;
   // expired (a reload after a minute) or invalid: open the app again through the platform
   if (!claims?.scope || !principal) return sameUrlOn(ctx.config.publicUrl!, input.request, 303);
   const { appBase, raw } = splitAppUrl(input.request, input.params.pkg);

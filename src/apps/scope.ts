@@ -96,14 +96,34 @@ export async function acceptAppToken(ctx: AppContext, request: Request, token: s
   }
   const principal = await principalOf(ctx.sql, claims.subject);
   if (!principal) throw unauthenticated("the user or API key of this app token no longer exists", CHALLENGE);
-  // got through an OAuth client authorized for a workspace: only while the package is one of that workspace's
-  if (principal.kind === "user" && principal.oauthGrant) {
-    const workspace = await grantWorkspace(ctx.sql, principal.oauthGrant);
-    if (workspace !== null && !(await workspaceReaches(ctx.sql, principal, { orgName: route.org, workspace, envName: route.env, packageName: route.pkg }))) {
-      throw forbidden(`this app token was got for workspace '${workspace}', which no longer holds package '${route.env}/${route.pkg}'`);
-    }
-  }
+  const workspace = await workspaceLost(ctx.sql, principal, route);
+  if (workspace !== null) throw forbidden(`this app token was got for workspace '${workspace}', which no longer holds package '${route.env}/${route.pkg}'`);
   return { principal, claims };
+}
+
+/**
+ * For a principal that got its credential through an OAuth client authorized
+ * for a workspace's MCP resource: the workspace's name when it no longer
+ * holds the package (or the user no longer sees it), else `null`. Such a
+ * credential reads a package only while it is one of that workspace's.
+ */
+async function workspaceLost(sql: Db, principal: Principal, route: { org: string; env: string; pkg: string }): Promise<string | null> {
+  if (principal.kind !== "user" || !principal.oauthGrant) return null;
+  const workspace = await grantWorkspace(sql, principal.oauthGrant);
+  if (workspace === null) return null;
+  return (await workspaceReaches(sql, principal, { orgName: route.org, workspace, envName: route.env, packageName: route.pkg })) ? null : workspace;
+}
+
+/**
+ * The principal an accepted app token still acts as for its package's
+ * route, read again (a long-lived event stream asks before every event):
+ * `null` when its user or API key is gone, its password changed, its OAuth
+ * grant was revoked, or the workspace it was got for no longer holds the package.
+ */
+export async function appPrincipalNow(sql: Db, claims: Claims, route: { org: string; env: string; pkg: string }): Promise<Principal | null> {
+  const principal = await principalOf(sql, claims.subject);
+  if (!principal) return null;
+  return (await workspaceLost(sql, principal, route)) === null ? principal : null;
 }
 
 /** An OAuth access token's bearer value in `Authorization`, or `null`. */

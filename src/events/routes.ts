@@ -9,7 +9,7 @@
  */
 import { apiErrorOf } from "../http/error_handler.ts";
 import { Elysia, t } from "elysia";
-import { acceptAppToken, principalOf } from "../apps/scope.ts";
+import { acceptAppToken, appPrincipalNow } from "../apps/scope.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
@@ -189,8 +189,9 @@ function eventsPlugin(ctx: AppContext, prefix: string, slots: StreamSlots) {
       async ({ params, principal, pkg, appClaims, request }) => {
         const caller = required(principal);
         const expiresAt = appClaims ? appClaims.exp * 1000 : undefined;
-        // an app token's user or API key is read again for every check (removed, or password changed: revoked)
-        const current = async () => appClaims ? await principalOf(ctx.sql, appClaims.subject) : caller;
+        // an app token's user or API key is read again for every check (removed, password changed, OAuth grant
+        // revoked, or the workspace it was got for no longer holding the package: revoked)
+        const current = async () => appClaims ? await appPrincipalNow(ctx.sql, appClaims, params) : caller;
         const recheck = async () => {
           const who = await current();
           if (!who) return null;

@@ -376,9 +376,18 @@ describe("in-package web apps", () => {
     // the organization's resource still reaches every package the user reads
     const forOrg = await oauthToken(`${origin}/mcp/acme`);
     for (const pkg of ["plain", "flights"]) expect([pkg, (await appToken(forOrg, pkg)).status]).toEqual([pkg, 200]);
+    // an event stream opened with the workspace's app token
+    const events = await openEvents(`${P}/events?app_token=${encodeURIComponent(salesApp)}`);
+    expect(events.status).toBe(200);
+    await events.next("ready");
     // taking the package out of the workspace ends it for the workspace's token
     expect((await w.s.call("DELETE", `${O}/workspaces/sales/packages?environmentName=prod&packageName=plain`, { token: w.admin })).status).toBe(204);
     expect((await appToken(forSales, "plain")).status).toBe(403);
+    // the open stream too, at its next event (the user still reads the package; the workspace no longer holds it)
+    expect((await publish(w, "plain", "1.0.1", { token: w.admin })).status).toBe(201);
+    expect((await events.next("revoked")).data.package).toBe("plain");
+    expect(events.pending().some((e) => e.event === "published")).toBe(false);
+    events.close();
     // and for the app token it got before: no models, no renewal (it was the workspace's, not the user's)
     const after = await fetch(`${P}/models`, { headers: { authorization: `Bearer ${salesApp}` } });
     expect(after.status).toBe(403);
