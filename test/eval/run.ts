@@ -13,8 +13,11 @@
  * The held-out sets (never tuned on) are printed apart, with the same
  * figures: `heldout` (three more schemas, test/eval/heldout_*.ts; its
  * environment scope holds the nine packages of the development set and
- * itself) and `heldout2` (two more, test/eval/heldout2_*.ts; environment
- * scope: all eleven packages). `--tuning` scores the tuning half only;
+ * itself), `heldout2` (two more, test/eval/heldout2_*.ts; environment
+ * scope: the eleven packages of the sets before it) and `heldout3` (three
+ * more, test/eval/heldout3_*.ts, written before any score was run on it;
+ * environment scope: all fourteen packages). `--tuning` scores the tuning
+ * half only;
  * `--sets tuning,heldout2` the sets named (for tuning, the sets tuned on are
  * never read more than once before and once after).
  *
@@ -43,6 +46,8 @@ import { HELDOUT_PACKAGES } from "./heldout_packages.ts";
 import { HELDOUT_QUESTIONS } from "./heldout_questions.ts";
 import { HELDOUT2_PACKAGES } from "./heldout2_packages.ts";
 import { HELDOUT2_QUESTIONS } from "./heldout2_questions.ts";
+import { HELDOUT3_PACKAGES } from "./heldout3_packages.ts";
+import { HELDOUT3_QUESTIONS } from "./heldout3_questions.ts";
 
 const argv = process.argv.slice(2);
 const args = new Set(argv);
@@ -54,7 +59,7 @@ const lexicon = loadLexicon();
 const byPackage = new Map<string, EntityRecord[]>();
 const canonicalOf = new Map<string, string>();
 const pkgOf = new Map<string, string>();
-const PACKAGES = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES];
+const PACKAGES = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES];
 for (const pkg of PACKAGES) {
   const list: EntityRecord[] = [];
   for (const m of pkg.models) {
@@ -71,16 +76,19 @@ for (const pkg of PACKAGES) {
 const all = EVAL_PACKAGES.flatMap((p) => byPackage.get(p.name)!);
 /** The held-out set's environment scope: the development set's packages and its own. */
 const allWithHeldout = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES].flatMap((p) => byPackage.get(p.name)!);
-/** The second held-out set's environment scope: every package. */
+/** The second held-out set's environment scope: the packages of the development set and the first two held-out sets. */
+const withHeldout2 = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES].flatMap((p) => byPackage.get(p.name)!);
+/** The third held-out set's environment scope: every package. */
 const everything = [...byPackage.values()].flat();
-const environmentOf = (label: string) => (label === "heldout" ? allWithHeldout : label === "heldout2" ? everything : all);
+const environmentOf = (label: string) =>
+  label === "heldout" ? allWithHeldout : label === "heldout2" ? withHeldout2 : label === "heldout3" ? everything : all;
 const vectors = new Map<string, Float32Array>();
 (await embedEntities(embedder, everything)).forEach((v, i) => v && vectors.set(everything[i]!.id, v));
 const plain = new Map<string, Float32Array>();
 (await embedder.embed(everything.map((e) => e.text))).forEach((v, i) => v && plain.set(everything[i]!.id, v));
 
 // Check the targets exist.
-for (const q of [...EVAL_QUESTIONS, ...HELDOUT_QUESTIONS, ...HELDOUT2_QUESTIONS]) {
+for (const q of [...EVAL_QUESTIONS, ...HELDOUT_QUESTIONS, ...HELDOUT2_QUESTIONS, ...HELDOUT3_QUESTIONS]) {
   for (const t of q.targets) {
     const key = t.split("=")[0]!;
     if (!byPackage.get(q.pkg)!.some((e) => canonicalOf.get(e.id) === key)) throw new Error(`target '${t}' of '${q.question}' is not an entity of ${q.pkg}`);
@@ -178,6 +186,7 @@ const SETS: Record<string, EvalQuestion[]> = {
   test: EVAL_QUESTIONS.filter((q) => half(q) === "test"),
   heldout: HELDOUT_QUESTIONS,
   heldout2: HELDOUT2_QUESTIONS,
+  heldout3: HELDOUT3_QUESTIONS,
 };
 const setsArg = argv[argv.indexOf("--sets") + 1];
 const chosen = args.has("--tuning") || process.env.EVAL_SWEEP ? ["tuning"] : args.has("--sets") && setsArg ? setsArg.split(",") : Object.keys(SETS);
@@ -185,7 +194,8 @@ for (const name of chosen) if (!SETS[name]) throw new Error(`unknown set '${name
 const halves: Record<string, EvalQuestion[]> = Object.fromEntries(chosen.map((name) => [name, SETS[name]!]));
 console.log(`development set: ${EVAL_QUESTIONS.length} questions over ${EVAL_PACKAGES.length} packages (${all.length} entities); tuning ${SETS.tuning!.length}, test ${SETS.test!.length}`);
 console.log(`held-out set: ${HELDOUT_QUESTIONS.length} questions over ${HELDOUT_PACKAGES.length} more packages (environment scope: the ${allWithHeldout.length} entities of the nine)`);
-console.log(`second held-out set: ${HELDOUT2_QUESTIONS.length} questions over ${HELDOUT2_PACKAGES.length} more packages (environment scope: all ${everything.length} entities)`);
+console.log(`second held-out set: ${HELDOUT2_QUESTIONS.length} questions over ${HELDOUT2_PACKAGES.length} more packages (environment scope: the ${withHeldout2.length} entities of the eleven)`);
+console.log(`third held-out set: ${HELDOUT3_QUESTIONS.length} questions over ${HELDOUT3_PACKAGES.length} more packages (environment scope: all ${everything.length} entities)`);
 console.log(`scored: ${chosen.join(", ")}`);
 
 /** The ranking before issue 16 (phrases, 30 nearest neighbours per phrase, lexical blend, merged turns). */
