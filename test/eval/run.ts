@@ -17,11 +17,13 @@
  * scope: the eleven packages of the sets before it) and `heldout3` (three
  * more, test/eval/heldout3_*.ts, written before any score was run on it;
  * environment scope: all fourteen packages). `--tuning` scores the tuning
- * half only;
- * `--sets tuning,heldout2` the sets named (for tuning, the sets tuned on are
- * never read more than once before and once after).
+ * half only; `--sets tuning,heldout2` the sets named (for tuning, the sets
+ * tuned on are never read more than once before and once after).
  *
- * Run: `bun run eval [--tuning | --sets a,b] [--verbose] [--ablate]`.
+ * `--quick` scores `get_context` alone (no baselines, answer sizes or
+ * next_steps: seconds instead of minutes, for sweeps).
+ *
+ * Run: `bun run eval [--tuning | --sets a,b] [--quick] [--verbose] [--ablate]`.
  * @module
  */
 import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
@@ -236,6 +238,7 @@ if (args.has("--ablate")) {
     methods.push([`without ${off}`, rankerWith({ disable: [off] })]);
   }
 }
+if (args.has("--quick")) methods.splice(1, 3);
 const categories = ["syn", "noword", "value", "trap", "join", "kind"];
 for (const scope of ["package", "environment"] as const) {
   for (const [name, ranker] of methods) {
@@ -264,6 +267,7 @@ const modelOf = (pkgName: string) => {
   }
   return known;
 };
+if (args.has("--quick")) process.exit(0);
 const sizes: number[] = [];
 const stepFailures: string[] = [];
 for (const scopeName of ["package", "environment"] as const) {
