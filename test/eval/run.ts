@@ -21,9 +21,13 @@
  * tuned on are never read more than once before and once after).
  *
  * `--quick` scores `get_context` alone (no baselines, answer sizes or
- * next_steps: seconds instead of minutes, for sweeps).
+ * next_steps: seconds instead of minutes, for sweeps). `--verbose` lists
+ * the misses of every set scored but the test half (reading a set's misses
+ * makes it a set tuned on: say so when you report it). `--explain
+ * <package>:<question>` prints the top 15 of `get_context`'s ranking for one
+ * question in package scope, with scores and match reasons.
  *
- * Run: `bun run eval [--tuning | --sets a,b] [--quick] [--verbose] [--ablate]`.
+ * Run: `bun run eval [--tuning | --sets a,b] [--quick] [--verbose] [--ablate] [--explain pkg:question]`.
  * @module
  */
 import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
@@ -88,6 +92,20 @@ const vectors = new Map<string, Float32Array>();
 (await embedEntities(embedder, everything)).forEach((v, i) => v && vectors.set(everything[i]!.id, v));
 const plain = new Map<string, Float32Array>();
 (await embedder.embed(everything.map((e) => e.text))).forEach((v, i) => v && plain.set(everything[i]!.id, v));
+
+// `--explain <package>:<question>`: the top 15 of get_context's ranking with scores and match reasons, then exit.
+const explain = args.has("--explain") ? argv[argv.indexOf("--explain") + 1] : undefined;
+if (explain) {
+  const [pkgName, ...rest] = explain.split(":");
+  const entities = byPackage.get(pkgName!);
+  if (!entities) throw new Error(`--explain: unknown package '${pkgName}' (packages: ${[...byPackage.keys()].join(", ")})`);
+  const scope = await prepareScope(entities, embedder, (e) => vectors.get(e.id));
+  const ranked = await rankQuestionEntities(rest.join(":"), scope, embedder, { limit: 15 });
+  for (const [i, m] of ranked.entries()) {
+    console.log(`${String(i + 1).padStart(2)}. ${canonicalOf.get(m.entity.id)}  score ${m.score.toFixed(3)}  semantic ${m.semantic.toFixed(3)}  lexical ${m.lexical.toFixed(3)}  ${m.matchReason}${m.alsoIn ? `  (also ${m.alsoIn.join(", ")})` : ""}`);
+  }
+  process.exit(0);
+}
 
 // Check the targets exist.
 for (const q of [...EVAL_QUESTIONS, ...HELDOUT_QUESTIONS, ...HELDOUT2_QUESTIONS, ...HELDOUT3_QUESTIONS]) {
@@ -244,7 +262,7 @@ for (const scope of ["package", "environment"] as const) {
   for (const [name, ranker] of methods) {
     for (const [label, set] of Object.entries(halves)) {
       const misses: string[] = [];
-      const scores = await evaluate(ranker, scope, set, args.has("--verbose") && name === "get_context" && label === "tuning" ? misses : undefined,
+      const scores = await evaluate(ranker, scope, set, args.has("--verbose") && name === "get_context" && label !== "test" ? misses : undefined,
         environmentOf(label));
       const cats = categories.map((c) => `${c} ${pct(scores.get(c)?.r5 ?? 0, scores.get(c)?.n ?? 0)}`).join(", ");
       const noword = scores.get("noword") ?? empty();
