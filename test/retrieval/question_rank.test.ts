@@ -73,4 +73,20 @@ describe("question ranking reads labels", () => {
     expect(top.entity.name).toBe("freight_value");
     expect(top.matchReason).toContain("'fee'");
   });
+
+  test("match reasons name the question's words as written, not their stems", async () => {
+    const embedder = await getEmbedder();
+    const meta: ModelMetadata = {
+      modelPath: "models/shop.malloy",
+      sources: [source("orders", undefined, [dim("product_category", "string"), msr("category_revenue"), dim("order_date", "date")])],
+      queries: [],
+    };
+    const entities = entitiesFromMetadata(meta);
+    const vectors = embedder ? await embedEntities(embedder, entities) : [];
+    const scope = await prepareScope(entities, embedder, (e) => vectors[entities.indexOf(e)]);
+    const found = await rankQuestionEntities("revenue by product categories", scope, embedder);
+    const revenue = found.find((m) => m.entity.name === "category_revenue")!;
+    expect(revenue.matchReason).toContain("word match on 'revenue', 'categories'");
+    expect(found.map((m) => m.matchReason).join(" ")).not.toMatch(/'revenu'|'categori'/);
+  });
 });

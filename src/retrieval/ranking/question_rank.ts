@@ -68,7 +68,8 @@ export function kindCues(question: string): { measure: boolean; grouping: boolea
 }
 
 interface QuestionTerms {
-  stems: Array<{ stem: string; weight: number; neighbours: Map<string, number> }>;
+  /** `word`: the question's word of the stem; `said`: a word of the scope for each neighbour stem (match reasons show words, not stems). */
+  stems: Array<{ stem: string; word: string; weight: number; neighbours: Map<string, number>; said: Map<string, string> }>;
   vector: Float32Array | null;
   text: string;
   normalized: string;
@@ -106,7 +107,7 @@ export async function rankQuestionEntities(
     const weight = idf(s);
     let entry = byStem.get(s);
     if (!entry) {
-      entry = { stem: s, weight, neighbours: new Map() };
+      entry = { stem: s, word: w, weight, neighbours: new Map(), said: new Map() };
       byStem.set(s, entry);
       terms.stems.push(entry);
     }
@@ -119,7 +120,7 @@ export async function rankQuestionEntities(
       if (u.stem === s) continue;
       let d = 0;
       for (let i = 0; i < v.length; i++) d += v[i]! * u.vector[i]!;
-      if (d >= threshold && d > (entry.neighbours.get(u.stem) ?? 0)) entry.neighbours.set(u.stem, d);
+      if (d >= threshold && d > (entry.neighbours.get(u.stem) ?? 0)) entry.neighbours.set(u.stem, d), entry.said.set(u.stem, u.word);
     }
   }
   if (vector) {
@@ -165,16 +166,16 @@ export async function rankQuestionEntities(
         let credit = 0;
         let via = "";
         let nameWord = "";
-        if (ew.name.has(t.stem)) credit = 1, via = nameWord = t.stem;
-        else if (ew.doc.has(t.stem)) credit = W.doc, via = t.stem;
-        else if (ew.related.has(t.stem)) credit = W.related, via = t.stem;
+        if (ew.name.has(t.stem)) credit = 1, via = t.word, nameWord = t.stem;
+        else if (ew.doc.has(t.stem)) credit = W.doc, via = t.word;
+        else if (ew.related.has(t.stem)) credit = W.related, via = t.word;
         if (credit < 1 && t.neighbours.size > 0) {
           for (const [u, d] of t.neighbours) {
             const c = W.neighbour * (ew.name.has(u) ? d : ew.doc.has(u) ? d * W.doc : 0);
-            if (c > credit) credit = c, via = detail ? `${t.stem}~${u}` : u, nameWord = ew.name.has(u) ? u : "";
+            if (c > credit) credit = c, via = detail ? `${t.word}~${t.said.get(u) ?? u}` : u, nameWord = ew.name.has(u) ? u : "";
           }
         }
-        if (credit < W.context && ew.context.has(t.stem)) credit = W.context, via = detail ? `${t.stem} (source)` : t.stem, nameWord = "";
+        if (credit < W.context && ew.context.has(t.stem)) credit = W.context, via = detail ? `${t.word} (source)` : t.word, nameWord = "";
         if (credit > 0) {
           got += t.weight * credit;
           if (nameWord !== "") touchedName++;
