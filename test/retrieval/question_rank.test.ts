@@ -74,6 +74,24 @@ describe("question ranking reads labels", () => {
     expect(top.matchReason).toContain("'fee'");
   });
 
+  test("a question in words the model never uses still gets the nearest fields, marked weak, not an empty answer", async () => {
+    const embedder = await getEmbedder();
+    const meta: ModelMetadata = {
+      modelPath: "models/sky.malloy",
+      sources: [source("stars", undefined, [dim("magnitude", "number"), dim("constellation", "string"), dim("parallax", "number"), msr("star_count")])],
+      queries: [],
+    };
+    const entities = entitiesFromMetadata(meta);
+    const vectors = embedder ? await embedEntities(embedder, entities) : [];
+    const scope = await prepareScope(entities, embedder, (e) => vectors[entities.indexOf(e)]);
+    const found = await rankQuestionEntities("sourdough or rye", scope, embedder);
+    expect(found.length).toBeGreaterThan(0);
+    for (const m of found) {
+      expect(m.matchReason).toContain("weak");
+      expect(m.score).toBeLessThan(0.3);
+    }
+  });
+
   test("match reasons name the question's words as written, not their stems", async () => {
     const embedder = await getEmbedder();
     const meta: ModelMetadata = {

@@ -148,6 +148,10 @@ export async function rankQuestionEntities(
     for (const i of scope.valuePostings.get(token) ?? []) valuable[i] = 1;
   }
   /** Scores entity `i`; with `detail`, also fills what the answer shows (no allocation otherwise). */
+  // The calibration floor keeps loose cosines from outscoring real matches; when nothing clears it (a
+  // question in words the scope's texts never use), the nearest entities are still answered, with their
+  // low raw scores, rather than an empty answer (below).
+  let floor = W.floor;
   const scoreAt = (i: number, detail?: Detail): number => {
     const e = scope.entities[i]!;
     const ew = scope.words[i]!;
@@ -157,7 +161,7 @@ export async function rankQuestionEntities(
     if (vector && ev) {
       for (let j = 0; j < vector.length; j++) cosine += vector[j]! * ev[j]!;
     }
-    const semantic = off.has("calibration") ? cosine : Math.max(0, (cosine - W.floor) / (1 - W.floor));
+    const semantic = off.has("calibration") ? cosine : Math.max(0, (cosine - floor) / (1 - floor));
     // Lexical: IDF-weighted share of question words met in the name, doc, synonyms or neighbours.
     let got = 0;
     let touchedName = 0;
@@ -214,6 +218,10 @@ export async function rankQuestionEntities(
   // Scores of all entities without allocating; details only for the best (and their join/extend copies).
   const scores = new Float64Array(n);
   for (let i = 0; i < n; i++) scores[i] = scoreAt(i);
+  if (vector && floor > 0 && !scores.some((x) => x > 0)) {
+    floor = 0;
+    for (let i = 0; i < n; i++) scores[i] = scoreAt(i);
+  }
   const limit = options.limit ?? 20;
   const keep = Math.min(n, limit * 4 + 40);
   const cut = keep < n ? (Float64Array.from(scores).sort().at(n - keep) ?? 0) : -Infinity;
@@ -262,6 +270,7 @@ function reason(m: QuestionMatch, hits: string[]): string {
   if (near.length > 0) parts.push(`synonym match: ${quoteList(near)}`);
   if (context.length > 0) parts.push(`source match on ${quoteList(context)}`);
   if (m.semantic > 0.3) parts.push(`semantic similarity ${m.semantic.toFixed(2)}`);
+  else if (parts.length === 0 && m.semantic > 0) parts.push(`nearest in meaning, weak (semantic similarity ${m.semantic.toFixed(2)})`);
   return parts.join("; ") || "related";
 }
 
