@@ -133,3 +133,22 @@ export async function retrievalAccess(db: Db, principal: Principal, versions: re
   }
   return out;
 }
+
+/** What a caller sees of one built index: nothing (`hidden`), the index without its values, or all of it. */
+export type BuiltIndexView = "hidden" | "no-values" | "full";
+
+/**
+ * How the indexes API shows a version's indexes to one caller, by
+ * `modelPath#source` (the rule of {@link retrievalAccess}, and of the models
+ * API for names): the values of a source the caller may not query, or of a
+ * bound one, are never shown; callers below modeler do not see the index
+ * of a source they may not query at all (its name is hidden from them).
+ */
+export async function builtIndexViews(db: Db, principal: Principal, where: { versionUuid: string; rank: number }): Promise<(modelPath: string, source: string) => BuiltIndexView> {
+  const access = (await retrievalAccess(db, principal, [where.versionUuid])).get(where.versionUuid);
+  return (modelPath, source) => {
+    const key = `${modelPath}#${source}`;
+    if (access?.hidden.has(key)) return where.rank < MODEL ? "hidden" : "no-values";
+    return access?.noValues.has(key) ? "no-values" : "full";
+  };
+}
