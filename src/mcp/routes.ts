@@ -23,7 +23,7 @@ import { ApiError, forbidden, notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
 import { principalLabel, rateLimitKey, type Principal } from "../http/principal.ts";
 import { organizationFor } from "../organizations/lookup.ts";
-import { challenge, mcpPath, originAllowed, serviceOrigin, resourceMetadata } from "./protected_resource.ts";
+import { challenge, discoveryCacheControl, mcpPath, originAllowed, serviceOrigin, resourceMetadata } from "./protected_resource.ts";
 import { createMcpServer } from "./server.ts";
 import { directToolCall } from "./direct_call.ts";
 import { visibleWorkspace } from "./store.ts";
@@ -137,7 +137,7 @@ export function mcpRoutes(ctx: AppContext, options: McpRoutesOptions = {}) {
   const detail = (summary: string) => ({ summary, tags: ["mcp"] });
   const metadata = ({ request, params }: { request: Request; params: McpParams }) =>
     Response.json(resourceMetadata(serviceOrigin(ctx.config, request), mcpPath(params.org, params.workspace_name)), {
-      headers: { "cache-control": "public, max-age=300" },
+      headers: { "cache-control": discoveryCacheControl(ctx.config) },
     });
   type Handler = { request: Request; params: McpParams; jwt: unknown };
   const handler = ({ request, params, jwt: signer }: Handler) => serve(ctx, request, params, signer as TokenSigner, options);
