@@ -27,7 +27,8 @@ const DOCUMENTS = ["/.well-known/oauth-authorization-server", "/.well-known/oaut
 describe("discovery documents and their caching", () => {
   test("without PUBLIC_URL: a forwarded host shows in the document, which no shared cache may keep", async () => {
     for (const path of DOCUMENTS) {
-      for (const headers of [{ "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" }, { host: "evil.example" }, {}]) {
+      const variants: Record<string, string>[] = [{ "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" }, { host: "evil.example" }, {}];
+      for (const headers of variants) {
         const r = await proxied.call("GET", path, { headers });
         expect(r.status).toBe(200);
         const cache = r.headers.get("cache-control") ?? "";
