@@ -13,7 +13,7 @@ import { name, pageQuery, uuid, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { versionParams } from "../http/resource_params.ts";
-import { builtIndexViews } from "../rls/visibility.ts";
+import { builtViews } from "../rls/visibility.ts";
 import { findIndex, indexCursor, listIndexes } from "./store.ts";
 
 function indexPlugin(ctx: AppContext, prefix: string) {
@@ -27,9 +27,9 @@ function indexPlugin(ctx: AppContext, prefix: string) {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listIndexes(ctx.sql, version.uuid, { limit, before: decodeCursor(query.cursor) });
         // indexes of sources hidden from the caller (#(authorize)) are left out; the page and its cursor stay as read
-        const view = await builtIndexViews(ctx.sql, required(principal), { versionUuid: version.uuid, rank: pkg.rank });
+        const view = await builtViews(ctx.sql, required(principal), { versionUuids: [version.uuid], rank: pkg.rank });
         const page = pageResponse(request, rows, { limit, key: indexCursor, set });
-        return page.filter((r) => view(r.modelPath, r.sourceName) !== "hidden");
+        return page.filter((r) => view(version.uuid, r.modelPath, r.sourceName) !== "hidden");
       },
       { params: versionParams, versionAccess: "viewer", query: pageQuery, detail: { summary: "List the indexes of a version, most recent first", tags } },
     )
@@ -37,7 +37,7 @@ function indexPlugin(ctx: AppContext, prefix: string) {
       "/:env/packages/:pkg/versions/:versionId/indexes/:indexId",
       async ({ pkg, version, principal, params }) => {
         const index = await findIndex(ctx.sql, version.uuid, params.indexId);
-        const view = index ? (await builtIndexViews(ctx.sql, required(principal), { versionUuid: version.uuid, rank: pkg.rank }))(index.modelPath, index.sourceName) : "hidden";
+        const view = index ? (await builtViews(ctx.sql, required(principal), { versionUuids: [version.uuid], rank: pkg.rank }))(version.uuid, index.modelPath, index.sourceName) : "hidden";
         if (!index || view === "hidden") throw notFound(`index ${params.indexId} of version ${params.versionId} not found; list them with GET .../versions/${params.versionId}/indexes`);
         // values are rows of the source: only for callers who may query it, never of a bound source
         return view === "full" ? index : { ...index, values: [] };

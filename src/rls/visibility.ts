@@ -134,21 +134,24 @@ export async function retrievalAccess(db: Db, principal: Principal, versions: re
   return out;
 }
 
-/** What a caller sees of one built index: nothing (`hidden`), the index without its values, or all of it. */
-export type BuiltIndexView = "hidden" | "no-values" | "full";
+/** What a caller sees of something runs built from a source (an index, a materialization, a run unit): nothing, it without its data, or all of it. */
+export type BuiltView = "hidden" | "no-data" | "full";
 
 /**
- * How the indexes API shows a version's indexes to one caller, by
- * `modelPath#source` (the rule of {@link retrievalAccess}, and of the models
- * API for names): the values of a source the caller may not query, or of a
- * bound one, are never shown; callers below modeler do not see the index
- * of a source they may not query at all (its name is hidden from them).
+ * How the APIs of what runs built (indexes, materializations, runs) show
+ * them to one caller, per version and `modelPath#source` (the rule of
+ * {@link retrievalAccess}, and of the models API for names): the data of a
+ * source the caller may not query (index values, row and value counts,
+ * error texts quoting rows), or of a bound one, is never shown; callers
+ * below modeler do not see what was built from a source they may not query
+ * at all (its name is hidden from them).
  */
-export async function builtIndexViews(db: Db, principal: Principal, where: { versionUuid: string; rank: number }): Promise<(modelPath: string, source: string) => BuiltIndexView> {
-  const access = (await retrievalAccess(db, principal, [where.versionUuid])).get(where.versionUuid);
-  return (modelPath, source) => {
+export async function builtViews(db: Db, principal: Principal, where: { versionUuids: readonly string[]; rank: number }): Promise<(versionUuid: string, modelPath: string, source: string) => BuiltView> {
+  const access = await retrievalAccess(db, principal, [...new Set(where.versionUuids)]);
+  return (versionUuid, modelPath, source) => {
+    const rules = access.get(versionUuid);
     const key = `${modelPath}#${source}`;
-    if (access?.hidden.has(key)) return where.rank < MODEL ? "hidden" : "no-values";
-    return access?.noValues.has(key) ? "no-values" : "full";
+    if (rules?.hidden.has(key)) return where.rank < MODEL ? "hidden" : "no-data";
+    return rules?.noValues.has(key) ? "no-data" : "full";
   };
 }
