@@ -7,8 +7,11 @@ import { ApiError } from "./errors.ts";
 
 /** A limiter holding one bucket per key, in this process. */
 export interface RateLimiter {
-  /** Takes one token for the key or throws 429. */
-  take(key: string): void;
+  /**
+   * Takes `count` tokens (default 1) for the key, or none and throws 429 when
+   * fewer are left (a request of several messages is refused whole).
+   */
+  take(key: string, count?: number): void;
 }
 
 interface Bucket {
@@ -38,7 +41,7 @@ export function createRateLimiter(perMinute: number, options: RateLimiterOptions
   }
 
   return {
-    take(key: string): void {
+    take(key: string, count = 1): void {
       if (perMinute <= 0) return;
       const t = now();
       let b = buckets.get(key);
@@ -49,13 +52,15 @@ export function createRateLimiter(perMinute: number, options: RateLimiterOptions
       }
       b.tokens = Math.min(perMinute, b.tokens + (t - b.at) * perMs);
       b.at = t;
-      if (b.tokens < 1) {
-        const retryAfter = Math.max(1, Math.ceil((1 - b.tokens) / perMs / 1000));
+      // a request that needs more than the burst waits for a full bucket
+      const need = Math.min(count, perMinute);
+      if (b.tokens < need) {
+        const retryAfter = Math.max(1, Math.ceil((need - b.tokens) / perMs / 1000));
         throw new ApiError("RATE_LIMIT_EXCEEDED", `rate limit of ${perMinute} requests per minute exceeded; retry in ${retryAfter} s`, {
           headers: { "Retry-After": String(retryAfter) },
         });
       }
-      b.tokens -= 1;
+      b.tokens -= need;
     },
   };
 }

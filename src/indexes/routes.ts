@@ -7,11 +7,13 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { notFound } from "../http/errors.ts";
+import { required } from "../http/auth.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { versionParams } from "../http/resource_params.ts";
+import { builtViews } from "../rls/visibility.ts";
 import { findIndex, indexCursor, listIndexes } from "./store.ts";
 
 function indexPlugin(ctx: AppContext, prefix: string) {
@@ -21,19 +23,24 @@ function indexPlugin(ctx: AppContext, prefix: string) {
     .use(routeAccess(ctx))
     .get(
       "/:env/packages/:pkg/versions/:versionId/indexes",
-      async ({ version, query, request, set }) => {
+      async ({ pkg, version, principal, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listIndexes(ctx.sql, version.uuid, { limit, before: decodeCursor(query.cursor) });
-        return pageResponse(request, rows, { limit, key: indexCursor, set });
+        // indexes of sources hidden from the caller (#(authorize)) are left out; the page and its cursor stay as read
+        const view = await builtViews(ctx.sql, required(principal), { versionUuids: [version.uuid], rank: pkg.rank });
+        const page = pageResponse(request, rows, { limit, key: indexCursor, set });
+        return page.filter((r) => view(version.uuid, r.modelPath, r.sourceName) !== "hidden");
       },
       { params: versionParams, versionAccess: "viewer", query: pageQuery, detail: { summary: "List the indexes of a version, most recent first", tags } },
     )
     .get(
       "/:env/packages/:pkg/versions/:versionId/indexes/:indexId",
-      async ({ version, params }) => {
+      async ({ pkg, version, principal, params }) => {
         const index = await findIndex(ctx.sql, version.uuid, params.indexId);
-        if (!index) throw notFound(`index ${params.indexId} of version ${params.versionId} not found; list them with GET .../versions/${params.versionId}/indexes`);
-        return index;
+        const view = index ? (await builtViews(ctx.sql, required(principal), { versionUuids: [version.uuid], rank: pkg.rank }))(version.uuid, index.modelPath, index.sourceName) : "hidden";
+        if (!index || view === "hidden") throw notFound(`index ${params.indexId} of version ${params.versionId} not found; list them with GET .../versions/${params.versionId}/indexes`);
+        // values are rows of the source: only for callers who may query it, never of a bound source
+        return view === "full" ? index : { ...index, values: [] };
       },
       {
         params: t.Object({

@@ -12,7 +12,14 @@ import { name, pageQuery, uuid, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { versionParams } from "../http/resource_params.ts";
-import { findMaterialization, listMaterializations, materializationCursor } from "./store.ts";
+import { required } from "../http/auth.ts";
+import { builtViews } from "../rls/visibility.ts";
+import { findMaterialization, listMaterializations, materializationCursor, type MaterializationView } from "./store.ts";
+
+/** A materialization as a caller may see it: its row count is data of its source (see `builtViews`). */
+function shown(m: MaterializationView, view: string): MaterializationView {
+  return view === "full" ? m : { ...m, rowCount: null };
+}
 
 function materializationPlugin(ctx: AppContext, prefix: string) {
   const tags = ["materializations"];
@@ -21,21 +28,27 @@ function materializationPlugin(ctx: AppContext, prefix: string) {
     .use(routeAccess(ctx))
     .get(
       "/:env/packages/:pkg/versions/:versionId/materializations",
-      async ({ version, query, request, set }) => {
+      async ({ pkg, version, principal, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listMaterializations(ctx.sql, version.uuid, { limit, before: decodeCursor(query.cursor) });
-        return pageResponse(request, rows, { limit, key: materializationCursor, set });
+        const view = await builtViews(ctx.sql, required(principal), { versionUuids: [version.uuid], rank: pkg.rank });
+        // materializations of sources hidden from the caller (#(authorize)) are left out; the page and its cursor stay as read
+        return pageResponse(request, rows, { limit, key: materializationCursor, set })
+          .map((m) => ({ m, v: view(version.uuid, m.modelFilePath, m.sourceName) }))
+          .filter(({ v }) => v !== "hidden")
+          .map(({ m, v }) => shown(m, v));
       },
       { params: versionParams, versionAccess: "viewer", query: pageQuery, detail: { summary: "List the materializations of a version, most recent first", tags } },
     )
     .get(
       "/:env/packages/:pkg/versions/:versionId/materializations/:materializationId",
-      async ({ version, params }) => {
+      async ({ pkg, version, principal, params }) => {
         const found = await findMaterialization(ctx.sql, version.uuid, params.materializationId);
-        if (!found) {
+        const view = found ? (await builtViews(ctx.sql, required(principal), { versionUuids: [version.uuid], rank: pkg.rank }))(version.uuid, found.modelFilePath, found.sourceName) : "hidden";
+        if (!found || view === "hidden") {
           throw notFound(`materialization ${params.materializationId} of version ${params.versionId} not found; list them with GET .../versions/${params.versionId}/materializations`);
         }
-        return found;
+        return shown(found, view);
       },
       {
         params: t.Object({

@@ -17,6 +17,8 @@ import { callTool, type McpServerOptions } from "./server.ts";
 export interface Deferred {
   /** The request to hand to the transport (its body re-attached when it was read). */
   request: Request;
+  /** The body's text, when it was read here. */
+  text?: string;
 }
 
 /** JSON-RPC "Internal error", for a thrown error without a code. */
@@ -50,13 +52,31 @@ function toolCallOf(message: unknown): { id: string | number; name: string; args
 }
 
 /**
+ * How many JSON-RPC messages a body holds beyond the first: the items of a
+ * batch (an array) that name a method; 0 for one message or text that does
+ * not parse (the transport answers it with an error).
+ */
+export function extraMessages(text: string | undefined): number {
+  if (text === undefined || !text.trimStart().startsWith("[")) return 0;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return 0;
+  }
+  if (!Array.isArray(parsed)) return 0;
+  const messages = parsed.filter((m) => plainObject(m) && typeof m.method === "string").length;
+  return Math.max(0, messages - 1);
+}
+
+/**
  * Answers a POST holding one `tools/call` request of `principal` (after the
  * caller was resolved), or returns the request for the SDK transport.
  */
 export async function directToolCall(request: Request, principal: Principal, options: McpServerOptions & { maxBodyBytes: number }): Promise<Response | Deferred> {
   if (request.method !== "POST" || !headersPass(request)) return { request };
   const text = await request.text();
-  const again = () => ({ request: new Request(request, { body: text }) });
+  const again = () => ({ request: new Request(request, { body: text }), text });
   // the transport measures bytes; a UTF-16 length past a third of the limit may be over it
   if (text.length * 3 > options.maxBodyBytes) return again();
   let message: unknown;

@@ -34,6 +34,18 @@ export function serviceOrigin(config: { publicUrl?: string; trustProxy: boolean 
   return config.publicUrl ?? publicOrigin(request, { trustProxy: config.trustProxy });
 }
 
+/**
+ * `Cache-Control` of a document that names the service's origin (OAuth and
+ * protected resource metadata): publicly cacheable only when `PUBLIC_URL`
+ * fixes that origin. Otherwise the origin is the request's own (`Host`, or
+ * `X-Forwarded-Host` with `TRUST_PROXY`), which a shared cache in front of the
+ * service does not key on: one request naming another host would have it hand
+ * every client that host's endpoints, so only the client may keep it.
+ */
+export function discoveryCacheControl(config: { publicUrl?: string }): string {
+  return config.publicUrl ? "public, max-age=300" : "private, max-age=300";
+}
+
 /** Path of an MCP endpoint: `/mcp/{org}` or `/mcp/{org}/workspace/{workspace}`. */
 export function mcpPath(org: string, workspace?: string): string {
   return workspace === undefined ? `/mcp/${org}` : `/mcp/${org}/workspace/${workspace}`;

@@ -23,9 +23,9 @@ import { ApiError, forbidden, notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
 import { principalLabel, rateLimitKey, type Principal } from "../http/principal.ts";
 import { organizationFor } from "../organizations/lookup.ts";
-import { challenge, mcpPath, originAllowed, serviceOrigin, resourceMetadata } from "./protected_resource.ts";
+import { challenge, discoveryCacheControl, mcpPath, originAllowed, serviceOrigin, resourceMetadata } from "./protected_resource.ts";
 import { createMcpServer } from "./server.ts";
-import { directToolCall } from "./direct_call.ts";
+import { directToolCall, extraMessages } from "./direct_call.ts";
 import { visibleWorkspace } from "./store.ts";
 import type { ContextSearcher, QueryRunner, ToolScope } from "./tools.ts";
 
@@ -118,6 +118,9 @@ async function serve(ctx: AppContext, request: Request, params: McpParams, signe
   // one tools/call request (nearly every request of an agent) is answered without an SDK server and transport
   const direct = await directToolCall(acceptingJson(request), principal, { ...serverOptions, maxBodyBytes: MAX_BODY_BYTES });
   if (direct instanceof Response) return direct;
+  // the rate limit counts messages, not POSTs: each message of a batch past the first takes a token of its own
+  const extra = extraMessages(direct.text);
+  if (extra > 0) ctx.limiter.take(rateLimitKey(principal), extra);
   const server = createMcpServer(principal, serverOptions);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -137,7 +140,7 @@ export function mcpRoutes(ctx: AppContext, options: McpRoutesOptions = {}) {
   const detail = (summary: string) => ({ summary, tags: ["mcp"] });
   const metadata = ({ request, params }: { request: Request; params: McpParams }) =>
     Response.json(resourceMetadata(serviceOrigin(ctx.config, request), mcpPath(params.org, params.workspace_name)), {
-      headers: { "cache-control": "public, max-age=300" },
+      headers: { "cache-control": discoveryCacheControl(ctx.config) },
     });
   type Handler = { request: Request; params: McpParams; jwt: unknown };
   const handler = ({ request, params, jwt: signer }: Handler) => serve(ctx, request, params, signer as TokenSigner, options);

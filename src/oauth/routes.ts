@@ -13,7 +13,7 @@ import { requestMeta } from "../http/context.ts";
 import { createRateLimiter } from "../http/rate_limit.ts";
 import { ApiError } from "../http/errors.ts";
 import { oauthError } from "./params.ts";
-import { serviceOrigin } from "../mcp/protected_resource.ts";
+import { discoveryCacheControl, serviceOrigin } from "../mcp/protected_resource.ts";
 import { showAuthorization, submitAuthorization } from "./authorize.ts";
 import { authorizationServerMetadata } from "./metadata.ts";
 import { registerClient } from "./register.ts";
@@ -64,7 +64,7 @@ export function oauthRoutes(ctx: AppContext) {
   };
   const metadata = ({ request }: { request: Request }) =>
     Response.json(authorizationServerMetadata(serviceOrigin(ctx.config, request)), {
-      headers: { "cache-control": "public, max-age=300", "access-control-allow-origin": "*" },
+      headers: { "cache-control": discoveryCacheControl(ctx.config), "access-control-allow-origin": "*" },
     });
   const preflight = () => new Response(null, { status: 204, headers: CORS });
   return new Elysia({ name: "oauth", seed: ctx.id })

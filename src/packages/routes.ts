@@ -175,9 +175,11 @@ function packagePlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: pkgParams,
-        pkgAccess: "viewer",
+        // the zip is every row of every data file, past #(authorize) and #(bind): those who may query the
+        // package's connections directly (modelers and admins) read it; viewers see models and query them
+        pkgAccess: "modeler",
         query: t.Object({ versionId: t.Optional(versionIdParam) }),
-        detail: { summary: "Download the zip uploaded for a version (latest by default)", tags },
+        detail: { summary: "Download the zip uploaded for a version (latest by default; package modeler or admin: it holds every row of the package's data files)", tags },
       },
     );
 }

@@ -133,3 +133,25 @@ export async function retrievalAccess(db: Db, principal: Principal, versions: re
   }
   return out;
 }
+
+/** What a caller sees of something runs built from a source (an index, a materialization, a run unit): nothing, it without its data, or all of it. */
+export type BuiltView = "hidden" | "no-data" | "full";
+
+/**
+ * How the APIs of what runs built (indexes, materializations, runs) show
+ * them to one caller, per version and `modelPath#source` (the rule of
+ * {@link retrievalAccess}, and of the models API for names): the data of a
+ * source the caller may not query (index values, row and value counts,
+ * error texts quoting rows), or of a bound one, is never shown; callers
+ * below modeler do not see what was built from a source they may not query
+ * at all (its name is hidden from them).
+ */
+export async function builtViews(db: Db, principal: Principal, where: { versionUuids: readonly string[]; rank: number }): Promise<(versionUuid: string, modelPath: string, source: string) => BuiltView> {
+  const access = await retrievalAccess(db, principal, [...new Set(where.versionUuids)]);
+  return (versionUuid, modelPath, source) => {
+    const rules = access.get(versionUuid);
+    const key = `${modelPath}#${source}`;
+    if (rules?.hidden.has(key)) return where.rank < MODEL ? "hidden" : "no-data";
+    return rules?.noValues.has(key) ? "no-data" : "full";
+  };
+}

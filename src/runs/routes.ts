@@ -14,7 +14,9 @@ import { name, pageQuery, uuid } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { versionParams } from "../http/resource_params.ts";
-import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, runView, type RunView } from "./store.ts";
+import type { Principal } from "../http/principal.ts";
+import { type BuiltView, builtViews } from "../rls/visibility.ts";
+import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, runView, type RunView, type UnitView } from "./store.ts";
 import { abortLocalRun, enqueueRun } from "./worker.ts";
 
 const runBody = t.Object({
@@ -29,9 +31,45 @@ const runParams = t.Object({
   runId: uuid("runId"),
 });
 
-async function withUnits(ctx: AppContext, run: RunRow): Promise<RunView> {
+/** Shows what runs built as the caller may see it (`builtViews`, rls/visibility.ts). */
+type Shown = (versionUuid: string, modelPath: string, source: string) => BuiltView;
+
+/** The source a unit builds from: `source` of a table unit, `source` of an index unit's `source.dimension`. */
+function unitSource(target: string): string {
+  return target.split(".")[0]!;
+}
+
+/** Whether a run's error text is a unit's (`<kind> unit '<target>' (<model>) failed: ...`) that the caller may not read. */
+function withheldError(run: RunRow, shownAs: Shown): boolean {
+  const unit = /^(?:table|index) unit '([^']*)' \(([^)]*)\) failed:/.exec(run.error ?? "");
+  return unit !== null && shownAs(run.versionUuid, unit[2]!, unitSource(unit[1]!)) !== "full";
+}
+
+/**
+ * A run as the caller may see it: units built from a source it may not
+ * query are left out (below modeler) or shown without their counts and error
+ * text (which may quote rows); the run's error, when it is such a unit's, says so.
+ */
+function runShown(run: RunRow, shownAs: Shown, units?: UnitView[]): RunView {
+  const view = runView(run);
+  if (withheldError(run, shownAs)) view.error = "the run failed: a unit built from a source you may not query failed (its error is not shown to you)";
+  if (!units) return view;
+  const visible: UnitView[] = [];
+  for (const unit of units) {
+    const as = shownAs(run.versionUuid, unit.modelPath, unitSource(unit.target));
+    if (as === "hidden") continue;
+    visible.push(as === "full" ? unit : { ...unit, rowCount: null, valueCount: null, distinctCount: null, error: unit.error === null ? null : "failed (not shown to you)" });
+  }
+  return { ...view, units: visible };
+}
+
+async function shownFor(ctx: AppContext, principal: Principal | null | undefined, pkg: { rank: number }, runs: RunRow[]): Promise<Shown> {
+  return await builtViews(ctx.sql, required(principal ?? null), { versionUuids: runs.map((r) => r.versionUuid), rank: pkg.rank });
+}
+
+async function withUnits(ctx: AppContext, run: RunRow, shownAs: Shown): Promise<RunView> {
   const units = (await runUnits(ctx.sql, run.id)).map(({ position: _p, ...unit }) => unit);
-  return { ...runView(run), units };
+  return runShown(run, shownAs, units);
 }
 
 function runPlugin(ctx: AppContext, prefix: string) {
@@ -52,7 +90,8 @@ function runPlugin(ctx: AppContext, prefix: string) {
         });
         set.status = 201;
         set.headers["location"] = `${new URL(request.url).pathname.replace(/\/versions\/[^/]+\/runs\/?$/, "")}/runs/${id}`;
-        return await withUnits(ctx, (await findRun(ctx.sql, id))!);
+        const run = (await findRun(ctx.sql, id))!;
+        return await withUnits(ctx, run, await shownFor(ctx, principal, pkg, [run]));
       },
       {
         params: versionParams,
@@ -66,10 +105,12 @@ function runPlugin(ctx: AppContext, prefix: string) {
     )
     .get(
       "/:env/packages/:pkg/runs",
-      async ({ pkg, query, request, set }) => {
+      async ({ pkg, principal, query, request, set }) => {
         const limit = query.limit ?? DEFAULT_LIMIT;
         const rows = await listRuns(ctx.sql, pkg.id, { limit, before: decodeCursor(query.cursor) });
-        return pageResponse(request, rows, { limit, key: runCursor, set }).map(runView);
+        const page = pageResponse(request, rows, { limit, key: runCursor, set });
+        const shownAs = await shownFor(ctx, principal, pkg, page);
+        return page.map((run) => runShown(run, shownAs));
       },
       {
         params: t.Object({ org: name("organizationName"), env: name("environmentName"), pkg: name("packageName") }),
@@ -80,16 +121,16 @@ function runPlugin(ctx: AppContext, prefix: string) {
     )
     .get(
       "/:env/packages/:pkg/runs/:runId",
-      async ({ pkg, params }) => {
+      async ({ pkg, principal, params }) => {
         const run = await findRun(ctx.sql, params.runId, { packageId: pkg.id });
         if (!run) throw notFound(`run ${params.runId} of package '${params.pkg}' not found`);
-        return await withUnits(ctx, run);
+        return await withUnits(ctx, run, await shownFor(ctx, principal, pkg, [run]));
       },
       { params: runParams, pkgAccess: "viewer", detail: { summary: "Get a run with its units (state, row or value count, timings, error)", tags } },
     )
     .post(
       "/:env/packages/:pkg/runs/:runId",
-      async ({ pkg, params, query, set }) => {
+      async ({ pkg, principal, params, query, set }) => {
         const run = await findRun(ctx.sql, params.runId, { packageId: pkg.id });
         if (!run) throw notFound(`run ${params.runId} of package '${params.pkg}' not found`);
         if (query.action !== "cancel") {
@@ -100,7 +141,7 @@ function runPlugin(ctx: AppContext, prefix: string) {
           abortLocalRun(ctx, run.id);
           set.status = 202;
         }
-        return await withUnits(ctx, (await findRun(ctx.sql, run.id))!);
+        return await withUnits(ctx, (await findRun(ctx.sql, run.id))!, await shownFor(ctx, principal, pkg, [run]));
       },
       {
         params: runParams,

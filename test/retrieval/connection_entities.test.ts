@@ -200,4 +200,28 @@ describe("access and validation", () => {
     expect(r.body.errors[0].connection).toBe("warehouse");
     expect(r.body.tables.map((t: Table) => t.table).sort()).toEqual(["data/carriers.parquet", "data/flights.csv"]);
   });
+  test("errors name package files by their package path and tell callers below admin only 'connection failed'", async () => {
+    // the warehouse is unreachable (previous test); a package holds data files DuckDB cannot read
+    const files = smallPackage({ "data/bad.parquet": "not a parquet file", "data/bad.json": "{{{{" });
+    expect((await publish(w, "junk", "1.0.0", { token: modeler, files })).status).toBe(201);
+    for (const token of [viewer, modeler, w.admin]) {
+      const r = await entities(token, { skip_matching: true });
+      expect(r.status).toBe(200);
+      const text = JSON.stringify(r.body.errors);
+      // no server path: neither DATA_DIR nor the package's extraction folder (its sha256 segment)
+      expect(text).not.toContain(w.dataDir);
+      expect(text).not.toMatch(/\/tmp\/|[0-9a-f]{64}/);
+      const byFile = r.body.errors.filter((e: { package_name?: string }) => e.package_name === "junk").map((e: { message: string }) => e.message);
+      expect(byFile).toHaveLength(2);
+      expect(byFile.some((m: string) => m.startsWith("data/bad.json:") && m.includes("data/bad.json"))).toBe(true);
+      const warehouse = r.body.errors.find((e: { connection?: string }) => e.connection === "warehouse").message as string;
+      if (token === w.admin) {
+        // an environment admin reads the driver's reason, as for a connection check
+        expect(warehouse).not.toContain("connection failed");
+      } else {
+        expect(warehouse).toStartWith("connection failed");
+        expect(warehouse).not.toMatch(/ECONNREFUSED|:1\b|refused/i);
+      }
+    }
+  });
 });

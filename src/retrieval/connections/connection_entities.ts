@@ -26,6 +26,7 @@ import type { AppContext } from "../../http/context.ts";
 import type { Principal } from "../../http/principal.ts";
 import { listPackages } from "../../packages/store.ts";
 import { extractedVersionDir } from "../../query/models.ts";
+import { hideServerPaths } from "../../http/server_paths.ts";
 import { latestVersion } from "../../versions/store.ts";
 
 /** A table (or data file) and its columns, before matching. */
@@ -55,6 +56,12 @@ export interface EnumerateScope {
   connectionName?: string;
   /** Only this package's files (and no connection unless `connectionName` names one). */
   packageName?: string;
+  /**
+   * Whether the caller reads why a connection failed (an environment admin,
+   * as for a connection check: `readsConnectionErrors`); others get
+   * `connection failed` and the reason goes to the server log.
+   */
+  connectionReasons: boolean;
 }
 
 const DATA_FILE = /\.(csv|tsv|parquet|json|jsonl|ndjson)$/i;
@@ -126,17 +133,22 @@ async function packageTables(ctx: AppContext, principal: Principal, scope: Enume
             columns: (described.rows as Record<string, unknown>[]).map((r) => ({ name: String(r.column_name), type: String(r.column_type).toLowerCase() })),
           });
         } catch (error) {
-          out.errors.push({ package_name: pkg.name, message: `${file}: ${firstLine(error)}` });
+          out.errors.push({ package_name: pkg.name, message: `${file}: ${reason(error)}` });
         }
       }
     } catch (error) {
-      out.errors.push({ package_name: pkg.name, message: firstLine(error) });
+      out.errors.push({ package_name: pkg.name, message: reason(error) });
     }
   }
 }
 
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
+/**
+ * The first line of an error as an answer may carry it: this answer is a
+ * success, which the response scrub of error answers (app.ts) never visits,
+ * so server paths are rewritten here (a package's files by their package path).
+ */
+function reason(error: unknown): string {
+  return hideServerPaths((error instanceof Error ? error.message : String(error)).split("\n")[0]!).slice(0, 300);
 }
 
 /**
@@ -159,7 +171,11 @@ export async function enumerateEntities(ctx: AppContext, principal: Principal, s
         const malloy = await environmentConnection(ctx.sql, { envId: scope.envId, name: row.name }, keys);
         if (malloy) out.tables.push(...await connectionTables(row, malloy));
       } catch (error) {
-        out.errors.push({ connection: row.name, message: firstLine(error) });
+        if (scope.connectionReasons) out.errors.push({ connection: row.name, message: reason(error) });
+        else {
+          ctx.log({ level: "warn", event: "connection_entities_failed", connection: row.name, envId: scope.envId, type: row.type, reason: reason(error) });
+          out.errors.push({ connection: row.name, message: `connection failed: connection '${row.name}' could not be listed; an administrator can read the reason in the server log` });
+        }
       }
     }
   }

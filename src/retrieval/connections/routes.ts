@@ -13,7 +13,7 @@ import { Elysia, t } from "elysia";
 import { required } from "../../http/auth.ts";
 import type { AppContext } from "../../http/context.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
-import { routeAccess } from "../../http/route_access.ts";
+import { readsConnectionErrors, routeAccess } from "../../http/route_access.ts";
 import { security } from "../../http/security.ts";
 import { environmentFor } from "../../environments/lookup.ts";
 import { findConnection } from "../../connections/store.ts";
@@ -54,7 +54,9 @@ export function connectionEntityRoutes(ctx: AppContext) {
           throw notFound(`connection '${body.connection_name}' not found in environment '${env.name}'`);
         }
         if (body.package_name) await visiblePackage(ctx.sql, p, { env, name: body.package_name });
-        const found = await enumerateEntities(ctx, p, { envId: env.id, connectionName: body.connection_name, packageName: body.package_name });
+        const found = await enumerateEntities(ctx, p, {
+          envId: env.id, connectionName: body.connection_name, packageName: body.package_name, connectionReasons: readsConnectionErrors(env),
+        });
         found.tables.sort((a, b) => a.connection.localeCompare(b.connection) || (a.package_name ?? "").localeCompare(b.package_name ?? "") || a.table.localeCompare(b.table));
         const tables = enumerate ? unmatchedTables(found.tables) : await matchTables(found.tables, { searchText: text, embedder: await getEmbedder() });
         const limit = body.limit ?? 50;

@@ -1,0 +1,131 @@
+/**
+ * What runs built from an `#(authorize)` source, as the indexes,
+ * materializations and runs APIs show it: index values, row and value counts
+ * and error texts (which quote rows) are data of that source, so only
+ * callers who may query it read them (as get_context and the retrieval API);
+ * viewers do not even see what was built from it (as the models API hides
+ * the source); modelers see it without its data.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { API } from "../packages/helpers.ts";
+import { waitRun } from "../runs/fixtures.ts";
+import { admin, SALES_MODEL, type SalesWorld, startSalesWorld } from "./world.ts";
+
+/** Sources built on payroll: by extending it, and by joining it (each with an index of its own). */
+const MODEL = `${SALES_MODEL}
+source: payroll_copy is payroll extend {
+  #(index)
+  dimension: region_again is region
+}
+
+source: open_pay is duckdb.table('data/orders.csv') extend {
+  join_many: p is payroll on region = p.region
+  #(index)
+  dimension: pay_region is p.region
+}
+
+#@ persist
+source: pay_totals is payroll -> { group_by: payroll_region; aggregate: total_salary }
+
+source: pay_broken is payroll extend {
+  #(index)
+  dimension: broken is region::number
+}
+`;
+
+let w: SalesWorld;
+let mo: string;
+const P = `${API}/organizations/acme/environments/prod/packages/sales`;
+const V = `${P}/versions/1.0.0`;
+let payrollIndex: string;
+let built: { id: string; sourceName: string }[];
+let runPath: string;
+let materialization: string;
+const ON_PAYROLL = ["open_pay", "pay_broken", "pay_totals", "payroll", "payroll_copy"];
+
+beforeAll(async () => {
+  w = await startSalesWorld({}, { model: MODEL });
+  mo = await w.s.createUser("mo");
+  await admin(w, "POST", "/organizations/acme/permissions", { userGroupId: "user:mo", permission: "member" }, 201);
+  await admin(w, "POST", "/organizations/acme/environments/prod/packages/sales/permissions", { userGroupId: "user:mo", permission: "modeler" }, 201);
+  const runs = await w.s.call("GET", `${P}/runs`, { token: w.admin });
+  runPath = `${P}/runs/${runs.body[0].id}`;
+  await waitRun(w, runPath, { token: w.admin });
+  materialization = (await w.s.call("GET", `${V}/materializations`, { token: w.admin })).body[0].id;
+  const list = await w.s.call("GET", `${V}/indexes`, { token: w.admin });
+  built = list.body;
+  payrollIndex = built.find((i) => i.sourceName === "payroll")!.id;
+}, 300_000);
+afterAll(() => w?.s.close());
+
+describe("indexes of an #(authorize) source", () => {
+  test("viewers outside the group and their API keys: not listed, 404 by id (no values), whether the source extends or joins payroll", async () => {
+    // the run built an index of each source built on payroll
+    expect([...new Set(built.map((i) => i.sourceName))].sort()).toEqual(ON_PAYROLL);
+    for (const auth of [{ token: w.ann }, { apiKey: w.salesKey }]) {
+      const list = await w.s.call("GET", `${V}/indexes`, auth);
+      expect(list.status).toBe(200);
+      expect(list.body).toEqual([]);
+      for (const index of built) {
+        const one = await w.s.call("GET", `${V}/indexes/${index.id}`, auth);
+        expect([index.sourceName, one.status]).toEqual([index.sourceName, 404]);
+        expect(JSON.stringify(one.body)).not.toContain("EU");
+      }
+    }
+  });
+
+  test("a modeler outside the group sees the index, without its values; members of the group read them", async () => {
+    const list = await w.s.call("GET", `${V}/indexes`, { token: mo });
+    expect(list.body.map((i: { id: string }) => i.id).sort()).toEqual(built.map((i) => i.id).sort());
+    for (const index of built) {
+      const one = await w.s.call("GET", `${V}/indexes/${index.id}`, { token: mo });
+      expect(one.status).toBe(200);
+      expect([index.sourceName, one.body.values]).toEqual([index.sourceName, []]);
+    }
+    // bob is in finance (a viewer): the values, most frequent first
+    const bob = await w.s.call("GET", `${V}/indexes/${payrollIndex}`, { token: w.bob });
+    expect(bob.status).toBe(200);
+    expect(bob.body.values.map((v: { value: string }) => v.value).sort()).toEqual(["EU", "US"]);
+    // an organization admin outside the group: the values stay hidden (as for its queries)
+    const org = await w.s.call("GET", `${V}/indexes/${payrollIndex}`, { token: w.admin });
+    expect(org.body.values).toEqual([]);
+  });
+});
+
+describe("materializations and runs of sources built on payroll", () => {
+  test("members of the group see everything: row counts and the failing unit's error, which quotes a value", async () => {
+    const m = await w.s.call("GET", `${V}/materializations/${materialization}`, { token: w.bob });
+    expect(m.body).toMatchObject({ sourceName: "pay_totals", rowCount: 2 });
+    const run = await w.s.call("GET", runPath, { token: w.bob });
+    expect(run.body.state).toBe("failed");
+    const broken = run.body.units.find((u: { target: string }) => u.target === "pay_broken.broken");
+    expect(broken.error).toContain("EU");
+    expect(run.body.units.find((u: { target: string }) => u.target === "pay_totals").rowCount).toBe(2);
+  });
+
+  test("viewers outside the group and their API keys see neither the units nor the materialization, nor the error", async () => {
+    for (const auth of [{ token: w.ann }, { apiKey: w.salesKey }]) {
+      const list = await w.s.call("GET", `${V}/materializations`, auth);
+      expect([list.status, list.body]).toEqual([200, []]);
+      expect((await w.s.call("GET", `${V}/materializations/${materialization}`, auth)).status).toBe(404);
+      const run = await w.s.call("GET", runPath, auth);
+      expect(run.status).toBe(200);
+      expect(run.body.units).toEqual([]);
+      const runs = await w.s.call("GET", `${P}/runs`, auth);
+      for (const text of [JSON.stringify(run.body), JSON.stringify(runs.body)]) {
+        expect(text).not.toContain("EU");
+        expect(text).not.toMatch(/pay_|payroll|open_pay/);
+      }
+      expect(runs.body[0].error).toContain("not shown to you");
+    }
+  });
+
+  test("a modeler outside the group sees what was built, without counts or error text", async () => {
+    const m = await w.s.call("GET", `${V}/materializations/${materialization}`, { token: mo });
+    expect(m.body).toMatchObject({ sourceName: "pay_totals", rowCount: null });
+    const run = await w.s.call("GET", runPath, { token: mo });
+    expect(run.body.units.map((u: { target: string }) => u.target)).toContain("pay_totals");
+    expect(JSON.stringify(run.body)).not.toContain("EU");
+    for (const unit of run.body.units) expect([unit.rowCount, unit.valueCount, unit.distinctCount]).toEqual([null, null, null]);
+  });
+});
