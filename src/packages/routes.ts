@@ -9,7 +9,7 @@ import type { AppContext } from "../http/context.ts";
 import { MODEL, READ, } from "../http/access.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import { notFound } from "../http/errors.ts";
+import { forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
@@ -19,6 +19,7 @@ import { envParams } from "../http/resource_params.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
 import { archiveChunks, findArchive } from "./archive_store.ts";
+import { versionRestricted } from "../rls/visibility.ts";
 import { archivesOf, publishVersion, removeUnusedExtractions } from "./publish.ts";
 import { readPublishForm, uploadDirOf } from "./publish_form.ts";
 import {
@@ -149,6 +150,11 @@ function packagePlugin(ctx: AppContext, prefix: string) {
             ? `version ${query.versionId} of package '${params.pkg}' not found`
             : `package '${params.pkg}' has no unarchived version; name one with ?versionId=`);
         }
+        // the zip is every row of every data file: past #(authorize) and #(bind) when the version has them,
+        // so then only those who may query the package's connections directly (modelers, admins) read it
+        if (pkg.rank < MODEL && (await versionRestricted(ctx.sql, version.uuid))) {
+          throw forbidden(`version ${version.id} of package '${params.pkg}' has sources restricted by #(authorize) or #(bind), and its archive holds all their rows; downloading it needs package modeler or admin`);
+        }
         const archive = await findArchive(ctx.sql, version.blobSha256);
         if (!archive) throw notFound(`the archive of version ${version.id} is missing`);
         // streamed chunk by chunk (4 MiB) from the database, never whole in memory
@@ -175,11 +181,12 @@ function packagePlugin(ctx: AppContext, prefix: string) {
       },
       {
         params: pkgParams,
-        // the zip is every row of every data file, past #(authorize) and #(bind): those who may query the
-        // package's connections directly (modelers and admins) read it; viewers see models and query them
-        pkgAccess: "modeler",
+        pkgAccess: "viewer",
         query: t.Object({ versionId: t.Optional(versionIdParam) }),
-        detail: { summary: "Download the zip uploaded for a version (latest by default; package modeler or admin: it holds every row of the package's data files)", tags },
+        detail: {
+          summary: "Download the zip uploaded for a version (latest by default). Package viewers; for a version with #(authorize) or #(bind) sources, package modelers and admins only (403): the zip holds every row of the package's data files",
+          tags,
+        },
       },
     );
 }

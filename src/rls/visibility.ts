@@ -109,6 +109,15 @@ async function versionRules(db: Db, versions: readonly string[]): Promise<Map<st
 }
 
 /**
+ * Whether a version (by row uuid) has a source with `#(authorize)` or
+ * `#(bind)`: its files then hold rows some callers may not read.
+ */
+export async function versionRestricted(db: Db, version: string): Promise<boolean> {
+  const rules = (await versionRules(db, [version])).get(version)!;
+  return rules.sources.some((s) => s.access.bindings.length > 0 || s.access.authorizeGroups.length > 0);
+}
+
+/**
  * Per version (by row uuid), what the caller may not see; versions without
  * rules are absent (nothing to filter). One statement for uncached versions,
  * one for the caller's groups when a rule needs them.

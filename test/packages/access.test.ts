@@ -67,9 +67,9 @@ describe("packages by role", () => {
     expect((await call("GET", P, outsider)).status).toBe(404);
     expect((await call("GET", `${E}/prod/packages`, outsider)).status).toBe(404);
     expect((await call("GET", `${P}/source`, outsider)).status).toBe(404);
-    // the zip holds every row of the data files (test/rls/package_files.test.ts): modelers only
-    expect((await call("GET", `${P}/source`, viewer)).status).toBe(403);
-    expect((await call("GET", `${P}/source`, pkgViewer)).status).toBe(403);
+    // a package without #(authorize) or #(bind) sources: viewers read its files (test/rls/package_files.test.ts for one with them)
+    expect((await call("GET", `${P}/source`, viewer)).status).toBe(200);
+    expect((await call("GET", `${P}/source`, pkgViewer)).status).toBe(200);
     expect((await call("GET", `${P}/source`, modeler)).status).toBe(200);
   });
   test("publish: viewer 403, outsider 404, modeler 201 (and nothing stored when refused)", async () => {

@@ -1,9 +1,11 @@
 /**
  * A package's files are its data: whoever downloads the version source (the
  * zip) reads every row of every data file, past `#(authorize)` and `#(bind)`.
- * Only those who may query the package's connections directly (its modelers
- * and admins) may; viewers, the API keys of viewer groups and group members
- * alike get 403 (404 when they cannot see the package).
+ * For a version with such sources only those who may query the package's
+ * connections directly (its modelers and admins) may; viewers, the API keys
+ * of viewer groups and group members alike get 403 (404 when they cannot see
+ * the package). A version without them stays readable by viewers
+ * (test/packages/access.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { unzipSync } from "fflate";
