@@ -18,8 +18,11 @@
  * more, test/eval/heldout3_*.ts, written before any score was run on it;
  * environment scope: the fourteen packages of the sets before it) and
  * `heldout4` (three more, test/eval/heldout4_*.ts, written before any score
- * was run on it; environment scope: all seventeen packages). `--tuning`
- * scores the tuning half only; `--sets tuning,heldout4` the sets named (for
+ * was run on it; environment scope: the seventeen packages of the sets
+ * before it and itself) and `heldout5` (three more, test/eval/heldout5_*.ts,
+ * written before any score was run on it; environment scope: all twenty
+ * packages). `--tuning` scores the tuning half only; `--sets
+ * tuning,heldout5` the sets named (for
  * tuning, the sets tuned on are never read more than once before and once
  * after).
  *
@@ -59,6 +62,8 @@ import { HELDOUT3_PACKAGES } from "./heldout3_packages.ts";
 import { HELDOUT3_QUESTIONS } from "./heldout3_questions.ts";
 import { HELDOUT4_PACKAGES } from "./heldout4_packages.ts";
 import { HELDOUT4_QUESTIONS } from "./heldout4_questions.ts";
+import { HELDOUT5_PACKAGES } from "./heldout5_packages.ts";
+import { HELDOUT5_QUESTIONS } from "./heldout5_questions.ts";
 
 const argv = process.argv.slice(2);
 const args = new Set(argv);
@@ -70,7 +75,7 @@ const lexicon = loadLexicon();
 const byPackage = new Map<string, EntityRecord[]>();
 const canonicalOf = new Map<string, string>();
 const pkgOf = new Map<string, string>();
-const PACKAGES = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES, ...HELDOUT4_PACKAGES];
+const PACKAGES = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES, ...HELDOUT4_PACKAGES, ...HELDOUT5_PACKAGES];
 for (const pkg of PACKAGES) {
   const list: EntityRecord[] = [];
   for (const m of pkg.models) {
@@ -91,9 +96,11 @@ const allWithHeldout = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES].flatMap((p) => by
 const withHeldout2 = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES].flatMap((p) => byPackage.get(p.name)!);
 /** The third held-out set's environment scope: the packages of the development set and the first three held-out sets. */
 const withHeldout3 = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES].flatMap((p) => byPackage.get(p.name)!);
-/** The fourth held-out set's environment scope: every package. */
+/** The fourth held-out set's environment scope: the packages of the development set and the first four held-out sets. */
+const withHeldout4 = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES, ...HELDOUT4_PACKAGES].flatMap((p) => byPackage.get(p.name)!);
+/** The fifth held-out set's environment scope: every package. */
 const everything = [...byPackage.values()].flat();
-const ENVIRONMENTS: Record<string, EntityRecord[]> = { heldout: allWithHeldout, heldout2: withHeldout2, heldout3: withHeldout3, heldout4: everything };
+const ENVIRONMENTS: Record<string, EntityRecord[]> = { heldout: allWithHeldout, heldout2: withHeldout2, heldout3: withHeldout3, heldout4: withHeldout4, heldout5: everything };
 const environmentOf = (label: string) => ENVIRONMENTS[label] ?? all;
 const vectors = new Map<string, Float32Array>();
 (await embedEntities(embedder, everything)).forEach((v, i) => v && vectors.set(everything[i]!.id, v));
@@ -115,7 +122,7 @@ if (explain) {
 }
 
 // Check the targets exist.
-for (const q of [...EVAL_QUESTIONS, ...HELDOUT_QUESTIONS, ...HELDOUT2_QUESTIONS, ...HELDOUT3_QUESTIONS, ...HELDOUT4_QUESTIONS]) {
+for (const q of [...EVAL_QUESTIONS, ...HELDOUT_QUESTIONS, ...HELDOUT2_QUESTIONS, ...HELDOUT3_QUESTIONS, ...HELDOUT4_QUESTIONS, ...HELDOUT5_QUESTIONS]) {
   for (const t of q.targets) {
     const key = t.split("=")[0]!;
     if (!byPackage.get(q.pkg)!.some((e) => canonicalOf.get(e.id) === key)) throw new Error(`target '${t}' of '${q.question}' is not an entity of ${q.pkg}`);
@@ -215,6 +222,7 @@ const SETS: Record<string, EvalQuestion[]> = {
   heldout2: HELDOUT2_QUESTIONS,
   heldout3: HELDOUT3_QUESTIONS,
   heldout4: HELDOUT4_QUESTIONS,
+  heldout5: HELDOUT5_QUESTIONS,
 };
 const setsArg = argv[argv.indexOf("--sets") + 1];
 const chosen = args.has("--tuning") || process.env.EVAL_SWEEP ? ["tuning"] : args.has("--sets") && setsArg ? setsArg.split(",") : Object.keys(SETS);
@@ -224,7 +232,8 @@ console.log(`development set: ${EVAL_QUESTIONS.length} questions over ${EVAL_PAC
 console.log(`held-out set: ${HELDOUT_QUESTIONS.length} questions over ${HELDOUT_PACKAGES.length} more packages (environment scope: the ${allWithHeldout.length} entities of the nine)`);
 console.log(`second held-out set: ${HELDOUT2_QUESTIONS.length} questions over ${HELDOUT2_PACKAGES.length} more packages (environment scope: the ${withHeldout2.length} entities of the eleven)`);
 console.log(`third held-out set: ${HELDOUT3_QUESTIONS.length} questions over ${HELDOUT3_PACKAGES.length} more packages (environment scope: the ${withHeldout3.length} entities of the fourteen)`);
-console.log(`fourth held-out set: ${HELDOUT4_QUESTIONS.length} questions over ${HELDOUT4_PACKAGES.length} more packages (environment scope: all ${everything.length} entities)`);
+console.log(`fourth held-out set: ${HELDOUT4_QUESTIONS.length} questions over ${HELDOUT4_PACKAGES.length} more packages (environment scope: the ${withHeldout4.length} entities of the seventeen)`);
+console.log(`fifth held-out set: ${HELDOUT5_QUESTIONS.length} questions over ${HELDOUT5_PACKAGES.length} more packages (environment scope: all ${everything.length} entities)`);
 console.log(`scored: ${chosen.join(", ")}`);
 
 /** The ranking before issue 16 (phrases, 30 nearest neighbours per phrase, lexical blend, merged turns). */
