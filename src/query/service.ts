@@ -199,10 +199,29 @@ async function run(
       const status: QueryStatus = thrown instanceof Refusal || apiErrorOf(error)?.status === 403
         ? "refused"
         : error instanceof QueryError && error.kind === "timeout" ? "timeout" : "error";
-      await queryLogWriter(ctx).record(entry(status, { error: (error as Error).message }), logWait(node))
+      const message = error instanceof WithheldError ? error.original : (error as Error).message;
+      await queryLogWriter(ctx).record(entry(status, { error: message }), logWait(node))
         .catch(() => {}); // the failure is what the caller hears about; the writer logged the insert error
     }
     throw error;
+  }
+}
+
+/**
+ * The run-time failure of a query over a `#(bind)` source, as a restricted
+ * caller (viewer, API key, OAuth client) hears it: without the database's
+ * words. The database may evaluate the caller's expressions on rows the
+ * bound filter drops (it orders a WHERE clause's conditions as it likes),
+ * and its message can quote such a row (`Could not convert string 'US'`).
+ * The query log keeps the message for organization admins. This withholds
+ * the text only: that a query failed is still seen (see the README's
+ * security section on what remains).
+ */
+class WithheldError extends QueryError {
+  readonly original: string;
+  constructor(original: string) {
+    super("execution", "the query failed while running; the database's message is withheld because the query reads a source filtered by #(bind), and such messages can quote rows outside your filter (an organization admin sees it in the query log)");
+    this.original = original;
   }
 }
 
@@ -278,6 +297,7 @@ async function authorizedRun(
     }));
   } catch (error) {
     served.release();
+    if (restricted && facts.boundAttributes.length > 0 && error instanceof QueryError && error.kind === "execution") throw new WithheldError(error.message);
     if (restricted && error instanceof QueryError && error.kind === "compile") {
       const refused = error.problems.find((p) => p.code !== undefined && RESTRICTED_CODES.has(p.code));
       if (refused) {
