@@ -225,7 +225,7 @@ const SETS: Record<string, EvalQuestion[]> = {
   heldout5: HELDOUT5_QUESTIONS,
 };
 const setsArg = argv[argv.indexOf("--sets") + 1];
-const chosen = args.has("--tuning") || process.env.EVAL_SWEEP ? ["tuning"] : args.has("--sets") && setsArg ? setsArg.split(",") : Object.keys(SETS);
+const chosen = args.has("--sets") && setsArg ? setsArg.split(",") : args.has("--tuning") || process.env.EVAL_SWEEP ? ["tuning"] : Object.keys(SETS);
 for (const name of chosen) if (!SETS[name]) throw new Error(`unknown set '${name}' (sets: ${Object.keys(SETS).join(", ")})`);
 const halves: Record<string, EvalQuestion[]> = Object.fromEntries(chosen.map((name) => [name, SETS[name]!]));
 console.log(`development set: ${EVAL_QUESTIONS.length} questions over ${EVAL_PACKAGES.length} packages (${all.length} entities); tuning ${SETS.tuning!.length}, test ${SETS.test!.length}`);
@@ -259,7 +259,7 @@ const methods: Array<[string, Ranker]> = [
   ["BM25", bm25],
 ];
 if (process.env.EVAL_SWEEP) {
-  // EVAL_SWEEP='{"synonymThreshold":[0.6,0.8]}' or '{"weights.lexical":[0.4,0.8]}': one variant per value (tuning half only).
+  // EVAL_SWEEP='{"synonymThreshold":[0.6,0.8]}' or '{"weights.lexical":[0.4,0.8]}': one variant per value (tuning half only, or the sets of --sets).
   for (const [key, list] of Object.entries(JSON.parse(process.env.EVAL_SWEEP) as Record<string, number[]>)) {
     for (const value of list) {
       // EVAL_BASE='{"softFloor":0.5}': weights every variant starts from (to sweep one weight beside another).
