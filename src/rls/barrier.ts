@@ -26,8 +26,9 @@
  * (`extend` appends filters, so a source the query text extends keeps its
  * package source's filters first and its own after them); those after it
  * stay on the outer source. A bound source whose model filters use a join
- * is refused ({@link BarrierRefused}): its rows could not pass the barrier
- * without the join's fan-out.
+ * is refused: at publish ({@link barrierProblem}, through the access rules'
+ * problems) and, should one reach a query, there ({@link BarrierRefused});
+ * its rows could not pass the barrier without the join's fan-out.
  * @module
  */
 
