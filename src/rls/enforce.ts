@@ -19,6 +19,7 @@ import { principalKey } from "../http/access.ts";
 import { type Principal, principalLabel } from "../http/principal.ts";
 import { type EffectiveValue, effectiveValues, type Holder, holderGroups } from "../attributes/effective.ts";
 import { type AccessRules, accessRules, type BoundArgument, fillBindings } from "./lineage.ts";
+import { BarrierRefused } from "./barrier.ts";
 import { sourceArgumentNames } from "./query_text.ts";
 import { trustedBy } from "./source_rules.ts";
 
@@ -157,7 +158,13 @@ function boundQuery(compiled: CompiledModel, query: PreparedQuery, filled: Map<s
   const key = JSON.stringify([...filled].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const hit = boundQueries.get(query, key);
   if (hit) return hit;
-  const rewritten = fillBindings(query._query, query._modelDef, { trusted: trustedIn(compiled), values: filled });
+  let rewritten: unknown;
+  try {
+    rewritten = fillBindings(query._query, query._modelDef, { trusted: trustedIn(compiled), values: filled });
+  } catch (error) {
+    if (error instanceof BarrierRefused) throw badRequest(error.message);
+    throw error;
+  }
   const Prepared = query.constructor as new (q: unknown, model: unknown, problems: unknown, name?: string) => PreparedQuery;
   const model = (query as unknown as { _model: unknown })._model;
   const bound = new Prepared(rewritten, model, query.problems, query.name);

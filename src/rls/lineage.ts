@@ -14,10 +14,13 @@
  *
  * {@link fillBindings} answers a copy of the query in which every bound
  * parameter of every reached source holds the caller's value, so the SQL
- * is generated from the IR with those values (no text splicing).
+ * is generated from the IR with those values (no text splicing), and every
+ * such source reads its rows through the barrier of ./barrier.ts (the
+ * model's filters run in an inner stage, before any expression of the caller).
  * @module
  */
 import { Annotations } from "@malloydata/malloy";
+import { barrierContext, barrierProblem, behindBarrier } from "./barrier.ts";
 
 /** `#(bind) parameter=attribute` of a source. */
 interface Binding {
@@ -168,10 +171,13 @@ export function accessRules(root: unknown, modelDef: unknown, options: LineageOp
       const name = sourceName(node);
       const notes = notesOf(node.annotations as AnnotationDef | undefined, options.trusted);
       if (name) {
-        if (typeof node.sourceID === "string" && options.trusted(node.sourceID.slice(node.sourceID.indexOf("@") + 1)) && !rules.sources.includes(name)) {
-          rules.sources.push(name);
-        }
+        const own = typeof node.sourceID === "string" && options.trusted(node.sourceID.slice(node.sourceID.indexOf("@") + 1));
+        if (own && !rules.sources.includes(name)) rules.sources.push(name);
         rulesOfNotes(name, notes, rules);
+        // a bound source of the package whose filters cannot pass the barrier (./barrier.ts): refused at publish
+        const bound = own && notes.some((n) => (parseNote(n).bind?.length ?? 0) > 0);
+        const problem = bound ? barrierProblem(name, node) : undefined;
+        if (problem && !rules.problems.includes(problem)) rules.problems.push(problem);
       }
     }
     for (const [key, child] of Object.entries(node)) {
@@ -200,11 +206,13 @@ function bindingsOf(node: Node, trusted: (url: string) => boolean): Binding[] {
  * A copy of `query` in which every reached source bound (by its own or
  * inherited trusted `#(bind)` notes) to an attribute of `values` has that
  * parameter's argument set to the caller's value, and so has a query's own
- * argument list for such a source. Named sources are inlined as copies, so
- * the shared model definition is never changed.
+ * argument list for such a source; each such source is re-based behind the
+ * barrier ({@link behindBarrier}; throws its `BarrierRefused`). Named
+ * sources are inlined as copies, so the shared model definition is never changed.
  */
 export function fillBindings(query: unknown, modelDef: unknown, options: LineageOptions & { values: Map<string, BoundArgument> }): unknown {
   const contents = contentsOf(modelDef);
+  const barrier = barrierContext(contents, options.trusted);
   const argumentFor = (declared: Node | undefined, parameter: string, bound: BoundArgument): Node => ({
     ...(declared ?? {}),
     name: parameter,
@@ -245,7 +253,7 @@ export function fillBindings(query: unknown, modelDef: unknown, options: Lineage
           args[b.parameter] = argumentFor((params[b.parameter] ?? args[b.parameter]) as Node | undefined, b.parameter, options.values.get(b.attribute)!);
         }
         out.arguments = args;
-        changed = true;
+        return behindBarrier(out, barrier);
       }
     }
     if (node.sourceArguments && typeof node.sourceArguments === "object") {

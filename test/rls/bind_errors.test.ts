@@ -1,9 +1,11 @@
 /**
- * Run-time errors of queries over a `#(bind)` source. The database may
- * evaluate a caller's expression on rows the bound filter drops (DuckDB
- * orders a WHERE clause's conditions as it likes), and its message can
- * quote such a row: a restricted caller hears that the query failed, not
- * the database's words; the query log keeps them for organization admins.
+ * Run-time errors of queries over a `#(bind)` source. The barrier
+ * (test/rls/barrier.test.ts) keeps rows the bound filter drops away from the
+ * caller's expressions, so a failure can only come from the caller's own
+ * rows; as defence in depth (a database that moved a condition past the
+ * barrier), a restricted caller still hears that the query failed, not the
+ * database's words, which could quote a row; the query log keeps them for
+ * organization admins.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { API } from "../packages/helpers.ts";
@@ -15,8 +17,8 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => w?.s.close());
 
-// fails on any row whose amount is 40, which is a US row: ann (EU) must not learn its region
-const ORACLE = "run: orders -> { where: (pick region when amount = 40 else '1')::number = 1; aggregate: c is count() }";
+// fails on the row whose amount is 10, an EU row ann (EU) may read: the message is withheld all the same
+const ORACLE = "run: orders -> { where: (pick region when amount = 10 else '1')::number = 1; aggregate: c is count() }";
 
 async function ask(auth: { token?: string; apiKey?: string }, query: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const headers: Record<string, string> = { "content-type": "application/json", authorization: auth.token ? `Bearer ${auth.token}` : `ApiKey ${auth.apiKey}` };
@@ -25,13 +27,13 @@ async function ask(auth: { token?: string; apiKey?: string }, query: string): Pr
 }
 
 describe("run-time errors of bound queries", () => {
-  test("a viewer and an API key hear that the query failed, not a row's value from outside their filter", async () => {
+  test("a viewer and an API key hear that the query failed, not the database's words about a row", async () => {
     for (const [who, auth] of [["ann", { token: w.ann }], ["sales_eu key", { apiKey: w.salesKey }]] as const) {
       const r = await ask(auth, ORACLE);
       const message = String(r.body.message);
       expect([who, r.status]).toEqual([who, 400]);
       expect(message).toContain("withheld");
-      expect(message).not.toContain("US");
+      expect(message).not.toContain("'EU'");
       expect(message).not.toContain("Could not convert");
     }
   });

@@ -77,12 +77,13 @@ export async function admin(w: World, method: string, path: string, body: unknow
   return r.body;
 }
 
-/** Builds the worked example through the API (every step the README shows). */
-export async function startSalesWorld(env: Record<string, string> = {}, options: { model?: string } = {}): Promise<SalesWorld> {
+/** Builds the worked example through the API (every step the README shows); `files` are added to the package. */
+export async function startSalesWorld(env: Record<string, string> = {}, options: { model?: string; files?: Map<string, Uint8Array> } = {}): Promise<SalesWorld> {
   const w = await startWorld(env);
   // the attribute, declared before the model that binds it
   await admin(w, "PUT", "/organizations/acme/attributes/region", { type: "string" }, 201);
-  const published = await publish(w, "sales", "1.0.0", { token: w.admin, files: salesFiles(options.model) });
+  const files = new Map([...salesFiles(options.model), ...(options.files ?? [])]);
+  const published = await publish(w, "sales", "1.0.0", { token: w.admin, files });
   if (published.status !== 201) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
   const ann = await w.s.createUser("ann");
   const bob = await w.s.createUser("bob");
