@@ -72,7 +72,7 @@ export class InvalidArgumentsError extends Error {
 }
 
 /** A non-empty string argument. */
-function str(description: string, extra: { pattern?: string } = {}) {
+function str(description: string, extra: { pattern?: string; maxLength?: number } = {}) {
   return Type.String({ minLength: 1, description, ...extra });
 }
 
@@ -95,7 +95,7 @@ const ExecuteQuerySchema = Type.Object({
 
 /** Arguments of `get_context` (see {@link ExecuteQuerySchema}). */
 const GetContextSchema = Type.Object({
-  natural_language_query: str("the question, in plain language"),
+  natural_language_query: str("the question, in plain language (at most 10,000 characters)", { maxLength: 10_000 }),
   environment_name: Type.Optional(str("search scope: an environment", { pattern: NAME_PATTERN })),
   package_name: Type.Optional(str("search scope: a package; requires environment_name", { pattern: NAME_PATTERN })),
   model_uri: Type.Optional(str("search scope: a model file; requires environment_name and package_name")),
@@ -184,6 +184,10 @@ function checkShape<T extends TObject>(tool: string, schema: T, args: unknown): 
       const pattern = (declared as { pattern?: string }).pattern;
       if (pattern && !valid) {
         throw new InvalidArgumentsError(`${tool}: argument '${key}' ('${String(value).slice(0, 80)}') must match ${pattern}`);
+      }
+      const maxLength = (declared as { maxLength?: number }).maxLength;
+      if (maxLength !== undefined && value.length > maxLength) {
+        throw new InvalidArgumentsError(`${tool}: argument '${key}' has ${value.length} characters, more than ${maxLength}; send the question, not a document`);
       }
     }
     out[key] = value;

@@ -55,7 +55,7 @@ const contextBody = t.Object({
     entity_type: t.Union([t.Literal("source"), t.Literal("dimension"), t.Literal("measure"), t.Literal("view"), t.Literal("dimensional_value")], {
       error: "entity_type must be one of source, dimension, measure, view, dimensional_value",
     }),
-    search_text: t.Optional(t.String()),
+    search_text: t.Optional(t.String({ maxLength: 2_000, error: "search_text must be at most 2,000 characters: the words to search for, not a document" })),
   }), { minItems: 1, maxItems: 20, error: "search_targets must list 1 to 20 { entity_type, search_text? } entries" }),
   scopes: t.Optional(t.Union([scopeSchema, t.Array(scopeSchema, { maxItems: 20 })])),
   workspace: t.Optional(t.String()),

@@ -75,6 +75,14 @@ describe("get_context over MCP with an API key", () => {
     expect(e.message).toContain("environment_name");
   });
 
+  test("a question over 10,000 characters is JSON-RPC -32602 (a question, not a document); 10,000 are answered", async () => {
+    const long = await rpcError(client.callTool({ name: "get_context", arguments: { natural_language_query: `delay ${"x".repeat(10_000)}` } }));
+    expect(long.code).toBe(-32602);
+    expect(long.message).toContain("natural_language_query");
+    const atLimit = await client.callTool({ name: "get_context", arguments: { natural_language_query: `delay ${"x ".repeat(4_997)}` } });
+    expect(atLimit.isError).toBeFalsy();
+  });
+
   test("a package scope the key cannot read is not found", async () => {
     const result = await client.callTool({
       name: "get_context",

@@ -162,6 +162,11 @@ describe("get_context search", () => {
     const stranger = await userWith(w, "stranger");
     const none = await w.s.call("POST", `${API}/retrieval/context`, { token: stranger, body: { organization: "acme", search_targets: [{ entity_type: "measure" }] } });
     expect(none.status).toBe(404);
+    // search_text is words to search for: over 2,000 characters is refused before any search runs
+    const long = await w.s.call("POST", `${API}/retrieval/context`, { token, body: { organization: "acme", search_targets: [{ entity_type: "measure", search_text: "d".repeat(2_001) }] } });
+    expect(long.status).toBe(400);
+    expect(long.body.code).toBe("VALIDATION_ERROR");
+    expect(long.body.message).toContain("2,000");
   });
 
   test("archived versions are not searched: the latest unarchived version is", async () => {
