@@ -258,7 +258,8 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     if (abortSignal?.aborted) return;
     const session = await this.#takeSession();
     // with statements before the SELECT: a new connection, its own temporary schema (the macros above die with it);
-    // a lone checked SELECT: the session's query connection, its prepared statement kept
+    // a lone checked SELECT: the session's query connection, its prepared statement kept (a CSV scan, which pins its
+    // 30.5 MiB reader buffer while kept, within the session's budget of such statements: Session.prepared)
     const own = preludes.length > 0 ? await session.instance.connect().catch(async (error) => {
       await this.#returnSession(session);
       throw error;
@@ -280,7 +281,8 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     abortSignal?.addEventListener("abort", interrupt);
     try {
       for (const prelude of preludes) await once(connection, prelude, "run");
-      const result = own ? await once(own, last, "stream") : await (await session.prepared(last)).stream();
+      const kept = own ? null : await session.prepared(last, { heavy: !checked.keepable });
+      const result = kept ? await kept.stream() : await once(connection, last, "stream");
       let index = 0;
       for await (const chunk of result.yieldRowObjectJson()) {
         for (const row of chunk) {

@@ -60,9 +60,13 @@ export interface Session {
    * The prepared statement of a checked SELECT on {@link Session.queryConnection},
    * kept for the next run of the same text (at most `PREPARED_PER_SESSION`,
    * least recently used destroyed first): a repeated query is not parsed,
-   * planned and torn down again.
+   * planned and torn down again. A `heavy` statement (a CSV scan: it pins
+   * its reader's 30.5 MiB buffer while kept) counts against a budget of an
+   * eighth of the memory limit ({@link heavyStatementBudget}); past it the
+   * least recently used heavy one is destroyed. `null` when the budget keeps
+   * none: run the statement once instead.
    */
-  prepared(sql: string): Promise<DuckDBPreparedStatement>;
+  prepared(sql: string, options?: { heavy?: boolean }): Promise<DuckDBPreparedStatement | null>;
   /**
    * Closes the query connection with its prepared statements (a query stopped
    * before its last row, failed or was interrupted: what it still holds is
@@ -75,6 +79,18 @@ export interface Session {
 
 /** Prepared statements kept per session (see {@link Session.prepared}). */
 const PREPARED_PER_SESSION = 16;
+
+/** What a kept CSV scan pins: DuckDB's CSV reader buffer (32,000,000 bytes, measured 30.5 MiB per statement). */
+const HEAVY_STATEMENT_BYTES = 32_000_000;
+
+/**
+ * Heavy statements a session keeps: those whose pinned buffers fit in an
+ * eighth of its memory limit (4 at the default 1 GiB, 1 at 256 MiB), so
+ * finished queries never hold what the next one needs.
+ */
+export function heavyStatementBudget(memoryLimitBytes: number): number {
+  return Math.floor(memoryLimitBytes / 8 / HEAVY_STATEMENT_BYTES);
+}
 
 function quote(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
@@ -121,8 +137,17 @@ export async function openSession(packageDir: string, sessionLimits: EngineLimit
   let closed = false;
   let queries: NodeConnection | undefined;
   const statements = new Map<string, DuckDBPreparedStatement>();
+  const heavy = new Set<string>();
+  const heavyBudget = heavyStatementBudget(sessionLimits.memoryLimitBytes);
+  const drop = (sql: string) => {
+    const old = statements.get(sql);
+    statements.delete(sql);
+    heavy.delete(sql);
+    old?.destroySync();
+  };
   const endQueries = () => {
     statements.clear();
+    heavy.clear();
     queries?.closeSync(); // destroys its prepared statements
     queries = undefined;
   };
@@ -144,17 +169,19 @@ export async function openSession(packageDir: string, sessionLimits: EngineLimit
       }, 50);
     },
     queryConnection,
-    async prepared(sql) {
+    async prepared(sql, options = {}) {
       const connection = await queryConnection();
       let prepared = statements.get(sql);
       if (prepared) statements.delete(sql);
       else {
-        prepared = await connection.prepare(sql);
-        if (statements.size >= PREPARED_PER_SESSION) {
-          const [oldest, old] = statements.entries().next().value!;
-          statements.delete(oldest);
-          old.destroySync();
+        if (options.heavy) {
+          if (heavyBudget === 0) return null;
+          // the least recently used heavy statement makes room (Map order is use order)
+          if (heavy.size >= heavyBudget) drop([...statements.keys()].find((k) => heavy.has(k))!);
         }
+        prepared = await connection.prepare(sql);
+        if (statements.size >= PREPARED_PER_SESSION) drop(statements.keys().next().value!);
+        if (options.heavy) heavy.add(sql);
       }
       statements.set(sql, prepared);
       return prepared;
