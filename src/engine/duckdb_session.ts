@@ -88,7 +88,7 @@ const HEAVY_STATEMENT_BYTES = 32_000_000;
  * eighth of its memory limit (4 at the default 1 GiB, 1 at 256 MiB), so
  * finished queries never hold what the next one needs.
  */
-export function heavyStatementBudget(memoryLimitBytes: number): number {
+function heavyStatementBudget(memoryLimitBytes: number): number {
   return Math.floor(memoryLimitBytes / 8 / HEAVY_STATEMENT_BYTES);
 }
 
