@@ -155,7 +155,6 @@ export async function revokeGrant(db: Db, grantId: string): Promise<void> {
   await db`UPDATE oauth_grants SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${grantId}`;
 }
 
-/** Whether a grant exists and is not revoked (checked on every MCP request with an OAuth token). */
 /**
  * The workspace of an OAuth grant issued for a workspace's MCP resource
  * (`.../mcp/{org}/workspace/{ws}`), or `null` (an organization's resource, or
@@ -174,6 +173,7 @@ export async function grantWorkspace(db: Db, grantId: string): Promise<string | 
   return /^\/mcp\/[^/]+\/workspace\/([^/]+)$/.exec(path)?.[1] ?? null;
 }
 
+/** Whether a grant exists and is not revoked (checked on every MCP request with an OAuth token). */
 export async function grantActive(db: Db, grantId: string): Promise<boolean> {
   if (!/^[0-9a-f-]{36}$/i.test(grantId)) return false;
   const [r] = await db`SELECT 1 FROM oauth_grants WHERE id = ${grantId} AND revoked_at IS NULL`;

@@ -168,17 +168,19 @@ describe("get_context search", () => {
     expect(long.body.code).toBe("VALIDATION_ERROR");
     expect(long.body.message).toContain("2,000");
     // each target is searched in each scope: at most 50 searches per request
-    const many = await w.s.call("POST", `${API}/retrieval/context`, {
+    const searches = (targets: number, scopes: number) => w.s.call("POST", `${API}/retrieval/context`, {
       token,
-      body: { organization: "acme", search_targets: Array.from({ length: 11 }, () => ({ entity_type: "measure", search_text: "delay" })), scopes: Array.from({ length: 5 }, () => ({ environment_name: "prod" })) },
+      body: {
+        organization: "acme",
+        search_targets: Array.from({ length: targets }, () => ({ entity_type: "measure", search_text: "delay" })),
+        scopes: Array.from({ length: scopes }, () => ({ environment_name: "prod" })),
+      },
     });
+    const many = await searches(11, 5);
     expect(many.status).toBe(400);
     expect(many.body.code).toBe("VALIDATION_ERROR");
     expect(many.body.message).toContain("55 searches");
-    const fifty = await w.s.call("POST", `${API}/retrieval/context`, {
-      token,
-      body: { organization: "acme", search_targets: Array.from({ length: 10 }, () => ({ entity_type: "measure", search_text: "delay" })), scopes: Array.from({ length: 5 }, () => ({ environment_name: "prod" })) },
-    });
+    const fifty = await searches(10, 5);
     expect(fifty.status).toBe(200);
     expect(fifty.body.results).toHaveLength(10);
   });

@@ -147,11 +147,11 @@ export async function rankQuestionEntities(
   for (const token of new Set([...terms.normalized.split(" "), ...question.split(/[^\p{L}\p{N}]+/u)])) {
     for (const i of scope.valuePostings.get(token) ?? []) valuable[i] = 1;
   }
-  /** Scores entity `i`; with `detail`, also fills what the answer shows (no allocation otherwise). */
   // The calibration floor keeps loose cosines from outscoring real matches; when nothing clears it (a
   // question in words the scope's texts never use), the nearest entities are still answered, with their
   // low raw scores, rather than an empty answer (below).
   let floor = W.floor;
+  /** Scores entity `i`; with `detail`, also fills what the answer shows (no allocation otherwise). */
   const scoreAt = (i: number, detail?: Detail): number => {
     const e = scope.entities[i]!;
     const ew = scope.words[i]!;
