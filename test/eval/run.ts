@@ -19,12 +19,16 @@
  * environment scope: the fourteen packages of the sets before it) and
  * `heldout4` (three more, test/eval/heldout4_*.ts, written before any score
  * was run on it; environment scope: the seventeen packages of the sets
- * before it and itself) and `heldout5` (three more, test/eval/heldout5_*.ts,
- * written before any score was run on it; environment scope: all twenty
- * packages). `--tuning` scores the tuning half only; `--sets
- * tuning,heldout5` the sets named (for
+ * before it and itself), `heldout5` (three more, test/eval/heldout5_*.ts,
+ * written before any score was run on it; environment scope: the twenty
+ * packages of the sets before it and itself) and `heldout6` (three more,
+ * test/eval/heldout6_*.ts, written before any score was run on it;
+ * environment scope: all twenty-three packages). `--tuning` scores the
+ * tuning half only; `--sets tuning,heldout6` the sets named (for
  * tuning, the sets tuned on are never read more than once before and once
- * after).
+ * after). `--check` checks that every set's targets are entities of their
+ * package, prints the questions and packages per set and exits before any
+ * ranking (no score is computed).
  *
  * `--quick` scores `get_context` alone (no baselines, answer sizes or
  * next_steps: seconds instead of minutes, for sweeps). `--verbose` lists
@@ -33,7 +37,7 @@
  * <package>:<question>` prints the top 15 of `get_context`'s ranking for one
  * question in package scope, with scores and match reasons.
  *
- * Run: `bun run eval [--tuning | --sets a,b] [--quick] [--verbose] [--ablate] [--explain pkg:question]`.
+ * Run: `bun run eval [--tuning | --sets a,b] [--quick] [--verbose] [--ablate] [--explain pkg:question] [--check]`.
  * @module
  */
 import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
@@ -64,6 +68,8 @@ import { HELDOUT4_PACKAGES } from "./heldout4_packages.ts";
 import { HELDOUT4_QUESTIONS } from "./heldout4_questions.ts";
 import { HELDOUT5_PACKAGES } from "./heldout5_packages.ts";
 import { HELDOUT5_QUESTIONS } from "./heldout5_questions.ts";
+import { HELDOUT6_PACKAGES } from "./heldout6_packages.ts";
+import { HELDOUT6_QUESTIONS } from "./heldout6_questions.ts";
 
 const argv = process.argv.slice(2);
 const args = new Set(argv);
@@ -75,7 +81,7 @@ const lexicon = loadLexicon();
 const byPackage = new Map<string, EntityRecord[]>();
 const canonicalOf = new Map<string, string>();
 const pkgOf = new Map<string, string>();
-const PACKAGES = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES, ...HELDOUT4_PACKAGES, ...HELDOUT5_PACKAGES];
+const PACKAGES = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES, ...HELDOUT4_PACKAGES, ...HELDOUT5_PACKAGES, ...HELDOUT6_PACKAGES];
 for (const pkg of PACKAGES) {
   const list: EntityRecord[] = [];
   for (const m of pkg.models) {
@@ -98,9 +104,14 @@ const withHeldout2 = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGE
 const withHeldout3 = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES].flatMap((p) => byPackage.get(p.name)!);
 /** The fourth held-out set's environment scope: the packages of the development set and the first four held-out sets. */
 const withHeldout4 = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES, ...HELDOUT4_PACKAGES].flatMap((p) => byPackage.get(p.name)!);
-/** The fifth held-out set's environment scope: every package. */
+/** The fifth held-out set's environment scope: the packages of the development set and the first five held-out sets. */
+const withHeldout5 = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES, ...HELDOUT4_PACKAGES, ...HELDOUT5_PACKAGES]
+  .flatMap((p) => byPackage.get(p.name)!);
+/** The sixth held-out set's environment scope: every package. */
 const everything = [...byPackage.values()].flat();
-const ENVIRONMENTS: Record<string, EntityRecord[]> = { heldout: allWithHeldout, heldout2: withHeldout2, heldout3: withHeldout3, heldout4: withHeldout4, heldout5: everything };
+const ENVIRONMENTS: Record<string, EntityRecord[]> = {
+  heldout: allWithHeldout, heldout2: withHeldout2, heldout3: withHeldout3, heldout4: withHeldout4, heldout5: withHeldout5, heldout6: everything,
+};
 const environmentOf = (label: string) => ENVIRONMENTS[label] ?? all;
 const vectors = new Map<string, Float32Array>();
 (await embedEntities(embedder, everything)).forEach((v, i) => v && vectors.set(everything[i]!.id, v));
@@ -122,11 +133,18 @@ if (explain) {
 }
 
 // Check the targets exist.
-for (const q of [...EVAL_QUESTIONS, ...HELDOUT_QUESTIONS, ...HELDOUT2_QUESTIONS, ...HELDOUT3_QUESTIONS, ...HELDOUT4_QUESTIONS, ...HELDOUT5_QUESTIONS]) {
+for (const q of [...EVAL_QUESTIONS, ...HELDOUT_QUESTIONS, ...HELDOUT2_QUESTIONS, ...HELDOUT3_QUESTIONS, ...HELDOUT4_QUESTIONS, ...HELDOUT5_QUESTIONS, ...HELDOUT6_QUESTIONS]) {
   for (const t of q.targets) {
     const key = t.split("=")[0]!;
     if (!byPackage.get(q.pkg)!.some((e) => canonicalOf.get(e.id) === key)) throw new Error(`target '${t}' of '${q.question}' is not an entity of ${q.pkg}`);
   }
+}
+// `--check`: the targets are entities of their package (checked above); one line per set's questions and packages, then exit before any ranking.
+if (args.has("--check")) {
+  const sets: Record<string, EvalQuestion[]> = { development: EVAL_QUESTIONS, heldout: HELDOUT_QUESTIONS, heldout2: HELDOUT2_QUESTIONS,
+    heldout3: HELDOUT3_QUESTIONS, heldout4: HELDOUT4_QUESTIONS, heldout5: HELDOUT5_QUESTIONS, heldout6: HELDOUT6_QUESTIONS };
+  console.log(`targets checked: ${Object.entries(sets).map(([name, qs]) => `${name} ${qs.length} questions / ${new Set(qs.map((q) => q.pkg)).size} packages`).join(", ")}`);
+  process.exit(0);
 }
 
 type Ranker = (question: string, entities: EntityRecord[], scope: "package" | "environment") => Promise<EntityRecord[]>;
@@ -223,6 +241,7 @@ const SETS: Record<string, EvalQuestion[]> = {
   heldout3: HELDOUT3_QUESTIONS,
   heldout4: HELDOUT4_QUESTIONS,
   heldout5: HELDOUT5_QUESTIONS,
+  heldout6: HELDOUT6_QUESTIONS,
 };
 const setsArg = argv[argv.indexOf("--sets") + 1];
 const chosen = args.has("--sets") && setsArg ? setsArg.split(",") : args.has("--tuning") || process.env.EVAL_SWEEP ? ["tuning"] : Object.keys(SETS);
@@ -233,7 +252,8 @@ console.log(`held-out set: ${HELDOUT_QUESTIONS.length} questions over ${HELDOUT_
 console.log(`second held-out set: ${HELDOUT2_QUESTIONS.length} questions over ${HELDOUT2_PACKAGES.length} more packages (environment scope: the ${withHeldout2.length} entities of the eleven)`);
 console.log(`third held-out set: ${HELDOUT3_QUESTIONS.length} questions over ${HELDOUT3_PACKAGES.length} more packages (environment scope: the ${withHeldout3.length} entities of the fourteen)`);
 console.log(`fourth held-out set: ${HELDOUT4_QUESTIONS.length} questions over ${HELDOUT4_PACKAGES.length} more packages (environment scope: the ${withHeldout4.length} entities of the seventeen)`);
-console.log(`fifth held-out set: ${HELDOUT5_QUESTIONS.length} questions over ${HELDOUT5_PACKAGES.length} more packages (environment scope: all ${everything.length} entities)`);
+console.log(`fifth held-out set: ${HELDOUT5_QUESTIONS.length} questions over ${HELDOUT5_PACKAGES.length} more packages (environment scope: the ${withHeldout5.length} entities of the twenty)`);
+console.log(`sixth held-out set: ${HELDOUT6_QUESTIONS.length} questions over ${HELDOUT6_PACKAGES.length} more packages (environment scope: all ${everything.length} entities)`);
 console.log(`scored: ${chosen.join(", ")}`);
 
 /** The ranking before issue 16 (phrases, 30 nearest neighbours per phrase, lexical blend, merged turns). */
