@@ -5,7 +5,8 @@
  * connections directly (its modelers and admins) may; viewers, the API keys
  * of viewer groups and group members alike get 403 (404 when they cannot see
  * the package). A version without them stays readable by viewers
- * (test/packages/access.test.ts).
+ * (test/packages/access.test.ts). The same rule holds for the columns of
+ * those files as connection entities (POST /retrieval/connection-entities).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { unzipSync } from "fflate";
@@ -54,6 +55,41 @@ describe("version source (GET P/source)", () => {
       const r = await download({ token });
       expect(r.status).toBe(200);
       expect(r.files!["data/payroll.csv"]).toContain("EU,100");
+    }
+  });
+});
+
+/** POST /retrieval/connection-entities in environment prod, package sales' files only. */
+async function packageFiles(auth: { token?: string; apiKey?: string }, body: Record<string, unknown> = { skip_matching: true }) {
+  const headers: Record<string, string> = { "content-type": "application/json", authorization: auth.token ? `Bearer ${auth.token}` : `ApiKey ${auth.apiKey}` };
+  const r = await w.s.service.handle(new Request(`http://localhost${API}/retrieval/connection-entities`, {
+    method: "POST", headers, body: JSON.stringify({ organization: "acme", environment_name: "prod", connection_name: "duckdb", ...body }),
+  }));
+  return { status: r.status, body: await r.json() as { tables: { table: string; package_name?: string; columns: { name: string }[] }[]; skipped: { package_name?: string; reason: string }[] } };
+}
+
+describe("connection entities (POST /retrieval/connection-entities)", () => {
+  test("viewers, their API keys and authorized-group members get no columns of a restricted version's files; the package is in skipped", async () => {
+    for (const [who, auth] of [["ann", { token: w.ann }], ["bob", { token: w.bob }], ["sales_eu key", { apiKey: w.salesKey }]] as const) {
+      for (const body of [{ skip_matching: true }, { search_text: "payroll region amount" }, { skip_matching: true, package_name: "sales" }]) {
+        const r = await packageFiles(auth, body);
+        expect([who, r.status]).toEqual([who, 200]);
+        expect([who, r.body.tables.filter((t) => t.package_name === "sales")]).toEqual([who, []]);
+        const skipped = r.body.skipped.find((s) => s.package_name === "sales");
+        expect([who, skipped?.reason]).toEqual([who, expect.stringContaining("#(authorize) or #(bind)")]);
+      }
+    }
+  });
+
+  test("modelers and admins of the package list its files with their columns", async () => {
+    // the route needs a viewer of the environment; mo is otherwise a modeler of the package only
+    await admin(w, "POST", "/organizations/acme/environments/prod/permissions", { userGroupId: "user:mo", permission: "viewer" }, [200, 201]);
+    for (const token of [mo, w.admin]) {
+      const r = await packageFiles({ token });
+      expect(r.status).toBe(200);
+      const payroll = r.body.tables.find((t) => t.package_name === "sales" && t.table === "data/payroll.csv");
+      expect(payroll?.columns.length).toBeGreaterThan(0);
+      expect(r.body.skipped.some((s) => s.package_name === "sales")).toBe(false);
     }
   });
 });

@@ -12,6 +12,11 @@
  *   (`publisher.json` excepted) of the latest version of each package the caller can read:
  *   `DESCRIBE SELECT * FROM '<absolute path>'` on the package's sandboxed
  *   DuckDB connection (`duckdb`, the name models use for package files).
+ *   A version with `#(authorize)` or `#(bind)` sources lists its files only
+ *   to the package's modelers and admins (those who may download its zip and
+ *   query its connections directly): to others, a file's columns would
+ *   describe data a rule keeps from them. The package is then reported in
+ *   `skipped` (connection `duckdb`, with `package_name`).
  *
  * Other connection types are reported in `skipped` rather than guessed at;
  * a connection that fails is reported in `errors` and does not fail the rest.
@@ -22,11 +27,13 @@ import { join, relative } from "node:path";
 import type { Connection } from "@malloydata/malloy";
 import { environmentConnection, listConnections, type ConnectionRow } from "../../connections/store.ts";
 import { openPackageDuckDB } from "../../engine/duckdb_sandbox.ts";
+import { MODEL } from "../../http/access.ts";
 import type { AppContext } from "../../http/context.ts";
 import type { Principal } from "../../http/principal.ts";
 import { listPackages } from "../../packages/store.ts";
 import { extractedVersionDir } from "../../query/models.ts";
 import { hideServerPaths } from "../../http/server_paths.ts";
+import { versionRestricted } from "../../rls/visibility.ts";
 import { latestVersion } from "../../versions/store.ts";
 
 /** A table (or data file) and its columns, before matching. */
@@ -45,7 +52,7 @@ export interface RawTable {
 /** What the enumeration found, plus what it could not read. */
 export interface Enumeration {
   tables: RawTable[];
-  skipped: { connection: string; type: string; reason: string }[];
+  skipped: { connection: string; type: string; package_name?: string; reason: string }[];
   errors: { connection?: string; package_name?: string; message: string }[];
 }
 
@@ -117,6 +124,13 @@ async function packageTables(ctx: AppContext, principal: Principal, scope: Enume
   for (const pkg of packages) {
     const version = await latestVersion(ctx.sql, pkg.id);
     if (!version) continue;
+    if (pkg.rank < MODEL && (await versionRestricted(ctx.sql, version.uuid))) {
+      out.skipped.push({
+        connection: "duckdb", type: "duckdb", package_name: pkg.name,
+        reason: `version ${version.id} of package '${pkg.name}' has sources restricted by #(authorize) or #(bind); its data files are listed to package modelers and admins`,
+      });
+      continue;
+    }
     try {
       const dir = await extractedVersionDir(ctx, { versionId: version.id, blobSha256: version.blobSha256, packageName: pkg.name });
       const duck = openPackageDuckDB(dir);
