@@ -39,10 +39,13 @@ function unitSource(target: string): string {
   return target.split(".")[0]!;
 }
 
-/** Whether a run's error text is a unit's (`<kind> unit '<target>' (<model>) failed: ...`) that the caller may not read. */
+/**
+ * Whether the run's error is that of a unit built from a source the caller may
+ * not read the data of (the unit recorded with the failure, never the error text).
+ */
 function withheldError(run: RunRow, shownAs: Shown): boolean {
-  const unit = /^(?:table|index) unit '([^']*)' \(([^)]*)\) failed:/.exec(run.error ?? "");
-  return unit !== null && shownAs(run.versionUuid, unit[2]!, unitSource(unit[1]!)) !== "full";
+  const unit = run.failedUnit;
+  return unit !== null && shownAs(run.versionUuid, unit.modelPath, unitSource(unit.target)) !== "full";
 }
 
 /**

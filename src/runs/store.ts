@@ -47,11 +47,20 @@ export interface RunView {
   units?: UnitView[];
 }
 
-/** A run row: the view plus ids. */
+/** The unit whose failure a failed run's `error` reports (its position, and what it built from). */
+interface FailedUnit {
+  position: number;
+  target: string;
+  modelPath: string;
+}
+
+/** A run row: the view plus ids, and the unit that made it fail (never shown as such). */
 export interface RunRow extends RunView {
   packageId: string;
   versionUuid: string;
   priorIndexStatus: string | null;
+  /** Null unless a unit's failure made the run fail (see sql/180_run_failed_unit.sql). */
+  failedUnit: FailedUnit | null;
 }
 
 function iso(value: Date | null): string | null {
@@ -73,6 +82,9 @@ interface RunRecord {
   startedAt: Date | null;
   finishedAt: Date | null;
   error: string | null;
+  failedPosition: number | null;
+  failedTarget: string | null;
+  failedModelPath: string | null;
 }
 
 function toRun(r: RunRecord): RunRow {
@@ -91,6 +103,9 @@ function toRun(r: RunRecord): RunRow {
     startedAt: iso(r.startedAt),
     finishedAt: iso(r.finishedAt),
     error: r.error,
+    failedUnit: r.failedPosition === null
+      ? null
+      : { position: r.failedPosition, target: r.failedTarget!, modelPath: r.failedModelPath! },
   };
 }
 
@@ -127,7 +142,7 @@ function toUnit(r: UnitRecord): UnitView & { position: number } {
 
 /** Strips ids for responses. */
 export function runView(run: RunRow): RunView {
-  const { packageId: _p, versionUuid: _v, priorIndexStatus: _i, ...view } = run;
+  const { packageId: _p, versionUuid: _v, priorIndexStatus: _i, failedUnit: _f, ...view } = run;
   return view;
 }
 
@@ -175,8 +190,10 @@ const SELECT_RUN = (db: Db) => db`
   SELECT r.id, r.package_id AS "packageId", r.version AS "versionUuid", r.prior_index_status AS "priorIndexStatus",
          v.version_id AS "versionId", r.state, r.scope, r.cancel_requested AS "cancelRequested",
          u.user_name AS "createdBy", r.created_at AS "createdAt", r.started_at AS "startedAt",
-         r.finished_at AS "finishedAt", r.error
-    FROM runs r JOIN package_versions v ON v.id = r.version LEFT JOIN users u ON u.id = r.created_by`;
+         r.finished_at AS "finishedAt", r.error, f.position AS "failedPosition",
+         f.target AS "failedTarget", f.model_path AS "failedModelPath"
+    FROM runs r JOIN package_versions v ON v.id = r.version LEFT JOIN users u ON u.id = r.created_by
+    LEFT JOIN run_units f ON f.run = r.id AND f.position = r.failed_unit`;
 
 /** Runs of a package, most recent first, keyset-paged on (created_at, id). */
 export async function listRuns(db: Db, packageId: string, page: { limit: number; before?: string }): Promise<RunRow[]> {
@@ -305,12 +322,15 @@ export async function endUnit(
 export interface RunOutcome {
   state: "succeeded" | "failed" | "cancelled";
   error?: string;
+  /** A failed run: the position of the unit whose failure `error` reports (absent when no unit's failure is reported). */
+  failedUnit?: number;
   /** How many `#(index)` dimensions the version has (to tell whether all are built). */
   indexedDimensions: number;
 }
 
 /**
- * Ends a run in one transaction: its state, its unfinished units, index and
+ * Ends a run in one transaction: its state (with, for a failed run, the unit
+ * whose failure its error reports, in the same statement), its unfinished units, index and
  * materialization rows it left `building`, and the version: a failed run
  * sets, when it built indexes, its index status `failed` (the version stays
  * queryable and serves what did build); otherwise the index status is `indexed` when every
@@ -320,7 +340,8 @@ export interface RunOutcome {
 export async function finishRun(sql: Sql, runId: string, outcome: RunOutcome): Promise<void> {
   await beginRetrying(sql, async (tx) => {
     const [r] = await tx<{ version: string; scope: RunScope | null; prior: string | null }[]>`
-      UPDATE runs SET state = ${outcome.state}, finished_at = clock_timestamp(), error = ${outcome.error ?? null}
+      UPDATE runs SET state = ${outcome.state}, finished_at = clock_timestamp(), error = ${outcome.error ?? null},
+                      failed_unit = ${outcome.state === "failed" ? (outcome.failedUnit ?? null) : null}
        WHERE id = ${runId} AND state = 'running' RETURNING version, scope, prior_index_status AS prior`;
     if (!r) return;
     const version = r.version;

@@ -256,7 +256,8 @@ async function runUnitsOf(
   const units = await runUnits(ctx.sql, runId);
   const planned = allUnits(scope.models);
   let indexUnits = 0;
-  const failures: string[] = [];
+  /** What failed, in order; `unit` is the position of a failed unit (the retrieval step has none). */
+  const failures: Array<{ text: string; unit?: number }> = [];
   for (const unit of units) {
     if (await cancelRequested(ctx, runId, controller)) return cancelled;
     const plan = planned.find((p) => p.kind === unit.kind && p.target === unit.target && p.modelPath === unit.modelPath);
@@ -279,7 +280,7 @@ async function runUnitsOf(
       const text = `${unit.kind} unit '${unit.target}' (${unit.modelPath}) failed: ${message(error)}`;
       await endUnit(ctx.sql, { runId, position: unit.position }, { state: "failed", error: text });
       // The other units still build: what did build serves, the run ends failed.
-      failures.push(text);
+      failures.push({ text, unit: unit.position });
     }
   }
   const [embedded] = await ctx.sql`SELECT 1 FROM entity_embeddings WHERE version = ${scope.version.versionUuid} LIMIT 1`;
@@ -288,12 +289,13 @@ async function runUnitsOf(
     try {
       await runRetrievalStep(ctx, scope);
     } catch (error) {
-      failures.push(`building the retrieval index failed: ${message(error)}`);
+      failures.push({ text: `building the retrieval index failed: ${message(error)}` });
     }
   }
   if (failures.length > 0) {
     const more = failures.length > 1 ? ` (and ${failures.length - 1} more failed unit${failures.length > 2 ? "s" : ""}, see units)` : "";
-    return { state: "failed", error: `${failures[0]}${more}`, indexedDimensions };
+    // The run's error is the first failure's: the unit recorded with it decides who may read it (src/runs/routes.ts).
+    return { state: "failed", error: `${failures[0]!.text}${more}`, failedUnit: failures[0]!.unit, indexedDimensions };
   }
   return { state: "succeeded", indexedDimensions };
 }

@@ -7,9 +7,11 @@
  * the source); modelers see it without its data.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { API } from "../packages/helpers.ts";
+import { waitForRuns } from "../../src/runs/worker.ts";
+import { bytes } from "../fixtures/engine_package.ts";
+import { API, publish } from "../packages/helpers.ts";
 import { waitRun } from "../runs/fixtures.ts";
-import { admin, SALES_MODEL, type SalesWorld, startSalesWorld } from "./world.ts";
+import { admin, PAYROLL_CSV, SALES_MODEL, type SalesWorld, startSalesWorld } from "./world.ts";
 
 /** Sources built on payroll: by extending it, and by joining it (each with an index of its own). */
 const MODEL = `${SALES_MODEL}
@@ -127,5 +129,77 @@ describe("materializations and runs of sources built on payroll", () => {
     expect(run.body.units.map((u: { target: string }) => u.target)).toContain("pay_totals");
     expect(JSON.stringify(run.body)).not.toContain("EU");
     for (const unit of run.body.units) expect([unit.rowCount, unit.valueCount, unit.distinctCount]).toEqual([null, null, null]);
+  });
+});
+
+/** What a caller who may not read a failed unit's data is told instead of the run's error. */
+const WITHHELD = "the run failed: a unit built from a source you may not query failed (its error is not shown to you)";
+
+describe("the run's error is withheld by the unit recorded with the failure, not by reading the error text", () => {
+  // Names the former parsing of `<kind> unit '<target>' (<model>) failed:` misread: a `'` in the
+  // source, a `'` and a `)` in the model file; the error text then matched no pattern and was shown to all.
+  const ODD_MODEL = `#(authorize) groups=[finance]
+source: \`pay'roll\` is duckdb.table('data/payroll.csv') extend {
+  #(index)
+  dimension: broken is region::number
+}
+`;
+  const ODD = `${API}/organizations/acme/environments/prod/packages/odd`;
+  let oddRun: string;
+
+  beforeAll(async () => {
+    const files = new Map([
+      ["publisher.json", bytes(JSON.stringify({ name: "odd", description: "names with quotes and parentheses" }))],
+      ["models/pay's (v2).malloy", bytes(ODD_MODEL)],
+      ["data/payroll.csv", bytes(PAYROLL_CSV)],
+    ]);
+    const published = await publish(w, "odd", "1.0.0", { token: w.admin, files });
+    expect([published.status, published.body.runId === undefined]).toEqual([201, false]);
+    oddRun = `${ODD}/runs/${published.body.runId}`;
+    await waitRun(w, oddRun, { token: w.admin });
+  }, 300_000);
+
+  test("a unit of source `pay'roll` in models/pay's (v2).malloy fails: finance members read its error, which quotes a value", async () => {
+    const run = await w.s.call("GET", oddRun, { token: w.bob });
+    expect(run.status).toBe(200);
+    expect(run.body.state).toBe("failed");
+    expect(run.body.error).toStartWith("index unit 'pay'roll.broken' (models/pay's (v2).malloy) failed: ");
+    expect(run.body.error).toContain("EU");
+    expect(run.body.units.map((u: { target: string; state: string }) => `${u.target}:${u.state}`)).toEqual(["pay'roll.broken:failed"]);
+    const runs = await w.s.call("GET", `${ODD}/runs`, { token: w.bob });
+    expect(runs.body[0].error).toBe(run.body.error);
+  });
+
+  test("viewers outside finance, their API keys and an organization admin outside it are told the error is withheld, in the run and in the list", async () => {
+    for (const auth of [{ token: w.ann }, { apiKey: w.salesKey }, { token: w.admin }]) {
+      const run = await w.s.call("GET", oddRun, auth);
+      const runs = await w.s.call("GET", `${ODD}/runs`, auth);
+      expect([run.status, runs.status]).toEqual([200, 200]);
+      expect([run.body.state, run.body.error, runs.body[0].error]).toEqual(["failed", WITHHELD, WITHHELD]);
+      for (const text of [JSON.stringify(run.body), JSON.stringify(runs.body)]) expect(text).not.toContain("EU");
+    }
+  });
+
+  test("a run that failed for a reason that is no unit's (its node stopped) shows its error to everyone, though a payroll unit was running", async () => {
+    const [v] = await w.s.service.db.sql`SELECT v.id, v.package_id FROM package_versions v JOIN packages p ON p.id = v.package_id WHERE p.name = 'sales'`;
+    const [r] = await w.s.service.db.sql`INSERT INTO runs (package_id, version, state, claimed_by, started_at, heartbeat_at)
+      VALUES (${v!.package_id as string}, ${v!.id as string}, 'running', 'dead-node', now() - interval '1 hour', now() - interval '1 hour')
+      RETURNING id`;
+    const runId = r!.id as string;
+    await w.s.service.db.sql`INSERT INTO run_units (run, position, kind, target, model_path, state)
+      VALUES (${runId}, 0, 'index', 'payroll.payroll_region', 'models/sales.malloy', 'running')`;
+    await waitForRuns(w.s.service.ctx);
+    const stopped = "the node running this run stopped (no heartbeat)";
+    const bob = await w.s.call("GET", `${P}/runs/${runId}`, { token: w.bob });
+    expect([bob.body.state, bob.body.units[0].state]).toEqual(["failed", "failed"]);
+    expect(bob.body.error).toStartWith(stopped);
+    for (const auth of [{ token: w.ann }, { token: mo }]) {
+      const run = await w.s.call("GET", `${P}/runs/${runId}`, auth);
+      expect([run.status, run.body.state]).toEqual([200, "failed"]);
+      expect(run.body.error).toStartWith(stopped);
+    }
+    // ann does not see the payroll unit at all; mo sees it without its error
+    expect((await w.s.call("GET", `${P}/runs/${runId}`, { token: w.ann })).body.units).toEqual([]);
+    expect((await w.s.call("GET", `${P}/runs/${runId}`, { token: mo })).body.units[0].error).toBe("failed (not shown to you)");
   });
 });
