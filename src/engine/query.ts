@@ -28,6 +28,7 @@ import { QueryError, problemsOf, redactPath } from "./problems.ts";
 import { NOT_ALLOWED_PREFIX } from "./guards/sql_guard.ts";
 import { ownedLru } from "./owned_lru.ts";
 import { createSemaphore, type Semaphore } from "./semaphore.ts";
+import { quoteName } from "./malloy_names.ts";
 
 /** Options of {@link runQuery}. */
 export interface RunQueryOptions {
@@ -290,7 +291,7 @@ function chooseQuery(
     const view = source.getFieldByNameIfExists(name);
     if (view?.isQueryField()) {
       return {
-        materializer: models.loadQuery(`run: ${quote(sourceName)} -> ${quote(name)}`),
+        materializer: models.loadQuery(`run: ${quoteName(sourceName)} -> ${quoteName(name)}`),
         sourceName,
         queryName: name,
       };
@@ -365,10 +366,6 @@ export function jsonSafe(value: unknown): unknown {
 function asStatement(query: string): string {
   const body = query.replace(/^(\s|--[^\n]*\n|\/\/[^\n]*\n)*/, "");
   return /^(run|query|source|import|#)/.test(body) ? query : `run: ${query}`;
-}
-
-function quote(name: string): string {
-  return `\`${name.replace(/`/g, "")}\``;
 }
 
 function list(names: string[]): string {

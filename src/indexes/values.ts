@@ -6,6 +6,7 @@
  */
 import type { CompiledModel } from "../engine/compile.ts";
 import { runQuery } from "../engine/query.ts";
+import { quoteName, quotePath } from "../engine/malloy_names.ts";
 import { badRequest } from "../http/errors.ts";
 
 /** Values kept per `#(index)` dimension without `#(index_values)`. */
@@ -15,10 +16,6 @@ const MAX_INDEX_VALUES = 100_000;
 
 interface Annotated {
   annotations?: { forRoute(route?: string): Array<{ content: string }> };
-}
-
-function quotedPath(path: string): string {
-  return path.split(".").map((s) => `\`${s.replace(/`/g, "")}\``).join(".");
 }
 
 /**
@@ -50,8 +47,8 @@ export async function distinctValueCount(
   dimension: { sourceName: string; path: string },
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<number> {
-  const field = quotedPath(dimension.path);
-  const query = `run: ${quotedPath(dimension.sourceName)} -> { where: ${field} != null; aggregate: distinct_values is count(${field}) }`;
+  const field = quotePath(dimension.path);
+  const query = `run: ${quoteName(dimension.sourceName)} -> { where: ${field} != null; aggregate: distinct_values is count(${field}) }`;
   const result = await runQuery(compiled, { query, rowLimit: 1, countTotalRows: false, timeoutMs: options.timeoutMs, signal: options.signal });
   return Number(result.data[0]?.distinct_values ?? 0);
 }

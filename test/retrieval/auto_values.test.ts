@@ -115,3 +115,29 @@ describe("next_steps' first query", () => {
     await runQuery(model, { query: direct.next_steps[0]!.slice(direct.next_steps[0]!.indexOf("run: ")), rowLimit: 100 });
   });
 });
+
+describe("a source whose name holds a dot (`match.day`) is one name, not a path", () => {
+  const DOTTED = `
+source: \`match.day\` is duckdb.sql("""
+  select case i % 3 when 0 then 'home' when 1 then 'away' else 'neutral' end as venue from range(30) as r(i)
+""") extend {
+  measure: game_count is count()
+}
+`;
+  test("its values are indexed and next_steps' first query on it runs", async () => {
+    const files = new Map([["dotted.malloy", new TextEncoder().encode(DOTTED)]]);
+    const model = await compileModel(createPackageRuntime(files, mkdtempSync(join(tmpdir(), "auto-values-"))), "dotted.malloy");
+    const meta = await modelMetadata(model);
+    const errors: unknown[] = [];
+    const values = await autoIndexValues(async () => model, [meta], { onError: (_key, error) => errors.push(error) });
+    expect(errors).toEqual([]);
+    expect(values.get("dotted.malloy#match.day.venue")?.map((v) => v.value).sort()).toEqual(["away", "home", "neutral"]);
+    const entities = entitiesFromMetadata(meta, {}, { values: { "match.day.venue": ["home", "away", "neutral"] } });
+    const scope = await prepareScope(entities, null, () => null);
+    const matches = await rankQuestionEntities("games played away", scope, null);
+    const step = buildContextResult([{ phrase: "games played away", description: "the question", matches }]).next_steps[0]!;
+    const query = step.slice(step.indexOf("run: "));
+    expect(query).toStartWith("run: `match.day` ->");
+    expect((await runQuery(model, { query, rowLimit: 10 })).data.length).toBeGreaterThan(0);
+  });
+});

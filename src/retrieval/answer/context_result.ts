@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EntityRecord } from "../index/entity_text.ts";
-import { malloyName, malloyNotes } from "./malloy_notes.ts";
+import { malloyName, malloyNotes, malloySourceName } from "./malloy_notes.ts";
 import type { QuestionMatch } from "../ranking/question_rank.ts";
 import type { EntityMatch, RankedPhrase } from "../ranking/types.ts";
 
@@ -214,7 +214,7 @@ function nextSteps(groups: SourceGroup[]): string[] {
     const uri = `model_uri '${group.modelPath}'`;
     if (group.sourceName === "") {
       const queries = best.filter((m) => m.entity.kind === "query").slice(0, 3).map((m) => m.entity.name);
-      if (queries.length > 0) steps.push(`In ${uri}, run a named query with execute_query: query '${queries.map((q) => `run: ${malloyName(q)}`).join("' or '")}'.`);
+      if (queries.length > 0) steps.push(`In ${uri}, run a named query with execute_query: query '${queries.map((q) => `run: ${malloySourceName(q)}`).join("' or '")}'.`);
       continue;
     }
     const scope = group.origin
@@ -223,7 +223,7 @@ function nextSteps(groups: SourceGroup[]): string[] {
     steps.push(`Query source_name '${group.sourceName}' in ${uri}: call execute_query with ${scope}, model_uri '${group.modelPath}' and query:\n${querySkeleton(group.sourceName, best)}`);
     const views = best.filter((m) => m.entity.kind === "view").slice(0, 3).map((m) => m.entity.name);
     if (views.length > 0) {
-      steps.push(`Views to try on '${group.sourceName}': ${views.join(", ")} (execute_query with model_uri '${group.modelPath}', source_name '${group.sourceName}', query_name '${views[0]}'; or query 'run: ${malloyName(group.sourceName)} -> ${malloyName(views[0]!)}').`);
+      steps.push(`Views to try on '${group.sourceName}': ${views.join(", ")} (execute_query with model_uri '${group.modelPath}', source_name '${group.sourceName}', query_name '${views[0]}'; or query 'run: ${malloySourceName(group.sourceName)} -> ${malloyName(views[0]!)}').`);
     }
   }
   steps.push("Use the field names listed above exactly (joined fields keep their dotted path; backquote reserved words). If a query does not compile, fix it with the notes in malloy_documentation.");
@@ -260,7 +260,7 @@ function querySkeleton(sourceName: string, best: readonly EntityMatch[]): string
   if (aggregates.length === 0) aggregates.push(`${unique("row_count")} is count()`);
   lines.push(`aggregate: ${aggregates.join(", ")}`);
   if (dims.length > 0) lines.push("limit: 50");
-  return `run: ${malloyName(sourceName)} -> {\n  ${lines.join("\n  ")}\n}`;
+  return `run: ${malloySourceName(sourceName)} -> {\n  ${lines.join("\n  ")}\n}`;
 }
 
 function isGroupable(entity: EntityRecord): boolean {

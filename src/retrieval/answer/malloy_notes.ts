@@ -28,7 +28,19 @@ const MALLOY_RESERVED: ReadonlySet<string> = new Set(
  * malloyName("orders.number") // "orders.`number`"
  */
 export function malloyName(path: string): string {
-  return path.split(".").map((s) => (/^[A-Za-z_][A-Za-z_0-9]*$/.test(s) && !MALLOY_RESERVED.has(s.toLowerCase()) ? s : "`" + s.replace(/`/g, "") + "`")).join(".");
+  return path.split(".").map(malloySourceName).join(".");
+}
+
+/**
+ * A source's (or a view's, or a query's) name as Malloy accepts it: one
+ * identifier, backquoted when it is a reserved word or not a plain
+ * identifier (a backquoted `pay.roll` is one name, not a path).
+ *
+ * @example
+ * malloySourceName("pay.roll") // "`pay.roll`"
+ */
+export function malloySourceName(name: string): string {
+  return /^[A-Za-z_][A-Za-z_0-9]*$/.test(name) && !MALLOY_RESERVED.has(name.toLowerCase()) ? name : "`" + name.replace(/`/g, "") + "`";
 }
 
 /** What an answer found, for choosing notes. */

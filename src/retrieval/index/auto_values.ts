@@ -14,6 +14,7 @@
  */
 import type { ModelMetadata } from "../../engine/metadata.ts";
 import { type CompiledModel, runQuery } from "../../engine/mod.ts";
+import { quoteName, quotePath } from "../../engine/malloy_names.ts";
 import { dimensionValues, type IndexedValue } from "./indexed_values.ts";
 
 /** Most distinct values of a dimension indexed automatically. */
@@ -66,7 +67,6 @@ export interface AutoIndexOptions {
   onError?: (key: string, error: unknown) => void;
 }
 
-const quoted = (name: string) => name.split(".").map((s) => "`" + s.replace(/`/g, "") + "`").join(".");
 
 /**
  * Values of the low-cardinality string dimensions of `models`, keyed
@@ -93,9 +93,9 @@ export async function autoIndexValues(
     let compiled: CompiledModel;
     try {
       compiled = await compiledFor(modelPath);
-      const counts = candidates.map((c, i) => `auto_distinct_${i} is count(${quoted(c.path)})`).join(", ");
+      const counts = candidates.map((c, i) => `auto_distinct_${i} is count(${quotePath(c.path)})`).join(", ");
       const result = await runQuery(compiled, {
-        query: `run: ${quoted(sourceName)} -> { aggregate: auto_rows is count(), ${counts} }`,
+        query: `run: ${quoteName(sourceName)} -> { aggregate: auto_rows is count(), ${counts} }`,
         rowLimit: 1, countTotalRows: false, timeoutMs: options.timeoutMs, signal: options.signal,
       });
       const row = result.data[0] ?? {};

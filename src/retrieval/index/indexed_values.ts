@@ -7,6 +7,7 @@
  * @module
  */
 import type { ModelMetadata } from "../../engine/metadata.ts";
+import { quoteName, quotePath } from "../../engine/malloy_names.ts";
 import { type CompiledModel, compileModel, createPackageRuntime, type LookupConnection, type PackageFiles, runQuery } from "../../engine/mod.ts";
 
 /** One distinct value of a dimension and how many rows have it. */
@@ -25,11 +26,6 @@ export interface IndexedValuesOptions {
   timeoutMs?: number;
   /** Called for a dimension whose values could not be computed (the others still are). */
   onError?: (key: string, error: unknown) => void;
-}
-
-/** Backquotes each segment of a dotted field path for Malloy (`carriers`.`nickname`). */
-function quotedPath(path: string): string {
-  return path.split(".").map((s) => "`" + s.replace(/`/g, "") + "`").join(".");
 }
 
 /** Options of {@link dimensionValues}. */
@@ -52,8 +48,8 @@ export async function dimensionValues(
   options: DimensionValuesOptions = {},
 ): Promise<IndexedValue[]> {
   const limit = Math.max(1, options.maxValues ?? 100);
-  const field = quotedPath(dimension.path);
-  const query = `run: ${quotedPath(dimension.sourceName)} -> {
+  const field = quotePath(dimension.path);
+  const query = `run: ${quoteName(dimension.sourceName)} -> {
   where: ${field} != null
   group_by: indexed_value is ${field}
   aggregate: indexed_count is count()
