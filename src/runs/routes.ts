@@ -16,7 +16,7 @@ import { routeAccess } from "../http/route_access.ts";
 import { versionParams } from "../http/resource_params.ts";
 import type { Principal } from "../http/principal.ts";
 import { type BuiltView, builtViews } from "../rls/visibility.ts";
-import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, runView, type RunView, type UnitView } from "./store.ts";
+import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, runView, type RunView, type StoredUnit, type UnitView } from "./store.ts";
 import { abortLocalRun, enqueueRun } from "./worker.ts";
 
 const runBody = t.Object({
@@ -34,18 +34,13 @@ const runParams = t.Object({
 /** Shows what runs built as the caller may see it (`builtViews`, rls/visibility.ts). */
 type Shown = (versionUuid: string, modelPath: string, source: string) => BuiltView;
 
-/** The source a unit builds from: `source` of a table unit, `source` of an index unit's `source.dimension`. */
-function unitSource(target: string): string {
-  return target.split(".")[0]!;
-}
-
 /**
  * Whether the run's error is that of a unit built from a source the caller may
  * not read the data of (the unit recorded with the failure, never the error text).
  */
 function withheldError(run: RunRow, shownAs: Shown): boolean {
   const unit = run.failedUnit;
-  return unit !== null && shownAs(run.versionUuid, unit.modelPath, unitSource(unit.target)) !== "full";
+  return unit !== null && shownAs(run.versionUuid, unit.modelPath, unit.sourceName) !== "full";
 }
 
 /**
@@ -53,13 +48,13 @@ function withheldError(run: RunRow, shownAs: Shown): boolean {
  * query are left out (below modeler) or shown without their counts and error
  * text (which may quote rows); the run's error, when it is such a unit's, says so.
  */
-function runShown(run: RunRow, shownAs: Shown, units?: UnitView[]): RunView {
+function runShown(run: RunRow, shownAs: Shown, units?: StoredUnit[]): RunView {
   const view = runView(run);
   if (withheldError(run, shownAs)) view.error = "the run failed: a unit built from a source you may not query failed (its error is not shown to you)";
   if (!units) return view;
   const visible: UnitView[] = [];
-  for (const unit of units) {
-    const as = shownAs(run.versionUuid, unit.modelPath, unitSource(unit.target));
+  for (const { position: _p, sourceName, ...unit } of units) {
+    const as = shownAs(run.versionUuid, unit.modelPath, sourceName);
     if (as === "hidden") continue;
     visible.push(as === "full" ? unit : { ...unit, rowCount: null, valueCount: null, distinctCount: null, error: unit.error === null ? null : "failed (not shown to you)" });
   }
@@ -71,7 +66,7 @@ async function shownFor(ctx: AppContext, principal: Principal | null | undefined
 }
 
 async function withUnits(ctx: AppContext, run: RunRow, shownAs: Shown): Promise<RunView> {
-  const units = (await runUnits(ctx.sql, run.id)).map(({ position: _p, ...unit }) => unit);
+  const units = await runUnits(ctx.sql, run.id);
   return runShown(run, shownAs, units);
 }
 

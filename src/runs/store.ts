@@ -52,6 +52,8 @@ interface FailedUnit {
   position: number;
   target: string;
   modelPath: string;
+  /** The source the unit builds from (sql/185_run_unit_source.sql). */
+  sourceName: string;
 }
 
 /** A run row: the view plus ids, and the unit that made it fail (never shown as such). */
@@ -85,6 +87,7 @@ interface RunRecord {
   failedPosition: number | null;
   failedTarget: string | null;
   failedModelPath: string | null;
+  failedSourceName: string | null;
 }
 
 function toRun(r: RunRecord): RunRow {
@@ -105,9 +108,12 @@ function toRun(r: RunRecord): RunRow {
     error: r.error,
     failedUnit: r.failedPosition === null
       ? null
-      : { position: r.failedPosition, target: r.failedTarget!, modelPath: r.failedModelPath! },
+      : { position: r.failedPosition, target: r.failedTarget!, modelPath: r.failedModelPath!, sourceName: r.failedSourceName! },
   };
 }
+
+/** A unit row: the view plus its position and the source it builds from (never shown as such). */
+export type StoredUnit = UnitView & { position: number; sourceName: string };
 
 /** A unit as {@link runUnits} reads it; the bigint counts come as strings. */
 interface UnitRecord {
@@ -115,6 +121,7 @@ interface UnitRecord {
   kind: UnitView["kind"];
   target: string;
   modelPath: string;
+  sourceName: string;
   state: UnitState;
   rowCount: string | number | null;
   valueCount: number | null;
@@ -124,9 +131,10 @@ interface UnitRecord {
   error: string | null;
 }
 
-function toUnit(r: UnitRecord): UnitView & { position: number } {
+function toUnit(r: UnitRecord): StoredUnit {
   return {
     position: r.position,
+    sourceName: r.sourceName,
     kind: r.kind,
     target: r.target,
     modelPath: r.modelPath,
@@ -174,11 +182,12 @@ export async function insertRun(db: Db, run: NewRun): Promise<string> {
     RETURNING id`;
   const id = r!.id;
   if (run.units.length > 0) {
-    await db`INSERT INTO run_units (run, position, kind, target, model_path)
-      SELECT ${id}, u.position, u.kind, u.target, u.model_path
+    await db`INSERT INTO run_units (run, position, kind, target, model_path, source_name)
+      SELECT ${id}, u.position, u.kind, u.target, u.model_path, u.source_name
         FROM unnest(${run.units.map((_, i) => i)}::int[], ${run.units.map((u) => u.kind)}::text[],
-                    ${run.units.map((u) => u.target)}::text[], ${run.units.map((u) => u.modelPath)}::text[])
-          AS u(position, kind, target, model_path)`;
+                    ${run.units.map((u) => u.target)}::text[], ${run.units.map((u) => u.modelPath)}::text[],
+                    ${run.units.map((u) => u.sourceName)}::text[])
+          AS u(position, kind, target, model_path, source_name)`;
   }
   if (run.buildsIndexes) {
     await db`UPDATE package_versions SET index_status = 'indexing', updated_at = clock_timestamp() WHERE id = ${run.versionUuid}`;
@@ -191,7 +200,7 @@ const SELECT_RUN = (db: Db) => db`
          v.version_id AS "versionId", r.state, r.scope, r.cancel_requested AS "cancelRequested",
          u.user_name AS "createdBy", r.created_at AS "createdAt", r.started_at AS "startedAt",
          r.finished_at AS "finishedAt", r.error, f.position AS "failedPosition",
-         f.target AS "failedTarget", f.model_path AS "failedModelPath"
+         f.target AS "failedTarget", f.model_path AS "failedModelPath", f.source_name AS "failedSourceName"
     FROM runs r JOIN package_versions v ON v.id = r.version LEFT JOIN users u ON u.id = r.created_by
     LEFT JOIN run_units f ON f.run = r.id AND f.position = r.failed_unit`;
 
@@ -218,9 +227,9 @@ export async function findRun(db: Db, runId: string, options: { packageId?: stri
 }
 
 /** The units of a run, in order. */
-export async function runUnits(db: Db, runId: string): Promise<Array<UnitView & { position: number }>> {
+export async function runUnits(db: Db, runId: string): Promise<StoredUnit[]> {
   const rows = await db<UnitRecord[]>`
-    SELECT position, kind, target, model_path AS "modelPath", state, row_count AS "rowCount", value_count AS "valueCount",
+    SELECT position, kind, target, model_path AS "modelPath", source_name AS "sourceName", state, row_count AS "rowCount", value_count AS "valueCount",
            distinct_count AS "distinctCount", started_at AS "startedAt", finished_at AS "finishedAt", error
       FROM run_units WHERE run = ${runId} ORDER BY position`;
   return rows.map(toUnit);

@@ -186,8 +186,8 @@ source: \`pay'roll\` is duckdb.table('data/payroll.csv') extend {
       VALUES (${v!.package_id as string}, ${v!.id as string}, 'running', 'dead-node', now() - interval '1 hour', now() - interval '1 hour')
       RETURNING id`;
     const runId = r!.id as string;
-    await w.s.service.db.sql`INSERT INTO run_units (run, position, kind, target, model_path, state)
-      VALUES (${runId}, 0, 'index', 'payroll.payroll_region', 'models/sales.malloy', 'running')`;
+    await w.s.service.db.sql`INSERT INTO run_units (run, position, kind, target, model_path, source_name, state)
+      VALUES (${runId}, 0, 'index', 'payroll.payroll_region', 'models/sales.malloy', 'payroll', 'running')`;
     await waitForRuns(w.s.service.ctx);
     const stopped = "the node running this run stopped (no heartbeat)";
     const bob = await w.s.call("GET", `${P}/runs/${runId}`, { token: w.bob });
@@ -201,5 +201,48 @@ source: \`pay'roll\` is duckdb.table('data/payroll.csv') extend {
     // ann does not see the payroll unit at all; mo sees it without its error
     expect((await w.s.call("GET", `${P}/runs/${runId}`, { token: w.ann })).body.units).toEqual([]);
     expect((await w.s.call("GET", `${P}/runs/${runId}`, { token: mo })).body.units[0].error).toBe("failed (not shown to you)");
+  });
+});
+
+describe("a unit's source is the one it was planned from, not the part of its target before a dot", () => {
+  // `pay.roll.broken` is dimension `broken` of source `pay.roll`: split at the first dot it named a source
+  // `pay`, which has no rule, and the unit's counts and error (quoting `EU`) were shown to every viewer.
+  const DOTTED_MODEL = `#(authorize) groups=[finance]
+source: \`pay.roll\` is duckdb.table('data/payroll.csv') extend {
+  #(index)
+  dimension: broken is region::number
+}
+`;
+  const DOTTED = `${API}/organizations/acme/environments/prod/packages/dotted`;
+  let dottedRun: string;
+
+  beforeAll(async () => {
+    const files = new Map([
+      ["publisher.json", bytes(JSON.stringify({ name: "dotted", description: "a source name with a dot" }))],
+      ["models/pay.malloy", bytes(DOTTED_MODEL)],
+      ["data/payroll.csv", bytes(PAYROLL_CSV)],
+    ]);
+    const published = await publish(w, "dotted", "1.0.0", { token: w.admin, files });
+    expect([published.status, published.body.runId === undefined]).toEqual([201, false]);
+    dottedRun = `${DOTTED}/runs/${published.body.runId}`;
+    await waitRun(w, dottedRun, { token: w.admin });
+  }, 300_000);
+
+  test("finance members see the unit of source `pay.roll` and its error", async () => {
+    const run = await w.s.call("GET", dottedRun, { token: w.bob });
+    expect([run.status, run.body.state]).toEqual([200, "failed"]);
+    expect(run.body.units.map((u: { target: string; state: string }) => `${u.target}:${u.state}`)).toEqual(["pay.roll.broken:failed"]);
+    expect(run.body.error).toContain("EU");
+  });
+
+  test("viewers outside finance and their API keys see neither the unit nor its error; an admin outside finance sees the unit without them", async () => {
+    for (const auth of [{ token: w.ann }, { apiKey: w.salesKey }]) {
+      const run = await w.s.call("GET", dottedRun, auth);
+      expect([run.status, run.body.error, run.body.units]).toEqual([200, WITHHELD, []]);
+      expect(JSON.stringify(run.body)).not.toContain("EU");
+    }
+    const admin = await w.s.call("GET", dottedRun, { token: w.admin });
+    expect(admin.body.error).toBe(WITHHELD);
+    expect(admin.body.units.map((u: { error: string | null }) => u.error)).toEqual(["failed (not shown to you)"]);
   });
 });

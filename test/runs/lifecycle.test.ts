@@ -119,8 +119,8 @@ test("a run left running by a dead node is marked failed by the next claim", asy
   const [r] = await w.s.service.db.sql`INSERT INTO runs (package_id, version, state, claimed_by, started_at, heartbeat_at, prior_index_status)
     VALUES (${v!.package_id as string}, ${v!.id as string}, 'running', 'dead-node', now() - interval '1 hour', now() - interval '1 hour', 'unknown')
     RETURNING id`;
-  await w.s.service.db.sql`INSERT INTO run_units (run, position, kind, target, model_path)
-    VALUES (${r!.id as string}, 0, 'index', 'flights.carrier_code', 'models/flights.malloy')`;
+  await w.s.service.db.sql`INSERT INTO run_units (run, position, kind, target, model_path, source_name)
+    VALUES (${r!.id as string}, 0, 'index', 'flights.carrier_code', 'models/flights.malloy', 'flights')`;
   await w.s.service.db.sql`UPDATE run_units SET state = 'running' WHERE run = ${r!.id as string}`;
   await w.s.service.db.sql`UPDATE package_versions SET index_status = 'indexing' WHERE id = ${v!.id as string}`;
   await waitForRuns(w.s.service.ctx);
