@@ -11,24 +11,48 @@ import { groupTokenPrincipal, userById, userPrincipal } from "../http/auth.ts";
 import { forbidden, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { type Claims, looksLike, type Subject, verifyCredential } from "./credentials.ts";
-import { grantActive, grantWorkspace } from "../oauth/store.ts";
+import { activeGrant, grantActive } from "../oauth/store.ts";
 import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";
 import { mcpPath, serviceOrigin } from "../mcp/protected_resource.ts";
 import { workspaceReaches } from "../workspaces/store.ts";
 
 const CHALLENGE = 'Bearer realm="app", error="invalid_token"';
 
-/** The principal a credential acts as, `null` when the user or group token is gone. */
-export async function principalOf(sql: Db, subject: Subject): Promise<Principal | null> {
+/**
+ * What a credential's subject acts as when it is read again: its principal,
+ * and for a credential got through an OAuth client authorized for a
+ * workspace's MCP resource, that workspace.
+ */
+interface Standing {
+  principal: Principal;
+  /** The workspace of the subject's OAuth grant; `null` without a grant, or for an organization's resource. */
+  workspace: string | null;
+}
+
+/**
+ * A credential's subject read again, its OAuth grant (if any) read once:
+ * `null` when the user or group token is gone, the user's password changed
+ * since, or the grant was revoked.
+ */
+async function standingOf(sql: Db, subject: Subject): Promise<Standing | null> {
   if (!/^[0-9a-f-]{36}$/i.test(subject.id)) return null;
-  if (subject.kind === "group") return await groupTokenPrincipal(sql, { tokenId: subject.id });
+  if (subject.kind === "group") {
+    const principal = await groupTokenPrincipal(sql, { tokenId: subject.id });
+    return principal ? { principal, workspace: null } : null;
+  }
   const user = await userById(sql, subject.id);
   // a password change, reset or removal since the credential was signed ends it
   if (!user || user.tokenVersion !== subject.version) return null;
-  if (subject.oauthGrant === undefined) return userPrincipal(user);
-  // got through an OAuth client: restricted as that client is, and over when its grant is revoked
-  if (!(await grantActive(sql, subject.oauthGrant))) return null;
-  return { ...userPrincipal(user), oauth: true, oauthGrant: subject.oauthGrant };
+  if (subject.oauthGrant === undefined) return { principal: userPrincipal(user), workspace: null };
+  // got through an OAuth client: restricted as that client is, over when its grant is revoked, and bound to its workspace
+  const grant = await activeGrant(sql, subject.oauthGrant);
+  if (!grant) return null;
+  return { principal: { ...userPrincipal(user), oauth: true, oauthGrant: subject.oauthGrant }, workspace: grant.workspace };
+}
+
+/** The principal a credential acts as, `null` when the user or group token is gone (or the OAuth grant revoked). */
+export async function principalOf(sql: Db, subject: Subject): Promise<Principal | null> {
+  return (await standingOf(sql, subject))?.principal ?? null;
 }
 
 /** The package route an app token may call, parsed from a request (`null` for any other route). */
@@ -94,22 +118,21 @@ export async function acceptAppToken(ctx: AppContext, request: Request, token: s
   if (!env || env.id !== claims.scope.envId || route.pkg !== claims.scope.packageName) {
     throw forbidden(`this app token is for package '${claims.scope.packageName}' only`);
   }
-  const principal = await principalOf(ctx.sql, claims.subject);
-  if (!principal) throw unauthenticated("the user or API key of this app token no longer exists", CHALLENGE);
-  const workspace = await workspaceLost(ctx.sql, principal, route);
+  const standing = await standingOf(ctx.sql, claims.subject);
+  if (!standing) throw unauthenticated("the user or API key of this app token no longer exists", CHALLENGE);
+  const workspace = await workspaceLost(ctx.sql, standing, route);
   if (workspace !== null) throw forbidden(`this app token was got for workspace '${workspace}', which no longer holds package '${route.env}/${route.pkg}'`);
-  return { principal, claims };
+  return { principal: standing.principal, claims };
 }
 
 /**
- * For a principal that got its credential through an OAuth client authorized
- * for a workspace's MCP resource: the workspace's name when it no longer
- * holds the package (or the user no longer sees it), else `null`. Such a
- * credential reads a package only while it is one of that workspace's.
+ * For a credential got through an OAuth client authorized for a workspace's
+ * MCP resource: the workspace's name when it no longer holds the package
+ * (or the user no longer sees it), else `null`. Such a credential reads a
+ * package only while it is one of that workspace's.
  */
-async function workspaceLost(sql: Db, principal: Principal, route: { org: string; env: string; pkg: string }): Promise<string | null> {
-  if (principal.kind !== "user" || !principal.oauthGrant) return null;
-  const workspace = await grantWorkspace(sql, principal.oauthGrant);
+async function workspaceLost(sql: Db, standing: Standing, route: { org: string; env: string; pkg: string }): Promise<string | null> {
+  const { principal, workspace } = standing;
   if (workspace === null) return null;
   return (await workspaceReaches(sql, principal, { orgName: route.org, workspace, envName: route.env, packageName: route.pkg })) ? null : workspace;
 }
@@ -121,9 +144,9 @@ async function workspaceLost(sql: Db, principal: Principal, route: { org: string
  * grant was revoked, or the workspace it was got for no longer holds the package.
  */
 export async function appPrincipalNow(sql: Db, claims: Claims, route: { org: string; env: string; pkg: string }): Promise<Principal | null> {
-  const principal = await principalOf(sql, claims.subject);
-  if (!principal) return null;
-  return (await workspaceLost(sql, principal, route)) === null ? principal : null;
+  const standing = await standingOf(sql, claims.subject);
+  if (!standing) return null;
+  return (await workspaceLost(sql, standing, route)) === null ? standing.principal : null;
 }
 
 /** An OAuth access token's bearer value in `Authorization`, or `null`. */
