@@ -32,7 +32,7 @@ import { signInUrl, wantsHtml } from "../signin/links.ts";
 import { resolveVersion } from "../versions/store.ts";
 import { signCredential, spendLaunch, subjectOf, verifyCredential } from "./credentials.ts";
 import { appFile, appPath, contentTypeOf, extractedDir } from "./files.ts";
-import { appPrincipalNow, appTokenOf } from "./scope.ts";
+import { appPrincipalNow, appRefusal, appStandingNow, appTokenOf, routeIsScope } from "./scope.ts";
 import { atAppOrigin } from "./origin.ts";
 
 /** The CSP of every app file: an opaque origin that may run scripts, submit forms and open popups. */
@@ -65,7 +65,9 @@ const APP_DOC = "Serves `public/<path>` of the latest unarchived version (`index
   "and back), answered with `Cache-Control: no-store` and two injected elements: `<meta name=\"app-token\" content=\"…\">` (the app " +
   "token of `POST .../app-token`), `<meta name=\"app-api\" content=\"…\">` (the package's API address: its path, or with `APP_ORIGIN` " +
   "the platform's origin and path) and a `<base href=\".../app/~<capability>/…\">` so the app's relative URLs load its other files " +
-  "(a sandboxed page sends no cookie; the capability serves non-HTML files of this package's `public/` only). Other files carry an " +
+  "(a sandboxed page sends no cookie; the capability serves non-HTML files of this package's `public/` only: another package's path is " +
+  "404, a link whose user or API key is gone or whose OAuth grant was revoked 401, one got for a workspace that no longer holds the " +
+  "package 403). Other files carry an " +
   "`ETag` (`If-None-Match` answers 304). `..` or `.` segments: 400; a missing file: 404. With `APP_ORIGIN`, app files are served " +
   "on that origin only: here a page answers a form that posts a 60-second launch credential to the same URL there (see the POST " +
   "of this path), another file a 303 to its file link there, a file link a 308 there; on the app origin a page without a launch " +
@@ -128,10 +130,12 @@ async function appCaller(ctx: AppContext, input: AppRequest): Promise<Principal 
 /** A non-HTML file through the asset capability of its `<base>`. */
 async function serveAsset(ctx: AppContext, input: AppRequest, capability: string, rest: string): Promise<Response> {
   const claims = await verifyCredential(ctx.jwtSecret, "asset", capability);
-  const principal = claims ? await appPrincipalNow(ctx.sql, claims, input.params) : null;
-  if (!claims?.scope || !principal) throw unauthenticated("this app's file link has expired; reload the app");
-  const pkg = await packageFor(ctx, principal, input.params);
-  if (pkg.envId !== claims.scope.envId || pkg.name !== claims.scope.packageName) throw notFound("app file not found");
+  if (!claims?.scope) throw unauthenticated("this app's file link has expired; reload the app");
+  // another package's files: not found, whoever the link is of (checked before what it acts as, which is checked for this package)
+  if (!(await routeIsScope(ctx.sql, input.params, claims.scope))) throw notFound("app file not found");
+  const now = await appStandingNow(ctx.sql, claims, input.params);
+  if (!("principal" in now)) throw appRefusal(now, "this app's file link", input.params);
+  const pkg = await packageFor(ctx, now.principal, input.params);
   const path = appPath(rest);
   const version = await resolveVersion(ctx.sql, pkg.id);
   if (!version) throw notFound(`package '${pkg.name}' has no unarchived version`);
@@ -264,12 +268,15 @@ async function serveApp(ctx: AppContext, input: AppRequest): Promise<Response> {
 async function launchApp(ctx: AppContext, input: AppRequest & { body: { launch: string } }): Promise<Response> {
   if (!atAppOrigin(ctx, input.request)) throw notFound("app pages are posted to on APP_ORIGIN only; open the app with GET");
   const claims = await verifyCredential(ctx.jwtSecret, "launch", input.body.launch);
-  const principal = claims ? await appPrincipalNow(ctx.sql, claims, input.params) : null;
   // expired (a reload after a minute) or invalid: open the app again through the platform
-  if (!claims?.scope || !principal) return sameUrlOn(ctx.config.publicUrl!, input.request, 303);
+  if (!claims?.scope) return sameUrlOn(ctx.config.publicUrl!, input.request, 303);
+  // another package's page: not found, whoever the launch is of (and not spent)
+  if (!(await routeIsScope(ctx.sql, input.params, claims.scope))) throw notFound("app file not found");
+  // its user gone, its OAuth grant revoked, its workspace no longer holding the package: back, as an expired one
+  const principal = await appPrincipalNow(ctx.sql, claims, input.params);
+  if (!principal) return sameUrlOn(ctx.config.publicUrl!, input.request, 303);
   const { appBase, raw } = splitAppUrl(input.request, input.params.pkg);
   const file = await latestFile(ctx, principal, input.params, raw);
-  if (file.pkg.envId !== claims.scope.envId || file.pkg.name !== claims.scope.packageName) throw notFound("app file not found");
   if (!file.type.startsWith("text/html")) throw notFound("only app pages are opened with a launch form");
   // a launch opens one page once: a second post of it (a copied form, a replay) goes back like an expired one
   if (!(await spendLaunch(ctx.sql, claims))) return sameUrlOn(ctx.config.publicUrl!, input.request, 303);

@@ -8,27 +8,55 @@
 import type { Db } from "../db/database.ts";
 import type { AppContext } from "../http/context.ts";
 import { groupTokenPrincipal, userById, userPrincipal } from "../http/auth.ts";
-import { forbidden, unauthenticated } from "../http/errors.ts";
+import { type ApiError, forbidden, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";
-import { type Claims, looksLike, type Subject, verifyCredential } from "./credentials.ts";
-import { grantActive, grantWorkspace } from "../oauth/store.ts";
+import { type Claims, looksLike, type PackageScope, type Subject, verifyCredential } from "./credentials.ts";
+import { activeGrant, grantActive } from "../oauth/store.ts";
 import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";
 import { mcpPath, serviceOrigin } from "../mcp/protected_resource.ts";
 import { workspaceReaches } from "../workspaces/store.ts";
 
 const CHALLENGE = 'Bearer realm="app", error="invalid_token"';
 
-/** The principal a credential acts as, `null` when the user or group token is gone. */
-export async function principalOf(sql: Db, subject: Subject): Promise<Principal | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(subject.id)) return null;
-  if (subject.kind === "group") return await groupTokenPrincipal(sql, { tokenId: subject.id });
+/**
+ * What a credential's subject acts as when it is read again: its principal,
+ * and for a credential got through an OAuth client authorized for a
+ * workspace's MCP resource, that workspace.
+ */
+interface Standing {
+  principal: Principal;
+  /** The workspace of the subject's OAuth grant; `null` without a grant, or for an organization's resource. */
+  workspace: string | null;
+}
+
+/**
+ * Why a credential's subject no longer acts: its user or group token is gone
+ * (or the user's password changed since), or the OAuth grant it was got
+ * through was revoked.
+ */
+type Lapse = "gone" | "revoked";
+
+/** A credential's subject read again, its OAuth grant (if any) read once; or why it no longer acts. */
+async function standingOf(sql: Db, subject: Subject): Promise<Standing | Lapse> {
+  if (!/^[0-9a-f-]{36}$/i.test(subject.id)) return "gone";
+  if (subject.kind === "group") {
+    const principal = await groupTokenPrincipal(sql, { tokenId: subject.id });
+    return principal ? { principal, workspace: null } : "gone";
+  }
   const user = await userById(sql, subject.id);
   // a password change, reset or removal since the credential was signed ends it
-  if (!user || user.tokenVersion !== subject.version) return null;
-  if (subject.oauthGrant === undefined) return userPrincipal(user);
-  // got through an OAuth client: restricted as that client is, and over when its grant is revoked
-  if (!(await grantActive(sql, subject.oauthGrant))) return null;
-  return { ...userPrincipal(user), oauth: true, oauthGrant: subject.oauthGrant };
+  if (!user || user.tokenVersion !== subject.version) return "gone";
+  if (subject.oauthGrant === undefined) return { principal: userPrincipal(user), workspace: null };
+  // got through an OAuth client: restricted as that client is, over when its grant is revoked, and bound to its workspace
+  const grant = await activeGrant(sql, subject.oauthGrant);
+  if (!grant) return "revoked";
+  return { principal: { ...userPrincipal(user), oauth: true, oauthGrant: subject.oauthGrant }, workspace: grant.workspace };
+}
+
+/** The principal a credential acts as, `null` when the user or group token is gone (or the OAuth grant revoked). */
+export async function principalOf(sql: Db, subject: Subject): Promise<Principal | null> {
+  const standing = await standingOf(sql, subject);
+  return typeof standing === "string" ? null : standing.principal;
 }
 
 /** The package route an app token may call, parsed from a request (`null` for any other route). */
@@ -89,41 +117,72 @@ export async function acceptAppToken(ctx: AppContext, request: Request, token: s
   if (!claims?.scope) throw unauthenticated("app token is invalid or expired; ask POST .../packages/{pkg}/app-token for a new one", CHALLENGE);
   const route = appRouteOf(request.method, new URL(request.url).pathname);
   if (!route) throw forbidden("an app token only reads its package's models, queries and events (and renews itself at .../app-token)");
-  const [env] = await ctx.sql`SELECT e.id FROM environments e JOIN organizations o ON o.id = e.org_id
-                               WHERE o.name = ${route.org} AND e.name = ${route.env}`;
-  if (!env || env.id !== claims.scope.envId || route.pkg !== claims.scope.packageName) {
-    throw forbidden(`this app token is for package '${claims.scope.packageName}' only`);
-  }
-  const principal = await principalOf(ctx.sql, claims.subject);
-  if (!principal) throw unauthenticated("the user or API key of this app token no longer exists", CHALLENGE);
-  const workspace = await workspaceLost(ctx.sql, principal, route);
-  if (workspace !== null) throw forbidden(`this app token was got for workspace '${workspace}', which no longer holds package '${route.env}/${route.pkg}'`);
-  return { principal, claims };
+  if (!(await routeIsScope(ctx.sql, route, claims.scope))) throw forbidden(`this app token is for package '${claims.scope.packageName}' only`);
+  const now = await appStandingNow(ctx.sql, claims, route);
+  if ("principal" in now) return { principal: now.principal, claims };
+  throw appRefusal(now, "this app token", route);
+}
+
+/** Whether a route's package is the package a credential was issued for. */
+export async function routeIsScope(sql: Db, route: { org: string; env: string; pkg: string }, scope: PackageScope): Promise<boolean> {
+  if (route.pkg !== scope.packageName) return false;
+  const [env] = await sql<{ id: string }[]>`SELECT e.id FROM environments e JOIN organizations o ON o.id = e.org_id
+                                            WHERE o.name = ${route.org} AND e.name = ${route.env}`;
+  return env?.id === scope.envId;
 }
 
 /**
- * For a principal that got its credential through an OAuth client authorized
- * for a workspace's MCP resource: the workspace's name when it no longer
- * holds the package (or the user no longer sees it), else `null`. Such a
- * credential reads a package only while it is one of that workspace's.
+ * For a credential got through an OAuth client authorized for a workspace's
+ * MCP resource: the workspace's name when it no longer holds the package
+ * (or the user no longer sees it), else `null`. Such a credential reads a
+ * package only while it is one of that workspace's.
  */
-async function workspaceLost(sql: Db, principal: Principal, route: { org: string; env: string; pkg: string }): Promise<string | null> {
-  if (principal.kind !== "user" || !principal.oauthGrant) return null;
-  const workspace = await grantWorkspace(sql, principal.oauthGrant);
+async function workspaceLost(sql: Db, standing: Standing, route: { org: string; env: string; pkg: string }): Promise<string | null> {
+  const { principal, workspace } = standing;
   if (workspace === null) return null;
   return (await workspaceReaches(sql, principal, { orgName: route.org, workspace, envName: route.env, packageName: route.pkg })) ? null : workspace;
+}
+
+/** What an app credential still acts as for its package's route, or why it no longer does. */
+type AppStanding = { principal: Principal } | { refused: Lapse } | { refused: "workspace"; workspace: string };
+
+/**
+ * An app credential (app token, asset link, launch) read again for its
+ * package's route: its principal, or why it is refused: its user or API key
+ * is gone or its password changed, its OAuth grant was revoked, or the
+ * workspace it was got for no longer holds the package. The grant is read once.
+ */
+export async function appStandingNow(sql: Db, claims: Claims, route: { org: string; env: string; pkg: string }): Promise<AppStanding> {
+  const standing = await standingOf(sql, claims.subject);
+  if (typeof standing === "string") return { refused: standing };
+  const workspace = await workspaceLost(sql, standing, route);
+  return workspace === null ? { principal: standing.principal } : { refused: "workspace", workspace };
 }
 
 /**
  * The principal an accepted app token still acts as for its package's
  * route, read again (a long-lived event stream asks before every event):
- * `null` when its user or API key is gone, its password changed, its OAuth
- * grant was revoked, or the workspace it was got for no longer holds the package.
+ * `null` when {@link appStandingNow} refuses it.
  */
 export async function appPrincipalNow(sql: Db, claims: Claims, route: { org: string; env: string; pkg: string }): Promise<Principal | null> {
-  const principal = await principalOf(sql, claims.subject);
-  if (!principal) return null;
-  return (await workspaceLost(sql, principal, route)) === null ? principal : null;
+  const now = await appStandingNow(sql, claims, route);
+  return "principal" in now ? now.principal : null;
+}
+
+/**
+ * The error of a refused app credential, `what` naming it ("this app token"):
+ * 401 when its user or API key is gone or its OAuth grant was revoked, 403
+ * when the workspace it was got for no longer holds the package.
+ */
+export function appRefusal(refusal: Exclude<AppStanding, { principal: Principal }>, what: string, route: { env: string; pkg: string }): ApiError {
+  switch (refusal.refused) {
+    case "gone":
+      return unauthenticated(`the user or API key of ${what} no longer exists, or the user's password changed since; open the app again`, CHALLENGE);
+    case "revoked":
+      return unauthenticated(`the OAuth authorization ${what} was got with was revoked; authorize the client again`, CHALLENGE);
+    case "workspace":
+      return forbidden(`${what} was got for workspace '${refusal.workspace}', which no longer holds package '${route.env}/${route.pkg}'`);
+  }
 }
 
 /** An OAuth access token's bearer value in `Authorization`, or `null`. */

@@ -155,27 +155,38 @@ export async function revokeGrant(db: Db, grantId: string): Promise<void> {
   await db`UPDATE oauth_grants SET revoked_at = coalesce(revoked_at, now()) WHERE id = ${grantId}`;
 }
 
-/**
- * The workspace of an OAuth grant issued for a workspace's MCP resource
- * (`.../mcp/{org}/workspace/{ws}`), or `null` (an organization's resource, or
- * no such grant).
- */
-export async function grantWorkspace(db: Db, grantId: string): Promise<string | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(grantId)) return null;
-  const [r] = await db<{ resource: string }[]>`SELECT resource FROM oauth_grants WHERE id = ${grantId}`;
-  if (!r) return null;
+/** A grant that stands (exists, not revoked), as the checks of app credentials read it. */
+export interface ActiveGrant {
+  /**
+   * The workspace of a grant issued for a workspace's MCP resource
+   * (`.../mcp/{org}/workspace/{ws}`); `null` for an organization's resource.
+   */
+  workspace: string | null;
+}
+
+/** The workspace name in the path of a grant's resource URL, or `null`. */
+function workspaceOfResource(resource: string): string | null {
   let path: string;
   try {
-    path = new URL(r.resource).pathname;
+    path = new URL(resource).pathname;
   } catch {
     return null;
   }
   return /^\/mcp\/[^/]+\/workspace\/([^/]+)$/.exec(path)?.[1] ?? null;
 }
 
+/**
+ * A grant that stands, with its workspace, in one read (whether it stands
+ * and what it reaches come from the same row); `null` when it is revoked or
+ * does not exist.
+ */
+export async function activeGrant(db: Db, grantId: string): Promise<ActiveGrant | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(grantId)) return null;
+  const [r] = await db<{ resource: string }[]>`SELECT resource FROM oauth_grants WHERE id = ${grantId} AND revoked_at IS NULL`;
+  return r ? { workspace: workspaceOfResource(r.resource) } : null;
+}
+
 /** Whether a grant exists and is not revoked (checked on every MCP request with an OAuth token). */
 export async function grantActive(db: Db, grantId: string): Promise<boolean> {
-  if (!/^[0-9a-f-]{36}$/i.test(grantId)) return false;
-  const [r] = await db`SELECT 1 FROM oauth_grants WHERE id = ${grantId} AND revoked_at IS NULL`;
-  return r !== undefined;
+  return (await activeGrant(db, grantId)) !== null;
 }

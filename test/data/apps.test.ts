@@ -3,6 +3,8 @@ import { rm } from "node:fs/promises";
 import { API, publish, smallPackage, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { openEvents, serve } from "./helpers.ts";
 import { signCredential, verifyCredential } from "../../src/apps/credentials.ts";
+import { appPrincipalNow } from "../../src/apps/scope.ts";
+import type { Sql } from "../../src/db/database.ts";
 import { authorize, pkce, registerClient, REDIRECT_URI, tokenRequest } from "../helpers/oauth.ts";
 
 // explicit: a file run after another in the same process must not fall back to bun's 5 s
@@ -48,6 +50,22 @@ async function signIn(userName: string, password: string, returnTo = "/"): Promi
   });
   const setCookie = r.headers.get("set-cookie") ?? "";
   return { status: r.status, location: r.headers.get("location"), cookie: setCookie.split(";")[0]!, setCookie };
+}
+
+/**
+ * The service's database handle, counting the statements that read
+ * `oauth_grants` (the driver's tagged-template calls; everything else passes through).
+ */
+function countingGrantReads(sql: Sql): { sql: Sql; count: () => number } {
+  let count = 0;
+  const counting = new Proxy(sql, {
+    apply(target, self, args: unknown[]) {
+      const strings = args[0];
+      if (Array.isArray(strings) && "raw" in strings && strings.join("?").includes("oauth_grants")) count++;
+      return Reflect.apply(target, self, args);
+    },
+  });
+  return { sql: counting, count: () => count };
 }
 
 function metaToken(html: string): string {
@@ -366,6 +384,13 @@ describe("in-package web apps", () => {
     const salesApp = ((await gotForSales.json()) as { token: string }).token;
     const P = `${origin}${O}/environments/prod/packages/plain`;
     expect((await fetch(`${P}/models`, { headers: { authorization: `Bearer ${salesApp}` } })).status).toBe(200);
+    // a check of the app token (as an open stream makes before every event) reads its OAuth grant once:
+    // whether it stands and the workspace it is bound to come from the same row
+    const salesClaims = (await verifyCredential(w.s.service.ctx.jwtSecret, "app", salesApp))!;
+    const plainRoute = { org: "acme", env: "prod", pkg: "plain" };
+    const standing = countingGrantReads(w.s.service.db.sql);
+    expect(await appPrincipalNow(standing.sql, salesClaims, plainRoute)).toMatchObject({ userName: "viewer", oauthGrant: salesClaims.subject.oauthGrant });
+    expect(standing.count()).toBe(1);
     // flights is readable by the viewer, but not a package of the workspace the client was authorized for
     const outside = await appToken(forSales, "flights");
     expect(outside.status).toBe(403);
@@ -383,6 +408,9 @@ describe("in-package web apps", () => {
     // taking the package out of the workspace ends it for the workspace's token
     expect((await w.s.call("DELETE", `${O}/workspaces/sales/packages?environmentName=prod&packageName=plain`, { token: w.admin })).status).toBe(204);
     expect((await appToken(forSales, "plain")).status).toBe(403);
+    const lost = countingGrantReads(w.s.service.db.sql);
+    expect(await appPrincipalNow(lost.sql, salesClaims, plainRoute)).toBeNull();
+    expect(lost.count()).toBe(1);
     // the open stream too, at its next event (the user still reads the package; the workspace no longer holds it)
     expect((await publish(w, "plain", "1.0.1", { token: w.admin })).status).toBe(201);
     expect((await events.next("revoked")).data.package).toBe("plain");
