@@ -10,19 +10,10 @@ import { type FileHandle, mkdir, open, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { gcHint } from "./memory.ts";
-import {
-  inflateEntry,
-  inflateEntryFrom,
-  isSymlink,
-  openZipFile,
-  readCentralDirectory,
-  readCentralDirectoryFrom,
-  ZipBudgetError,
-  ZipEntryCountError,
-  type ZipEntry,
-  ZipFormatError,
-  type ZipSource,
-} from "./zip_reader.ts";
+import { isSymlink, readCentralDirectory, readCentralDirectoryFrom, type ZipEntry } from "./zip_directory.ts";
+import { ZipBudgetError, ZipEntryCountError, ZipFormatError } from "./zip_errors.ts";
+import { inflateEntry, inflateEntryFrom } from "./zip_inflate.ts";
+import { openZipFile, type ZipSource } from "./zip_source.ts";
 
 /** The files of a package: relative path (forward slashes) to bytes. */
 export type PackageFiles = Map<string, Uint8Array>;

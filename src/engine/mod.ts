@@ -17,15 +17,10 @@ export {
   removeExtracted,
   sha256Hex,
 } from "./extract.ts";
-export {
-  absoluteTablePath,
-  closeAllPackageDuckDB,
-  closePackageDuckDB,
-  engineLimits,
-  openPackageDuckDB,
-  PackageDuckDBConnection,
-  setEngineLimits,
-} from "./duckdb_sandbox.ts";
+export { closeAllPackageDuckDB, closePackageDuckDB, openPackageDuckDB } from "./duckdb_sandbox.ts";
+export { PackageDuckDBConnection } from "./duckdb_connection.ts";
+export { engineLimits, setEngineLimits } from "./duckdb_limits.ts";
+export { absoluteTablePath } from "./duckdb_paths.ts";
 export { openSession } from "./duckdb_session.ts";
 export { gcHint } from "./memory.ts";
 export { checkDuckDBSql } from "./guards/sql_guard.ts";

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { mkdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { setPackageReadDirectories } from "../engine/duckdb_sandbox.ts";
+import { setPackageReadDirectories } from "../engine/duckdb_paths.ts";
 import type { Db } from "../db/database.ts";
 import { MissingChunkError, putChunkedFile, writeChunkedFile, type ChunkedKind } from "../db/chunked_files.ts";
 
