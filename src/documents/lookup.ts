@@ -3,7 +3,8 @@
  * rank is too low (domain errors).
  * @module
  */
-import { effectiveRank, READ, roleName } from "../http/access.ts";
+import { effectiveRank } from "../http/access.ts";
+import { READ, roleName } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";

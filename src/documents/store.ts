@@ -3,7 +3,8 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import { principalKey, roleName } from "../http/access.ts";
+import { principalKey } from "../http/access.ts";
+import { roleName } from "../access/roles.ts";
 import type { Principal } from "../http/principal.ts";
 import { ValidationError } from "../errors.ts";
 

@@ -3,7 +3,8 @@
  * 404 when the caller cannot see it, 403 when its role is too low.
  * @module
  */
-import { principalKey, READ } from "../http/access.ts";
+import { principalKey } from "../http/access.ts";
+import { READ } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import type { Db } from "../db/database.ts";

@@ -4,7 +4,8 @@
  */
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Db } from "../db/database.ts";
-import { principalKey, roleName } from "../http/access.ts";
+import { principalKey } from "../http/access.ts";
+import { roleName } from "../access/roles.ts";
 import type { Principal } from "../http/principal.ts";
 import { lockRunsBeforeDelete } from "../db/lock_order.ts";
 

@@ -4,7 +4,8 @@
  * @module
  */
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, effectiveRank } from "../http/access.ts";
+import { ADMIN } from "../access/roles.ts";
+import { effectiveRank } from "../http/access.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Principal } from "../http/principal.ts";
 import { organizationFor } from "../organizations/lookup.ts";

@@ -4,7 +4,8 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, isSystemAdmin } from "../http/access.ts";
+import { ADMIN } from "../access/roles.ts";
+import { isSystemAdmin } from "../http/access.ts";
 import { required } from "../http/auth.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";

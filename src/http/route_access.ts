@@ -33,7 +33,8 @@
  * @module
  */
 import { Elysia } from "elysia";
-import { ADMIN, MODEL, READ, isSystemAdmin } from "./access.ts";
+import { ADMIN, MODEL, READ } from "../access/roles.ts";
+import { isSystemAdmin } from "./access.ts";
 import { required, requiredUser } from "./auth.ts";
 import { type AppContext, requestMeta } from "./context.ts";
 import type { Principal } from "./principal.ts";

@@ -3,7 +3,8 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import { principalKey, READ } from "../http/access.ts";
+import { principalKey } from "../http/access.ts";
+import { READ } from "../access/roles.ts";
 import type { Principal } from "../http/principal.ts";
 
 /** A workspace row: id and name. */

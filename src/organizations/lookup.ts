@@ -3,7 +3,7 @@
  * it, 403 when its role is too low (domain errors, mapped to HTTP in one place).
  * @module
  */
-import { roleName } from "../http/access.ts";
+import { roleName } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import { NotFoundError, ForbiddenError } from "../errors.ts";

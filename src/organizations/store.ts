@@ -4,7 +4,8 @@
  */
 import type { Db } from "../db/database.ts";
 import type { Principal } from "../http/principal.ts";
-import { principalKey, roleName } from "../http/access.ts";
+import { principalKey } from "../http/access.ts";
+import { roleName } from "../access/roles.ts";
 import { lockRunsBeforeDelete } from "../db/lock_order.ts";
 
 /** An organization as the API shows it. */

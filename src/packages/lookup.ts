@@ -4,7 +4,7 @@
  * but the role is too low.
  * @module
  */
-import { MODEL, READ, roleName } from "../http/access.ts";
+import { MODEL, READ, roleName } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Db } from "../db/database.ts";
 import type { Principal } from "../http/principal.ts";

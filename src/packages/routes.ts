@@ -6,7 +6,7 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { MODEL, READ, } from "../http/access.ts";
+import { MODEL, READ } from "../access/roles.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { forbidden, notFound } from "../http/errors.ts";

@@ -4,7 +4,8 @@
  */
 import type { Db } from "../db/database.ts";
 import { ValidationError } from "../errors.ts";
-import { principalKey, roleName } from "../http/access.ts";
+import { principalKey } from "../http/access.ts";
+import { roleName } from "../access/roles.ts";
 import type { Principal } from "../http/principal.ts";
 import { deleteOrphanBlobs } from "../environments/store.ts";
 import { latestVersionOf } from "../versions/store.ts";

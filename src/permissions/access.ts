@@ -7,7 +7,8 @@
  */
 import type { Db } from "../db/database.ts";
 import type { AppContext } from "../http/context.ts";
-import { ADMIN, effectiveRank, ROLES, roleName } from "../http/access.ts";
+import { ADMIN, ROLES, roleName } from "../access/roles.ts";
+import { effectiveRank } from "../http/access.ts";
 import type { PrincipalRef } from "../http/params.ts";
 import type { Principal } from "../http/principal.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";

@@ -5,7 +5,7 @@
  * Environment and package levels are served under `/environments/` and `/projects/`.
  * @module
  */
-import { ADMIN } from "../http/access.ts";
+import { ADMIN } from "../access/roles.ts";
 import { name, uuid } from "../http/params.ts";
 import type { PermissionLevel } from "./access.ts";
 

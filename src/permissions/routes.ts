@@ -7,7 +7,8 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { isSystemAdmin, ROLES } from "../http/access.ts";
+import { isSystemAdmin } from "../http/access.ts";
+import { ROLES } from "../access/roles.ts";
 import { required } from "../http/auth.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";

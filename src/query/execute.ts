@@ -11,7 +11,7 @@
 import { type ColumnSchema, runQuery, type Semaphore, withReadableFiles } from "../engine/mod.ts";
 import { hideServerPaths } from "../http/server_paths.ts";
 import type { AppContext } from "../http/context.ts";
-import { MODEL } from "../http/access.ts";
+import { MODEL } from "../access/roles.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
 import type { Principal } from "../http/principal.ts";
 import { authorizeQuery, queryModelDef } from "../rls/enforce.ts";

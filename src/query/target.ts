@@ -7,7 +7,8 @@
  */
 
 import type { AppContext } from "../http/context.ts";
-import { READ, principalKey } from "../http/access.ts";
+import { READ } from "../access/roles.ts";
+import { principalKey } from "../http/access.ts";
 import { authGeneration, decisionCache } from "../http/auth_cache.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 import type { Principal } from "../http/principal.ts";

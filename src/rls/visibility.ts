@@ -14,7 +14,8 @@
  */
 import type { Db } from "../db/database.ts";
 import type { ModelMetadata, SourceMetadata } from "../engine/mod.ts";
-import { MODEL, principalKey } from "../http/access.ts";
+import { MODEL } from "../access/roles.ts";
+import { principalKey } from "../http/access.ts";
 import type { Principal } from "../http/principal.ts";
 import { holderGroups } from "../attributes/effective.ts";
 import type { SourceAccess } from "./source_rules.ts";

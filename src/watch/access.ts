@@ -4,7 +4,8 @@
  * watch-mode handlers used to write by hand, with domain errors.
  * @module
  */
-import { effectiveRank, isSystemAdmin, MODEL, principalKey, READ } from "../http/access.ts";
+import { effectiveRank, isSystemAdmin, principalKey } from "../http/access.ts";
+import { MODEL, READ } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";

@@ -3,7 +3,7 @@
  * caller cannot see it, 403 when visible but the rank is too low.
  * @module
  */
-import { ADMIN, MODEL, READ, roleName } from "../http/access.ts";
+import { ADMIN, MODEL, READ, roleName } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Principal } from "../http/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import { ADMIN, READ } from "../http/access.ts";
+import { ADMIN, READ } from "../access/roles.ts";
 import { required, requiredUser } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
 import { badRequest, conflict } from "../http/errors.ts";

@@ -27,7 +27,7 @@ import { join, relative } from "node:path";
 import type { Connection } from "@malloydata/malloy";
 import { environmentConnection, listConnections, type ConnectionRow } from "../../connections/store.ts";
 import { openPackageDuckDB } from "../../engine/duckdb_sandbox.ts";
-import { MODEL } from "../../http/access.ts";
+import { MODEL } from "../../access/roles.ts";
 import type { AppContext } from "../../http/context.ts";
 import type { Principal } from "../../http/principal.ts";
 import { listPackages } from "../../packages/store.ts";
