@@ -22,7 +22,7 @@
 import { jwtVerify, SignJWT } from "jose";
 import { protectedHeaderOf } from "../jwt_header.ts";
 import type { Db } from "../db/database.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 
 /** The kinds of browser credentials. */
 export type CredentialKind = "app" | "session" | "asset" | "launch";

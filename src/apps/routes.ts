@@ -22,7 +22,7 @@ import { required } from "../http/auth.ts";
 import { sessionPrincipal } from "./session.ts";
 import type { AppContext } from "../http/context.ts";
 import { notFound, unauthenticated } from "../http/errors.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { packageFor } from "../packages/lookup.ts";

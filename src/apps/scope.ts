@@ -9,7 +9,7 @@ import type { Db } from "../db/database.ts";
 import type { AppContext } from "../http/context.ts";
 import { groupTokenPrincipal, userById, userPrincipal } from "../http/auth.ts";
 import { type ApiError, forbidden, unauthenticated } from "../http/errors.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { type Claims, looksLike, type PackageScope, type Subject, verifyCredential } from "./credentials.ts";
 import { activeGrant, grantActive } from "../oauth/store.ts";
 import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";

@@ -8,7 +8,7 @@
 import { principalOf } from "./scope.ts";
 import { signCredential, subjectOf, verifyCredential } from "./credentials.ts";
 import type { AppContext } from "../http/context.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 
 /** Name of the browser session cookie. */
 const SESSION_COOKIE = "mp_session";

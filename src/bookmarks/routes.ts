@@ -9,7 +9,7 @@ import type { AppContext } from "../http/context.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { workspaceFor } from "../workspaces/lookup.ts";

@@ -10,7 +10,7 @@ import { connectionLookup } from "../connections/store.ts";
 import type { Db } from "../db/database.ts";
 import { deleteEnvironment, type EnvironmentRow, environmentView, type EnvironmentView, insertEnvironment } from "../environments/store.ts";
 import type { AppContext } from "../http/context.ts";
-import type { UserPrincipal } from "../http/principal.ts";
+import type { UserPrincipal } from "../access/principal.ts";
 import { deleteOrganization, insertOrganization, type OrganizationRow } from "../organizations/store.ts";
 import { publishVersion } from "../packages/publish.ts";
 import { afterPublish, packageCacheDir } from "../packages/after_publish.ts";

@@ -3,10 +3,10 @@
  * rank is too low (domain errors).
  * @module
  */
-import { effectiveRank } from "../http/access.ts";
+import { effectiveRank } from "../access/store.ts";
 import { READ, roleName } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { documentLevel } from "../permissions/levels.ts";
 import { workspaceLevel } from "../permissions/levels.ts";

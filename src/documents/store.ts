@@ -3,9 +3,8 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import { principalKey } from "../http/access.ts";
+import { principalKey, type Principal } from "../access/principal.ts";
 import { roleName } from "../access/roles.ts";
-import type { Principal } from "../http/principal.ts";
 import { ValidationError } from "../errors.ts";
 
 /** A document as the API shows it. */

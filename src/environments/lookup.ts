@@ -3,10 +3,9 @@
  * 404 when the caller cannot see it, 403 when its role is too low.
  * @module
  */
-import { principalKey } from "../http/access.ts";
+import { principalKey, type Principal } from "../access/principal.ts";
 import { READ } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
-import type { Principal } from "../http/principal.ts";
 import type { Db } from "../db/database.ts";
 import { NotFoundError } from "../errors.ts";
 import { findOrganization } from "../organizations/store.ts";

@@ -4,9 +4,8 @@
  */
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import type { Db } from "../db/database.ts";
-import { principalKey } from "../http/access.ts";
+import { principalKey, type Principal } from "../access/principal.ts";
 import { roleName } from "../access/roles.ts";
-import type { Principal } from "../http/principal.ts";
 import { lockRunsBeforeDelete } from "../db/lock_order.ts";
 
 /** An environment as the API shows it. */

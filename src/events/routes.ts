@@ -13,7 +13,7 @@ import { acceptAppToken, appPrincipalNow } from "../apps/scope.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
-import { type Principal, rateLimitKey } from "../http/principal.ts";
+import { type Principal, rateLimitKey } from "../access/principal.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import type { Claims } from "../apps/credentials.ts";

@@ -5,9 +5,9 @@
  */
 import type { AppContext } from "../http/context.ts";
 import { ADMIN } from "../access/roles.ts";
-import { effectiveRank } from "../http/access.ts";
+import { effectiveRank } from "../access/store.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { organizationFor } from "../organizations/lookup.ts";
 import { findGroup, type GroupRow } from "./store.ts";
 

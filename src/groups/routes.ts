@@ -5,7 +5,7 @@
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { ADMIN } from "../access/roles.ts";
-import { isSystemAdmin } from "../http/access.ts";
+import { isSystemAdmin, type Principal } from "../access/principal.ts";
 import { required } from "../http/auth.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
@@ -32,7 +32,6 @@ import {
   type GroupRow,
 } from "./store.ts";
 import type { Db } from "../db/database.ts";
-import type { Principal } from "../http/principal.ts";
 
 const status = t.Union([t.Literal("admin"), t.Literal("member")], { error: "status must be admin or member" });
 const memberItem = t.Object({

@@ -3,7 +3,7 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import type { PrincipalRef } from "../http/params.ts";
+import type { PrincipalRef } from "../access/principal.ts";
 
 /** A group as the API shows it. */
 export interface GroupView {

@@ -3,6 +3,7 @@
  * @module
  */
 import { t } from "elysia";
+import type { PrincipalRef } from "../access/principal.ts";
 
 /** Pattern of organization, environment, package, group, workspace, connection, attribute and user names. */
 export const NAME_PATTERN = "^[a-zA-Z0-9_-]+$";
@@ -60,12 +61,6 @@ export function uuid(label: string) {
 
 /** Path params `{ org, group }`. */
 export const groupParams = t.Object({ org: name("organizationName"), group: name("groupName") });
-
-/** A parsed `kind:name` principal reference. */
-export interface PrincipalRef {
-  kind: "user" | "group" | "workspace";
-  name: string;
-}
 
 /** Splits `user:bob` into `{ kind: "user", name: "bob" }` (the schema already checked the pattern). */
 export function parsePrincipal(text: string): PrincipalRef {

@@ -34,10 +34,9 @@
  */
 import { Elysia } from "elysia";
 import { ADMIN, MODEL, READ } from "../access/roles.ts";
-import { isSystemAdmin } from "./access.ts";
+import { isSystemAdmin, type Principal } from "../access/principal.ts";
 import { required, requiredUser } from "./auth.ts";
 import { type AppContext, requestMeta } from "./context.ts";
-import type { Principal } from "./principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { organizationFor } from "../organizations/lookup.ts";
 import { environmentFor, organizationSeenThrough } from "../environments/lookup.ts";

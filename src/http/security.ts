@@ -8,7 +8,7 @@ import { jwt } from "@elysiajs/jwt";
 import { authenticate, type TokenSigner, externalIdp } from "./auth.ts";
 import type { AppContext } from "./context.ts";
 import { requestMeta } from "./context.ts";
-import { principalLabel, rateLimitKey } from "./principal.ts";
+import { principalLabel, rateLimitKey } from "../access/principal.ts";
 import { appCredentialPrincipal } from "../apps/scope.ts";
 
 /** Elysia plugin deriving `principal` and `signer` for the routes that use it. */

@@ -10,7 +10,7 @@
  * @module
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { callTool, type McpServerOptions } from "./server.ts";
 
 /** A request the SDK transport answers, when {@link directToolCall} does not. */

@@ -21,7 +21,7 @@ import { authenticate, required, type TokenSigner, externalIdp } from "../http/a
 import { requestMeta, type AppContext } from "../http/context.ts";
 import { ApiError, forbidden, notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
-import { principalLabel, rateLimitKey, type Principal } from "../http/principal.ts";
+import { principalLabel, rateLimitKey, type Principal } from "../access/principal.ts";
 import { organizationFor } from "../organizations/lookup.ts";
 import { challenge, discoveryCacheControl, mcpPath, originAllowed, serviceOrigin, resourceMetadata } from "./protected_resource.ts";
 import { createMcpServer } from "./server.ts";

@@ -12,7 +12,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { apiErrorOf } from "../http/error_handler.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import {
   EXECUTE_QUERY_TOOL,
   GET_CONTEXT_TOOL,

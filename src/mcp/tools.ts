@@ -5,7 +5,7 @@
  * query engine and the retrieval layer implement to answer them.
  * @module
  */
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import type { ContextResult } from "../retrieval/answer/context_result.ts";
 import { NAME_PATTERN, VERSION_ID_PATTERN } from "../http/params.ts";
 import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";

@@ -5,10 +5,9 @@
  */
 import { roleName } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
-import type { Principal } from "../http/principal.ts";
+import { type Principal, principalKey } from "../access/principal.ts";
 import { NotFoundError, ForbiddenError } from "../errors.ts";
 import { authGeneration, decisionCache } from "../http/auth_cache.ts";
-import { principalKey } from "../http/access.ts";
 import { findOrganization } from "./store.ts";
 
 /** Options of {@link organizationFor}. */

@@ -3,8 +3,7 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import type { Principal } from "../http/principal.ts";
-import { principalKey } from "../http/access.ts";
+import { type Principal, principalKey } from "../access/principal.ts";
 import { roleName } from "../access/roles.ts";
 import { lockRunsBeforeDelete } from "../db/lock_order.ts";
 

@@ -7,7 +7,7 @@
 import { MODEL, READ, roleName } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
 import type { Db } from "../db/database.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { environmentFor } from "../environments/lookup.ts";
 import type { EnvironmentRow } from "../environments/store.ts";

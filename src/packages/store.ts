@@ -4,9 +4,8 @@
  */
 import type { Db } from "../db/database.ts";
 import { ValidationError } from "../errors.ts";
-import { principalKey } from "../http/access.ts";
+import { principalKey, type Principal } from "../access/principal.ts";
 import { roleName } from "../access/roles.ts";
-import type { Principal } from "../http/principal.ts";
 import { deleteOrphanBlobs } from "../environments/store.ts";
 import { latestVersionOf } from "../versions/store.ts";
 import { lockRunsBeforeDelete } from "../db/lock_order.ts";

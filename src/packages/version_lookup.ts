@@ -3,7 +3,7 @@
  * @module
  */
 import type { AppContext } from "../http/context.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { NotFoundError } from "../errors.ts";
 import { packageFor } from "./lookup.ts";
 import type { PackageRow } from "./store.ts";

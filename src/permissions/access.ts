@@ -8,9 +8,8 @@
 import type { Db } from "../db/database.ts";
 import type { AppContext } from "../http/context.ts";
 import { ADMIN, ROLES, roleName } from "../access/roles.ts";
-import { effectiveRank } from "../http/access.ts";
-import type { PrincipalRef } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
+import { effectiveRank } from "../access/store.ts";
+import type { PrincipalRef, Principal } from "../access/principal.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { isMember } from "../organizations/store.ts";
 import type { GrantPrincipal, GrantTarget } from "./store.ts";

@@ -7,14 +7,13 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
-import { isSystemAdmin } from "../http/access.ts";
+import { isSystemAdmin, type PrincipalRef, type Principal } from "../access/principal.ts";
 import { ROLES } from "../access/roles.ts";
 import { required } from "../http/auth.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
-import { pageQuery, parsePrincipal, principalParam, type PrincipalRef } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
+import { pageQuery, parsePrincipal, principalParam } from "../http/params.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { isMember } from "../organizations/store.ts";

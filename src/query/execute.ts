@@ -13,7 +13,7 @@ import { hideServerPaths } from "../http/server_paths.ts";
 import type { AppContext } from "../http/context.ts";
 import { MODEL } from "../access/roles.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { authorizeQuery, queryModelDef } from "../rls/enforce.ts";
 import type { QueryVia } from "../query_log/store.ts";
 import { type ArgumentStyle, checkQueryArgs, type QueryArgs } from "./args.ts";

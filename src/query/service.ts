@@ -15,7 +15,7 @@
 import { createSemaphore, QueryError, setEngineLimits } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
-import { type Principal, principalLabel } from "../http/principal.ts";
+import { type Principal, principalLabel } from "../access/principal.ts";
 import type { QueryLogEntry, QueryStatus } from "../query_log/store.ts";
 import { queryLogWriter } from "../query_log/writer.ts";
 import type { QueryArgs } from "./args.ts";

@@ -11,8 +11,7 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import { principalKey } from "../http/access.ts";
-import type { Principal } from "../http/principal.ts";
+import { principalKey, type Principal } from "../access/principal.ts";
 import { latestVersionOf, type ArchiveStatus } from "../versions/store.ts";
 import { decideRows, type EffectiveValue, effectiveRowsQuery, type Row } from "../attributes/effective.ts";
 

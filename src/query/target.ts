@@ -8,10 +8,9 @@
 
 import type { AppContext } from "../http/context.ts";
 import { READ } from "../access/roles.ts";
-import { principalKey } from "../http/access.ts";
+import { principalKey, type Principal } from "../access/principal.ts";
 import { authGeneration, decisionCache } from "../http/auth_cache.ts";
 import { badRequest, notFound } from "../http/errors.ts";
-import type { Principal } from "../http/principal.ts";
 import { type ArgumentStyle, argName, type CheckedQueryArgs } from "./args.ts";
 import { findQueryTarget, type QueryTarget, type TargetVersion, workspaceAccess } from "./store.ts";
 

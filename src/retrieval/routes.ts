@@ -14,7 +14,7 @@ import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
 import { required } from "../http/auth.ts";
 import { badRequest } from "../http/errors.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { mergeRankings } from "./ranking/rank.ts";

@@ -9,7 +9,7 @@
 import type { Db } from "../db/database.ts";
 import type { AppContext } from "../http/context.ts";
 import { badRequest } from "../http/errors.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { buildContextResult, type ContextResult } from "./answer/context_result.ts";
 import { getEmbedder } from "./embedding/embedder.ts";
 import { type QuestionRankOptions, rankQuestionEntities } from "./ranking/question_rank.ts";

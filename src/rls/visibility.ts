@@ -15,8 +15,7 @@
 import type { Db } from "../db/database.ts";
 import type { ModelMetadata, SourceMetadata } from "../engine/mod.ts";
 import { MODEL } from "../access/roles.ts";
-import { principalKey } from "../http/access.ts";
-import type { Principal } from "../http/principal.ts";
+import { principalKey, type Principal } from "../access/principal.ts";
 import { holderGroups } from "../attributes/effective.ts";
 import type { SourceAccess } from "./source_rules.ts";
 

@@ -14,7 +14,7 @@ import { name, pageQuery, uuid } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { versionParams } from "../http/resource_params.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { type BuiltView, builtViews } from "../rls/visibility.ts";
 import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, runView, type RunView, type StoredUnit, type UnitView } from "./store.ts";
 import { abortLocalRun, enqueueRun } from "./worker.ts";

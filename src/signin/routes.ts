@@ -8,7 +8,7 @@ import { Elysia } from "elysia";
 import pkgJson from "../../package.json" with { type: "json" };
 import { clearSessionCookie, sessionCookie, sessionPrincipal } from "../apps/session.ts";
 import { type AppContext, requestMeta } from "../http/context.ts";
-import { principalLabel } from "../http/principal.ts";
+import { principalLabel } from "../access/principal.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { RateLimitedError } from "../errors.ts";
 import { publicAccess } from "../http/route_access.ts";

@@ -8,7 +8,7 @@ import { required } from "../http/auth.ts";
 import { badRequest, conflict, forbidden, notFound } from "../http/errors.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { name } from "../http/params.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
 import { deleteUser, findUser, insertUser, updateUser, userView } from "./store.ts";

@@ -4,10 +4,10 @@
  * watch-mode handlers used to write by hand, with domain errors.
  * @module
  */
-import { effectiveRank, isSystemAdmin, principalKey } from "../http/access.ts";
+import { effectiveRank } from "../access/store.ts";
+import { isSystemAdmin, principalKey, type Principal } from "../access/principal.ts";
 import { MODEL, READ } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
-import type { Principal } from "../http/principal.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { environmentFor, organizationRank } from "../environments/lookup.ts";
 import type { EnvironmentRow } from "../environments/store.ts";

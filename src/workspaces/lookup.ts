@@ -5,7 +5,7 @@
  */
 import { ADMIN, MODEL, READ, roleName } from "../access/roles.ts";
 import type { AppContext } from "../http/context.ts";
-import type { Principal } from "../http/principal.ts";
+import type { Principal } from "../access/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { workspaceLevel } from "../permissions/levels.ts";
 import { findPackage, workspaceById, type PackageRef, type WorkspaceRow } from "./store.ts";

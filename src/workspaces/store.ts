@@ -5,9 +5,8 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import { principalKey } from "../http/access.ts";
+import { principalKey, type Principal } from "../access/principal.ts";
 import { roleName } from "../access/roles.ts";
-import type { Principal } from "../http/principal.ts";
 
 /** A workspace as the API shows it. */
 export interface WorkspaceView {

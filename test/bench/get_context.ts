@@ -12,7 +12,7 @@
  * @module
  */
 import type { ModelMetadata } from "../../src/engine/metadata.ts";
-import type { Principal } from "../../src/http/principal.ts";
+import type { Principal } from "../../src/access/principal.ts";
 import { insertModelMetadata } from "../../src/models/store.ts";
 import { indexVersion } from "../../src/retrieval/index/indexer.ts";
 import type { IndexedValue } from "../../src/retrieval/index/indexed_values.ts";

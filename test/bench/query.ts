@@ -38,7 +38,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { readConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { extractArchive } from "../../src/engine/mod.ts";
-import type { Principal } from "../../src/http/principal.ts";
+import type { Principal } from "../../src/access/principal.ts";
 import { createQueryRunner, type QueryArgs } from "../../src/query/service.ts";
 import { startService } from "../../src/service.ts";
 import { bytes, zipFiles } from "../fixtures/engine_package.ts";

@@ -24,7 +24,7 @@ import { checkDuckDBSql, jsonSafe, engineLimits } from "../../src/engine/mod.ts"
 import { openSession } from "../../src/engine/duckdb_session.ts";
 import { userById } from "../../src/http/auth.ts";
 import { authGeneration } from "../../src/http/auth_cache.ts";
-import type { Principal } from "../../src/http/principal.ts";
+import type { Principal } from "../../src/access/principal.ts";
 import { servedMaterializations } from "../../src/materializations/store.ts";
 import { queryLogWriter } from "../../src/query_log/writer.ts";
 import { compiledModelFor } from "../../src/query/models.ts";

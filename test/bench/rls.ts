@@ -22,7 +22,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import type { Principal } from "../../src/http/principal.ts";
+import type { Principal } from "../../src/access/principal.ts";
 import type { QueryLogEntry } from "../../src/query_log/store.ts";
 import { effectiveValues } from "../../src/attributes/effective.ts";
 import { queryLogWriter } from "../../src/query_log/writer.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { QueryError } from "../../src/engine/mod.ts";
 import { ApiError } from "../../src/http/errors.ts";
-import type { Principal } from "../../src/http/principal.ts";
+import type { Principal } from "../../src/access/principal.ts";
 import { modelCacheOf } from "../../src/query/models.ts";
 import { createQueryRunner } from "../../src/query/service.ts";
 import { API, publish, startWorld, userWith, type World } from "../packages/helpers.ts";

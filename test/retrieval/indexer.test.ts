@@ -10,7 +10,7 @@ import { resetEmbedder } from "../../src/retrieval/embedding/embedder.ts";
 import { ENTITY_TEXT_FORMAT } from "../../src/retrieval/index/entity_text.ts";
 import { indexVersion, resumeIndexing, waitForIndexing } from "../../src/retrieval/index/indexer.ts";
 import { createContextSearcher } from "../../src/retrieval/search.ts";
-import type { Principal } from "../../src/http/principal.ts";
+import type { Principal } from "../../src/access/principal.ts";
 import { API, publish, startWorld, type World } from "../packages/helpers.ts";
 import { ecommerceFiles } from "./fixtures.ts";
 

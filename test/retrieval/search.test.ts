@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ApiError } from "../../src/http/errors.ts";
-import type { Principal } from "../../src/http/principal.ts";
+import type { Principal } from "../../src/access/principal.ts";
 import { waitForRuns } from "../../src/runs/worker.ts";
 import { createContextSearcher, type ContextSearcher } from "../../src/retrieval/search.ts";
 import type { ContextResult } from "../../src/retrieval/answer/context_result.ts";

@@ -29,7 +29,7 @@ import { environmentConnection, listConnections, type ConnectionRow } from "../.
 import { openPackageDuckDB } from "../../engine/duckdb_sandbox.ts";
 import { MODEL } from "../../access/roles.ts";
 import type { AppContext } from "../../http/context.ts";
-import type { Principal } from "../../http/principal.ts";
+import type { Principal } from "../../access/principal.ts";
 import { listPackages } from "../../packages/store.ts";
 import { extractedVersionDir } from "../../query/models.ts";
 import { hideServerPaths } from "../../http/server_paths.ts";

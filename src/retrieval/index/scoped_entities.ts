@@ -13,9 +13,8 @@
  */
 import type { Db } from "../../db/database.ts";
 import type { ModelMetadata } from "../../engine/metadata.ts";
-import { principalKey } from "../../http/access.ts";
+import { principalKey, type Principal } from "../../access/principal.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
-import type { Principal } from "../../http/principal.ts";
 import { findOrganization } from "../../organizations/store.ts";
 import { latestVersionOf } from "../../versions/store.ts";
 import { entitiesFromMetadata, type EntityRecord, type LexicalTerms } from "./entity_text.ts";

@@ -1,5 +1,7 @@
 /**
- * Who is calling: a user (access token) or a group (API key).
+ * Who is calling: a user (access token) or a group (API key), pure helpers on
+ * a caller, and a parsed reference to a grantee (`user:bob`). No imports:
+ * stores, domain modules and the HTTP layer share these types.
  * @module
  */
 
@@ -47,4 +49,22 @@ export function principalLabel(principal: Principal): string {
  */
 export function rateLimitKey(principal: Principal): string {
   return principal.kind === "user" ? `user:${principal.userId}` : `group:${principal.orgId}:${principal.groupId}`;
+}
+
+/** The principal's kind and id as the SQL function `effective_rank` expects them. */
+export function principalKey(principal: Principal): { kind: "user" | "group"; id: string } {
+  return principal.kind === "user"
+    ? { kind: "user", id: principal.userId }
+    : { kind: "group", id: principal.groupId };
+}
+
+/** Whether the principal is a system administrator. */
+export function isSystemAdmin(principal: Principal): boolean {
+  return principal.kind === "user" && principal.systemAdmin;
+}
+
+/** A parsed `kind:name` principal reference (a grantee or group member named in a request). */
+export interface PrincipalRef {
+  kind: "user" | "group" | "workspace";
+  name: string;
 }
