@@ -10,9 +10,12 @@
  *    `*_routes.ts`) is imported only by `src/app.ts` or by another route module; domain modules,
  *    stores and `src/http/` never import one (lookups live in the domain, e.g. `lookup.ts`); the
  *    route plugins (`src/http/route_access.ts`, `src/http/security.ts`) are imported only by the route layer.
- * 3. **Stores decide no HTTP status**: `store.ts` and `*_store.ts` modules do not import
- *    `src/http/errors.ts`; they throw the domain errors of `src/errors.ts`, which
- *    `src/http/error_handler.ts` maps to HTTP.
+ * 3. **Stores sit below `src/http/`**: `store.ts` and `*_store.ts` modules import no module of
+ *    `src/http/`, type-only imports included (read from the source text, since the transpiler
+ *    drops them). They throw the domain errors of `src/errors.ts` (which
+ *    `src/http/error_handler.ts` maps to HTTP), take the role lattice from `src/access/roles.ts`
+ *    and the principal types from `src/access/principal.ts`. Imports listed in
+ *    {@link STORE_HTTP_ALLOWED} are exempt, each with its reason; the list may only shrink.
  * 4. **No mutually importing folders**: when a module of folder A imports folder B, no module of
  *    B imports A (type-only imports excluded). The route layer (route modules and the two Elysia
  *    plugins only they `.use()`: `src/http/route_access.ts`, which loads every capability's
@@ -31,6 +34,12 @@ import { dirname, join, relative, resolve } from "node:path";
 
 /** Folder pairs allowed to import each other, with the reason (sorted pair, `a<->b`). */
 const MUTUAL_ALLOWED: Record<string, string> = {};
+
+/** Imports of `src/http/` modules that a store may keep (`store -> http module`), with the reason. */
+const STORE_HTTP_ALLOWED: Record<string, string> = {
+  "src/demo/store.ts -> src/http/context.ts":
+    "type AppContext: the demo publishes and hands the whole context to afterPublish (run queue, event hub, config); it is a domain module named store",
+};
 
 const root = resolve(import.meta.dir, "..");
 const srcDir = join(root, "src");
@@ -62,6 +71,20 @@ function importsOf(file: string): string[] {
 }
 
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
+
+/**
+ * Every relative import of one module, type-only ones included (`import type`, `export ... from`,
+ * `import("...")` in a type), read from the source text: the transpiler drops type-only imports.
+ */
+function allImportsOf(file: string): string[] {
+  const code = readFileSync(join(root, file), "utf8");
+  const out: string[] = [];
+  for (const m of code.matchAll(/\b(?:from|import)\s*\(?\s*["'](\.[^"']*)["']/g)) {
+    const target = relative(root, resolve(dirname(join(root, file)), m[1]!));
+    if (known.has(target)) out.push(target);
+  }
+  return [...new Set(out)];
+}
 const folderOf = (f: string) => (f.split("/").length > 2 ? f.split("/")[1]! : "(root)");
 const isRouteModule = (f: string) => /(^|\/|_)routes\.ts$/.test(f);
 /** The route layer: route modules and the plugins only they use (access macro, authenticator); it sits above every domain folder. */
@@ -121,9 +144,24 @@ for (const [from, tos] of graph) {
   }
 }
 
-// 3. stores throw domain errors only
-for (const [from, tos] of graph) {
-  if (isStore(from) && tos.includes("src/http/errors.ts")) problems.push(`${from} (a store) imports src/http/errors.ts: throw a domain error of src/errors.ts`);
+// 3. stores import nothing of src/http/ (type-only imports included)
+const storeHttp: string[] = [];
+for (const from of files.filter(isStore)) {
+  for (const to of allImportsOf(from).filter((t) => t.startsWith("src/http/"))) {
+    const edge = `${from} -> ${to}`;
+    storeHttp.push(edge);
+    if (STORE_HTTP_ALLOWED[edge]) continue;
+    if (to === "src/http/errors.ts") problems.push(`${from} (a store) imports src/http/errors.ts: throw a domain error of src/errors.ts`);
+    else {
+      problems.push(
+        `${from} (a store) imports ${to}: stores sit below src/http/; take the role lattice from src/access/roles.ts, ` +
+          "principal types and helpers from src/access/principal.ts, or pass the store the values it needs instead of an http/ type",
+      );
+    }
+  }
+}
+for (const edge of Object.keys(STORE_HTTP_ALLOWED)) {
+  if (!storeHttp.includes(edge)) problems.push(`STORE_HTTP_ALLOWED lists ${edge}, which is no longer imported: remove it`);
 }
 
 // 4. mutually importing folders
@@ -157,6 +195,7 @@ if (process.argv.includes("--report")) {
   console.log(`modules: ${files.length}`);
   console.log(`import cycles: ${cycles.length} (${cycles.reduce((n, c) => n + c.length, 0)} modules)`);
   console.log(`mutually importing folder pairs: ${mutual.length} ${mutual.join(" ")}`);
+  console.log(`store imports of src/http/: ${storeHttp.length} ${storeHttp.join(", ")}`);
 }
 for (const p of problems) console.error(p);
 console.log(problems.length === 0 ? "layers: clean" : `layers: ${problems.length} problem(s)`);
