@@ -3,18 +3,20 @@
  * (package viewer). Every event has an id of the package's durable stream;
  * `Last-Event-ID` (or `?lastEventId=`) replays what was missed, `reset` says
  * it is older than the kept history. Access is re-checked before every event
- * and every heartbeat: a caller who lost it gets `revoked` and the stream
+ * and every heartbeat, the credential that opened the stream included (read
+ * again as a new request reads it): a caller who lost access, or whose
+ * credential was deleted, revoked or expired, gets `revoked` and the stream
  * ends. Served under both `/environments` and `/projects`.
  * @module
  */
 import { apiErrorOf } from "../http/error_handler.ts";
 import { Elysia, t } from "elysia";
-import { acceptAppToken, appPrincipalNow } from "../apps/scope.ts";
+import { acceptAppToken } from "../apps/scope.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import type { AppContext } from "../http/context.ts";
 import { type Principal, rateLimitKey } from "../access/principal.ts";
-import { security } from "../http/security.ts";
+import { requestPrincipal, security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import type { Claims } from "../apps/credentials.ts";
 import { packageFor } from "../packages/lookup.ts";
@@ -167,8 +169,9 @@ const STREAM_DOC = "`text/event-stream`. Every event has an `id:` of the package
   "`event: reset` when they are older than the kept history (`EVENT_HISTORY`, default 1,000 per package) — then `event: ready` " +
   "`{ package, latestVersion, lastEventId }`. Then: `change` `{ package, path, kind }` (watch mode), `published` `{ package, versionId, " +
   "source }` (any publish), `archived` `{ package, versionId }`, `compile_error` `{ package, message, problems }` (a watch-mode republish " +
-  "failed), `compile_ok` `{ package, versionId }` (it compiles again), and `revoked` (the caller lost access; the stream ends). Access " +
-  "is re-checked for every event and every 15 s heartbeat (`: keepalive`). One caller (user or API key, with any of its " +
+  "failed), `compile_ok` `{ package, versionId }` (it compiles again), and `revoked` (the caller lost access, or the credential that " +
+  "opened the stream was deleted, revoked or expired; the stream ends). Access and the credential are re-checked for every event and " +
+  "every 15 s heartbeat (`: keepalive`), so no event follows the credential's end. One caller (user or API key, with any of its " +
   "credentials) holds at most `EVENT_STREAMS_PER_CALLER` (16) streams at once: `429 RATE_LIMIT_EXCEEDED` past it; a node serves at most " +
   "`EVENT_STREAMS_MAX` (10,000): `503` past it; both with `Retry-After`. Credentials: `Authorization`, or an app token as " +
   "`?app_token=` (`EventSource` cannot send headers; the stream ends when that token expires, reconnect with a fresh one).";
@@ -186,16 +189,20 @@ function eventsPlugin(ctx: AppContext, prefix: string, slots: StreamSlots) {
     })
     .get(
       "/:env/packages/:pkg/events",
-      async ({ params, principal, pkg, appClaims, request }) => {
+      async ({ params, principal, pkg, appClaims, request, query, signer }) => {
         const caller = required(principal);
         const expiresAt = appClaims ? appClaims.exp * 1000 : undefined;
-        // an app token's user or API key is read again for every check (removed, password changed, OAuth grant
-        // revoked, or the workspace it was got for no longer holding the package: revoked)
-        const current = async () => appClaims ? await appPrincipalNow(ctx.sql, appClaims, params) : caller;
+        // The credential that opened the stream is read again for every check, as a new request would read
+        // it: an API key deleted or expired, an access token revoked (password change, reset, removal) or
+        // expired, an app token expired, its user or API key gone, its OAuth grant revoked or its workspace
+        // no longer holding the package: 401/403, and the stream gets `revoked`.
+        const current = async (): Promise<Principal | null> => appClaims
+          ? (await acceptAppToken(ctx, request, query.app_token!)).principal
+          : await requestPrincipal(ctx, request, { signer, since: performance.now() });
         const recheck = async () => {
-          const who = await current();
-          if (!who) return null;
           try {
+            const who = await current();
+            if (!who) return null;
             const again = await packageFor(ctx, who, params);
             return again.envId === pkg.envId && again.id === pkg.id ? { latestVersion: again.latestVersion } : null;
           } catch (error) {
