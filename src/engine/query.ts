@@ -16,6 +16,7 @@
 import {
   type Connection,
   type Explore,
+  Model,
   type ModelDef,
   type PreparedQuery,
   type PreparedResult,
@@ -56,7 +57,11 @@ export interface RunQueryOptions {
    * rejections are compile problems with code `restricted-construct-forbidden`.
    */
   restricted?: boolean;
-  /** The model definition to compile against; default the compiled model's own. */
+  /**
+   * The model definition to compile against (and whose sources and named
+   * queries a named run looks up and lists in its errors); default the
+   * compiled model's own.
+   */
   modelDef?: ModelDef;
   /**
    * Called with the compiled query before SQL is generated; answers the query
@@ -263,6 +268,15 @@ function sqlOf(compiled: CompiledModel, query: PreparedQuery, compileError: (err
   return generated;
 }
 
+/** Malloy models of query definitions other than a compiled model's own, to look up and list their names. */
+const definitionModels = new WeakMap<ModelDef, Model>();
+
+function modelOfDef(def: ModelDef): Model {
+  let model = definitionModels.get(def);
+  if (!model) definitionModels.set(def, model = new Model(def, [], []));
+  return model;
+}
+
 function chooseQuery(
   compiled: CompiledModel,
   options: RunQueryOptions,
@@ -274,7 +288,8 @@ function chooseQuery(
   if (query !== undefined && sourceName !== undefined) {
     throw new QueryError("request", "sourceName goes with queryName; leave it out when giving query text");
   }
-  const model = compiled.model;
+  // names are looked up and listed in the definition the query compiles against (a caller's view of the model)
+  const model = options.modelDef ? modelOfDef(options.modelDef) : compiled.model;
   const models = compiled.pkg.runtime._loadModelFromModelDef(options.modelDef ?? model._modelDef);
   if (query !== undefined) {
     if (query.trim() === "") throw new QueryError("request", "query is empty; write Malloy such as `run: source -> { aggregate: count() }`");

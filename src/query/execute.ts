@@ -8,13 +8,14 @@
  * ./restricted_errors.ts.
  * @module
  */
-import { type ColumnSchema, runQuery, type Semaphore, withReadableFiles } from "../engine/mod.ts";
+import { type ColumnSchema, QueryError, runQuery, type Semaphore, withReadableFiles } from "../engine/mod.ts";
 import { hideServerPaths } from "../http/server_paths.ts";
 import type { AppContext } from "../http/context.ts";
 import { MODEL } from "../access/roles.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
 import type { Principal } from "../access/principal.ts";
-import { authorizeQuery, queryModelDef } from "../rls/enforce.ts";
+import { authorizeQuery, callerGroups, notAuthorized, queryModelDef } from "../rls/enforce.ts";
+import { type CallerModel, callerModel, hasAuthorizeRules, hiddenReference } from "../rls/caller_model.ts";
 import type { QueryVia } from "../query_log/store.ts";
 import { type ArgumentStyle, checkQueryArgs, type QueryArgs } from "./args.ts";
 import { serveMaterializations } from "../materializations/serve.ts";
@@ -123,10 +124,19 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
   // viewers, API keys and OAuth clients may use only the model's sources and queries
   const restricted = call.principal.kind === "group" || call.principal.oauth === true || pkg.rank < MODEL;
   let sources: string[] = [];
+  const caller = { principal: call.principal, orgId: pkg.orgId };
   // Materializations: `#@ persist` sources read their latest built file (src/materializations/serve.ts).
   const served = await serveMaterializations(ctx, compiled, { versionUuid: version.uuid, blobSha256: version.blobSha256, hasBuilt: version.hasMaterializations });
+  let view: CallerModel | undefined;
+  let groups: ReadonlySet<string> | undefined;
   let result;
   try {
+    // the query compiles against the model as the caller may see it: no source or named query behind an
+    // #(authorize) rule the caller fails, so no problem or listing of the compile can describe one
+    const def = queryModelDef(served.compiled);
+    if (hasAuthorizeRules(served.compiled, def)) groups = await callerGroups(ctx.sql, caller);
+    view = groups ? callerModel(served.compiled, def, groups) : { def, hidden: new Map() };
+    const modelDef = view.def;
     // DuckDB reads, outside the package folder, exactly this version's built files
     result = await withReadableFiles(served.readable, () => runQuery(served.compiled, {
       query: args.query,
@@ -138,11 +148,11 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
       slotKey: pkg.orgId,
       signal: call.options.signal,
       restricted,
-      modelDef: queryModelDef(served.compiled),
+      modelDef,
       dryRun: args.dry_run,
       authorize: async (query) => {
         try {
-          const authorized = await authorizeQuery(ctx.sql, { principal: call.principal, orgId: pkg.orgId }, query, { compiled, text: args.query, prefetched: pkg.effective });
+          const authorized = await authorizeQuery(ctx.sql, caller, query, { compiled, text: args.query, prefetched: pkg.effective, groups });
           facts.boundAttributes = authorized.boundAttributes;
           node.hints.remember(hint, authorized.boundAttributes);
           sources = authorized.sources;
@@ -155,6 +165,11 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
     }));
   } catch (error) {
     served.release();
+    // naming what the caller may not see is refused as querying it is, whatever else is wrong with the query
+    const rule = view && error instanceof QueryError && (error.kind === "compile" || error.kind === "request")
+      ? hiddenReference(view, { problems: error.problems, sourceName: args.source_name, queryName: args.query_name })
+      : undefined;
+    if (rule) throw new Refusal(notAuthorized(caller, rule));
     throw restrictedFailure(error, { restricted, boundAttributes: facts.boundAttributes });
   }
   served.release();

@@ -14,11 +14,12 @@
 import type { ModelDef, PreparedQuery } from "@malloydata/malloy";
 import { type CompiledModel, ownedLru } from "../engine/mod.ts";
 import type { Db } from "../db/database.ts";
-import { badRequest, forbidden } from "../http/errors.ts";
+import { type ApiError, badRequest, forbidden } from "../http/errors.ts";
 import { principalKey, type Principal, principalLabel } from "../access/principal.ts";
 import { type EffectiveValue, effectiveValues, type Holder, holderGroups } from "../attributes/effective.ts";
 import { type AccessRules, accessRules, type BoundArgument, fillBindings } from "./lineage.ts";
 import { BarrierRefused } from "./barrier.ts";
+import type { AuthorizeRule } from "./caller_model.ts";
 import { sourceArgumentNames } from "./query_text.ts";
 import { trustedBy } from "./source_rules.ts";
 
@@ -48,6 +49,18 @@ export interface AuthorizeQueryOptions {
    * the values are read here.
    */
   prefetched?: EffectiveValue[];
+  /** The caller's groups read earlier in this request ({@link callerGroups}); read here when absent and needed. */
+  groups?: ReadonlySet<string>;
+}
+
+/** The refusal of a caller outside every group of an `#(authorize)` rule (403). */
+export function notAuthorized(caller: QueryCaller, rule: AuthorizeRule): ApiError {
+  return forbidden(`source '${rule.source}' may be queried only by members and API keys of the groups ${rule.groups.map((g) => `'${g}'`).join(", ")}; ${principalLabel(caller.principal)} is in none of them`);
+}
+
+/** The caller's groups of the package's organization (the names `#(authorize)` counts). */
+export async function callerGroups(db: Db, caller: QueryCaller): Promise<Set<string>> {
+  return new Set(await holderGroups(db, holderOf(caller.principal), caller.orgId));
 }
 
 /** Whether a Malloy URL is a file of the package (annotations there are trusted; query text is not). */
@@ -108,11 +121,9 @@ export async function authorizeQuery(db: Db, caller: QueryCaller, query: Prepare
   }
   const holder = holderOf(caller.principal);
   if (rules.authorize.length > 0) {
-    const groups = new Set(await holderGroups(db, holder, caller.orgId));
+    const groups = options.groups ?? new Set(await holderGroups(db, holder, caller.orgId));
     for (const rule of rules.authorize) {
-      if (!rule.groups.some((g) => groups.has(g))) {
-        throw forbidden(`source '${rule.source}' may be queried only by members and API keys of the groups ${rule.groups.map((g) => `'${g}'`).join(", ")}; ${principalLabel(caller.principal)} is in none of them`);
-      }
+      if (!rule.groups.some((g) => groups.has(g))) throw notAuthorized(caller, rule);
     }
   }
   if (rules.bindings.length === 0) return { query, boundAttributes: [], sources };

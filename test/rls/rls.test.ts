@@ -12,8 +12,8 @@ import { waitForIndexing } from "../../src/retrieval/index/indexer.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
 import { authorize, pkce, REDIRECT_URI, registerClient, tokenRequest } from "../helpers/oauth.ts";
-import { API } from "../packages/helpers.ts";
-import { admin, ORDERS_CSV, PAYROLL_CSV, SALES_MODEL, SALES_QUERY, type SalesWorld, startSalesWorld } from "./world.ts";
+import { API, publish } from "../packages/helpers.ts";
+import { admin, ORDERS_CSV, PAYROLL_CSV, SALES_MODEL, SALES_QUERY, salesFiles, type SalesWorld, startSalesWorld } from "./world.ts";
 
 let w: SalesWorld;
 let served: Served;
@@ -204,6 +204,75 @@ describe("REST dry run and limit", () => {
     expect(limited.body.data).toEqual([{ id: 3 }]);
     expect(limited.body.metadata.rowLimit).toBe(1);
     expect((await q({ token: w.bob }, { query: "orders -> { select: id }", limit: 0 })).status).toBe(400);
+  });
+});
+
+describe("a query's problems say nothing of a source the caller may not query", () => {
+  /** Problems of query text that, compiled against the whole model, told a caller outside finance payroll's fields and types. */
+  const PROBING = [
+    "payroll -> { group_by: nosuch }",
+    "payroll -> { group_by: x is salary + 'a' }",
+    "payroll_with_orders -> { group_by: o.nosuch }",
+    "run: orders extend { join_one: p is payroll on region = p.region } -> { group_by: p.nosuch }",
+    "source: mine is payroll extend { dimension: d is nosuch }\nrun: mine -> { group_by: d }",
+    "run: pay_q -> { group_by: nosuch }",
+  ];
+  const PAY = `${API}/organizations/acme/environments/prod/packages/pay/models/models/sales.malloy/query`;
+  const pay = (auth: { token?: string; apiKey?: string }, body: object) => w.s.call("POST", PAY, { ...auth, body });
+
+  beforeAll(async () => {
+    // the example with a named query over payroll
+    const model = `${SALES_MODEL}\nquery: pay_q is payroll -> { group_by: payroll_region; aggregate: total_salary }\n`;
+    expect((await publish(w, "pay", "1.0.0", { token: w.admin, files: salesFiles(model) })).status).toBe(201);
+    await admin(w, "POST", "/organizations/acme/environments/prod/packages/pay/permissions", { userGroupId: "user:mo", permission: "modeler" }, 201);
+  });
+
+  test("text naming a hidden source or query, whatever else is wrong in it, is refused as querying it is (403), on REST and MCP, dry runs included", async () => {
+    const callers = [{ token: w.ann }, { apiKey: w.salesKey }, { token: mo }];
+    for (const query of PROBING) {
+      for (const auth of callers) {
+        for (const dryRun of [false, true]) {
+          const r = await pay(auth, { query, dryRun });
+          expect([query, r.status, r.body.code]).toEqual([query, 403, "INSUFFICIENT_PERMISSIONS"]);
+          expect(r.body.message).toContain("may be queried only by members and API keys of the groups 'finance'");
+          expect(JSON.stringify(r.body)).not.toMatch(/nosuch|not defined|operator/);
+        }
+      }
+      for (const client of [keyClient, oauthClient]) {
+        const mcp = await client.callTool({ name: "execute_query", arguments: { ...base, package_name: "pay", query } });
+        expect([query, mcp.isError]).toEqual([query, true]);
+        expect(text(mcp)).toContain("'finance'");
+        expect(text(mcp)).not.toMatch(/nosuch|not defined|operator/);
+      }
+    }
+    // bob is in finance: he is told what is wrong with his query (what everyone was told before)
+    const bob = await pay({ token: w.bob }, { query: PROBING[0] });
+    expect([bob.status, bob.body.message]).toEqual([400, "the query does not compile: 'nosuch' is not defined"]);
+    expect((await pay({ token: w.bob }, { query: PROBING[1] })).body.message).toContain("operator requires a number");
+    // a source that does not exist is still a compile problem for everyone
+    const missing = await pay({ token: w.ann }, { query: "nosuchsource -> { group_by: x }" });
+    expect([missing.status, missing.body.message]).toEqual([400, "the query does not compile: Reference to undefined object 'nosuchsource'"]);
+  });
+
+  test("named runs: an unknown name lists only the sources the caller may query; a hidden source or query is refused (403)", async () => {
+    for (const auth of [{ token: w.ann }, { apiKey: w.salesKey }, { token: mo }]) {
+      const unknown = await pay(auth, { sourceName: "nosuch", queryName: "nosuch" });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.message).toBe("model 'models/sales.malloy' has no source named 'nosuch'; its sources are 'orders', 'big_orders'");
+      for (const body of [{ sourceName: "payroll", queryName: "nosuch" }, { sourceName: "payroll_with_orders", queryName: "nosuch" }, { sourceName: "orders", queryName: "pay_q" }]) {
+        const hidden = await pay(auth, body);
+        expect([body, hidden.status]).toEqual([body, 403]);
+        expect(JSON.stringify(hidden.body)).not.toContain("views are");
+      }
+    }
+    const mcp = await keyClient.callTool({ name: "execute_query", arguments: { ...base, package_name: "pay", source_name: "nosuch", query_name: "nosuch" } });
+    expect(mcp.isError).toBe(true);
+    expect(text(mcp)).not.toMatch(/payroll|pay_q/);
+    // bob sees every source in the list, and runs the named query
+    const bob = await pay({ token: w.bob }, { sourceName: "nosuch", queryName: "nosuch" });
+    expect(bob.body.message).toContain("'payroll', 'big_orders', 'payroll_with_orders'");
+    const ran = await pay({ token: w.bob }, { sourceName: "orders", queryName: "pay_q" });
+    expect([ran.status, ran.body.data]).toEqual([200, [{ payroll_region: "US", total_salary: 200 }, { payroll_region: "EU", total_salary: 100 }]]);
   });
 });
 
