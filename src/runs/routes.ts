@@ -16,7 +16,8 @@ import { routeAccess } from "../http/route_access.ts";
 import { versionParams } from "../http/resource_params.ts";
 import type { Principal } from "../access/principal.ts";
 import { type BuiltView, builtViews } from "../rls/visibility.ts";
-import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, runView, type RunView, type StoredUnit, type UnitView } from "./store.ts";
+import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, unitsOfRuns, runView, type RunView, type StoredUnit, type UnitView } from "./store.ts";
+import type { RunScope } from "./plan.ts";
 import { abortLocalRun, enqueueRun } from "./worker.ts";
 
 const runBody = t.Object({
@@ -44,14 +45,31 @@ function withheldError(run: RunRow, shownAs: Shown): boolean {
 }
 
 /**
- * A run as the caller may see it: units built from a source it may not
- * query are left out (below modeler) or shown without their counts and error
- * text (which may quote rows); the run's error, when it is such a unit's, says so.
+ * The selectors of a scoped run as the caller may see them: each names a
+ * unit (a persist source's table unit, a `source.dimension` index unit), and
+ * one whose unit the caller may not see at all is left out, as the unit is.
  */
-function runShown(run: RunRow, shownAs: Shown, units?: StoredUnit[]): RunView {
-  const view = runView(run);
+function scopeShown(run: RunRow, shownAs: Shown, units: readonly StoredUnit[]): RunScope | null {
+  if (!run.scope) return null;
+  const seen = (kind: StoredUnit["kind"], target: string) =>
+    units.some((u) => u.kind === kind && u.target === target && shownAs(run.versionUuid, u.modelPath, u.sourceName) !== "hidden");
+  return {
+    sources: (run.scope.sources ?? []).filter((name) => seen("table", name)),
+    dimensions: (run.scope.dimensions ?? []).filter((name) => seen("index", name)),
+  };
+}
+
+/**
+ * A run as the caller may see it: units built from a source it may not
+ * query, and the selectors naming them, are left out (below modeler) or
+ * shown without their counts and error text (which may quote rows); the
+ * run's error, when it is such a unit's, says so. `units` are the run's;
+ * `listUnits` shows them (one run) or not (a list).
+ */
+function runShown(run: RunRow, shownAs: Shown, units: readonly StoredUnit[], listUnits: boolean): RunView {
+  const view = { ...runView(run), scope: scopeShown(run, shownAs, units) };
   if (withheldError(run, shownAs)) view.error = "the run failed: a unit built from a source you may not query failed (its error is not shown to you)";
-  if (!units) return view;
+  if (!listUnits) return view;
   const visible: UnitView[] = [];
   for (const { position: _p, sourceName, ...unit } of units) {
     const as = shownAs(run.versionUuid, unit.modelPath, sourceName);
@@ -66,8 +84,7 @@ async function shownFor(ctx: AppContext, principal: Principal | null | undefined
 }
 
 async function withUnits(ctx: AppContext, run: RunRow, shownAs: Shown): Promise<RunView> {
-  const units = await runUnits(ctx.sql, run.id);
-  return runShown(run, shownAs, units);
+  return runShown(run, shownAs, await runUnits(ctx.sql, run.id), true);
 }
 
 function runPlugin(ctx: AppContext, prefix: string) {
@@ -108,7 +125,9 @@ function runPlugin(ctx: AppContext, prefix: string) {
         const rows = await listRuns(ctx.sql, pkg.id, { limit, before: decodeCursor(query.cursor) });
         const page = pageResponse(request, rows, { limit, key: runCursor, set });
         const shownAs = await shownFor(ctx, principal, pkg, page);
-        return page.map((run) => runShown(run, shownAs));
+        // the units of scoped runs decide which of their selectors are shown
+        const units = await unitsOfRuns(ctx.sql, page.filter((run) => run.scope !== null).map((run) => run.id));
+        return page.map((run) => runShown(run, shownAs, units.get(run.id) ?? [], false));
       },
       {
         params: t.Object({ org: name("organizationName"), env: name("environmentName"), pkg: name("packageName") }),

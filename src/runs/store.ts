@@ -228,11 +228,23 @@ export async function findRun(db: Db, runId: string, options: { packageId?: stri
 
 /** The units of a run, in order. */
 export async function runUnits(db: Db, runId: string): Promise<StoredUnit[]> {
-  const rows = await db<UnitRecord[]>`
-    SELECT position, kind, target, model_path AS "modelPath", source_name AS "sourceName", state, row_count AS "rowCount", value_count AS "valueCount",
+  return (await unitsOfRuns(db, [runId])).get(runId) ?? [];
+}
+
+/** The units of several runs (one statement), each run's in order; runs without units are absent. */
+export async function unitsOfRuns(db: Db, runIds: readonly string[]): Promise<Map<string, StoredUnit[]>> {
+  const out = new Map<string, StoredUnit[]>();
+  if (runIds.length === 0) return out;
+  const rows = await db<(UnitRecord & { run: string })[]>`
+    SELECT run, position, kind, target, model_path AS "modelPath", source_name AS "sourceName", state, row_count AS "rowCount", value_count AS "valueCount",
            distinct_count AS "distinctCount", started_at AS "startedAt", finished_at AS "finishedAt", error
-      FROM run_units WHERE run = ${runId} ORDER BY position`;
-  return rows.map(toUnit);
+      FROM run_units WHERE run = ANY(${[...runIds]}::uuid[]) ORDER BY run, position`;
+  for (const { run, ...unit } of rows) {
+    let list = out.get(run);
+    if (!list) out.set(run, list = []);
+    list.push(toUnit(unit));
+  }
+  return out;
 }
 
 /** Whether a run of the version is queued or running. */

@@ -246,3 +246,35 @@ source: \`pay.roll\` is duckdb.table('data/payroll.csv') extend {
     expect(admin.body.units.map((u: { error: string | null }) => u.error)).toEqual(["failed (not shown to you)"]);
   });
 });
+
+describe("a scoped run's selectors name what it builds: hidden like its units", () => {
+  let scopedRun: string;
+
+  beforeAll(async () => {
+    const started = await w.s.call("POST", `${V}/runs`, { token: w.admin, body: { sources: ["pay_totals"], dimensions: ["payroll.payroll_region", "open_pay.pay_region"] } });
+    expect(started.status).toBe(201);
+    scopedRun = `${P}/runs/${started.body.id}`;
+    await waitRun(w, scopedRun, { token: w.admin });
+  }, 300_000);
+
+  test("viewers outside finance and their API keys see a scoped run without the names it selected, in the run and in the list", async () => {
+    for (const auth of [{ token: w.ann }, { apiKey: w.salesKey }]) {
+      const run = await w.s.call("GET", scopedRun, auth);
+      const runs = await w.s.call("GET", `${P}/runs`, auth);
+      const listed = runs.body.find((r: { id: string }) => scopedRun.endsWith(r.id));
+      expect([run.status, run.body.full, run.body.units]).toEqual([200, false, []]);
+      expect(run.body.scope).toEqual({ sources: [], dimensions: [] });
+      expect(listed.scope).toEqual({ sources: [], dimensions: [] });
+      for (const text of [JSON.stringify(run.body), JSON.stringify(runs.body)]) expect(text).not.toMatch(/pay_|payroll|open_pay/);
+    }
+  });
+
+  test("finance members and modelers outside finance see the names (modelers see what was built, without its data)", async () => {
+    const selected = { sources: ["pay_totals"], dimensions: ["payroll.payroll_region", "open_pay.pay_region"] };
+    for (const token of [w.bob, mo]) {
+      expect((await w.s.call("GET", scopedRun, { token })).body.scope).toEqual(selected);
+      const runs = await w.s.call("GET", `${P}/runs`, { token });
+      expect(runs.body.find((r: { id: string }) => scopedRun.endsWith(r.id)).scope).toEqual(selected);
+    }
+  });
+});
