@@ -74,12 +74,19 @@ export function problemsOf(error: unknown, fileOf: (url: string) => string | und
   return [{ message: error instanceof Error ? error.message : String(error) }];
 }
 
-/** Removes a server folder (e.g. the package's extraction path) from problem messages. */
+/**
+ * Removes a server folder (e.g. the package's extraction path) from problem
+ * messages, and any other server path (see `http/server_paths.ts`): problems
+ * are shown in answers that no response scrub visits (watch-mode events and
+ * status, notebook cells).
+ */
 export function redactPath(problems: Problem[], dir: string): Problem[] {
   const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   return problems.map((problem) => ({
     ...problem,
-    message: problem.message.split(`file://${prefix}`).join("").split(prefix).join(""),
+    // then any other server path: a database quoting its statement cuts the package's path short
+    // (`LINE 1: ... from '/srv/data/packages/8e58bcd...`), which the split above does not see
+    message: hideServerPaths(problem.message.split(`file://${prefix}`).join("").split(prefix).join("")),
   }));
 }
 

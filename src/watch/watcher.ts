@@ -17,6 +17,7 @@ import { join, resolve } from "node:path";
 import { connectionLookup } from "../connections/store.ts";
 import { sha256Hex } from "../engine/mod.ts";
 import { emitPackageEvent, listenerCount } from "../events/hub.ts";
+import { hideServerPaths } from "../http/server_paths.ts";
 import type { AppContext } from "../http/context.ts";
 import { conflict } from "../http/errors.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
@@ -233,12 +234,13 @@ function republish(ctx: AppContext, w: Watching, p: PackageState): Promise<void>
         void emitPackageEvent(ctx, { envId: w.target.envId, packageName: p.name }, { event: "compile_ok", data: { versionId: result.versionId } });
       }
       p.state = result.error ? "error" : "idle";
-      p.lastError = result.error ?? null;
+      p.lastError = result.error === undefined ? null : hideServerPaths(result.error);
       if (result.versionId) p.lastVersionId = result.versionId;
     })
     .catch((error) => {
       p.state = "error";
-      p.lastError = error instanceof Error ? error.message : String(error);
+      // the status is a successful answer (no response scrub): no server path in it
+      p.lastError = hideServerPaths(error instanceof Error ? error.message : String(error));
       ctx.log({ level: "error", event: "watch_republish_failed", package: p.name, error: p.lastError });
     })
     .finally(() => {
@@ -286,7 +288,10 @@ async function publishFolder(ctx: AppContext, w: Watching, name: string): Promis
       const error = apiErrorOf(thrown);
       if (error?.status === 409) continue; // a concurrent publish took the id
       if (error && error.status < 500) {
-        await emitPackageEvent(ctx, pkgKey, { event: "compile_error", data: { message: error.message, problems: error.details.problems ?? [], versionId } });
+        // an event is no error answer (no response scrub): its text names package files only
+        const problems = ((error.details.problems ?? []) as { message?: unknown }[])
+          .map((problem) => typeof problem.message === "string" ? { ...problem, message: hideServerPaths(problem.message) } : problem);
+        await emitPackageEvent(ctx, pkgKey, { event: "compile_error", data: { message: hideServerPaths(error.message), problems, versionId } });
         return { error: error.message };
       }
       throw thrown;

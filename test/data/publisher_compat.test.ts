@@ -76,4 +76,15 @@ describe("Publisher compatibility of publish", () => {
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body.details?.problems ?? refused.body)).toContain("models/bad.malloy");
   });
+
+  test("a failing notebook's cells name package files, never the server's folders (the publish answer is a success, which no scrub visits)", async () => {
+    // DuckDB quotes the statement it refused, with the absolute path the platform gave the package's file, cut short
+    const notebook = [">>>malloy", `source: bad is duckdb.sql("select nosuch_column from 'data/flights.csv'")`].join("\n");
+    const r = await publish(w, "nbpath", "1.0.0", { token: w.admin, files: smallPackage({ "notebooks/paths.malloynb": notebook }) });
+    expect(r.status).toBe(201);
+    const problem = r.body.failedNotebooks[0].cells[0].problems[0].message as string;
+    expect(problem).toContain("nosuch_column");
+    expect(problem).not.toContain(w.dataDir);
+    expect(problem).not.toMatch(/packages\/[0-9a-f]{7}/);
+  });
 });

@@ -171,6 +171,27 @@ describe("watch mode", () => {
     events.close();
   });
 
+  test("a compile error names package files, never the server's folders: in the event and in the status a viewer reads", async () => {
+    const viewer = await w.s.login("viewer", "pw-viewer-secret");
+    const events = await openEvents(`${origin}${P}/events`, { token: viewer });
+    await events.next("ready");
+    const file = join(root, "acme", "prod", "flights", "models", "extra.malloy");
+    // DuckDB quotes the statement it refused, with the absolute path the platform gave the package's file
+    await writeFile(file, `source: bad is duckdb.sql("select nosuch_column from 'data/flights.csv'")\n`);
+    const error = await events.next("compile_error");
+    expect(error.data.message).toContain("nosuch_column");
+    const status = await w.s.call("GET", `${API}/watch-mode/status`, { token: viewer });
+    expect(status.body.packages[0].lastError).toContain("nosuch_column");
+    for (const text of [JSON.stringify(error.data), status.body.packages[0].lastError as string]) {
+      expect(text).not.toContain(w.dataDir);
+      expect(text).not.toMatch(/[0-9a-f]{7,}\.\.\.|packages\/[0-9a-f]{7}/);
+    }
+    // back to the content of the last version: it compiles again
+    await writeFile(file, 'import "flights.malloy"\nsource: fixed is flights extend { dimension: x is carrier }\n');
+    await events.next("compile_ok");
+    events.close();
+  });
+
   test("a viewer sees the status; an outsider sees nothing of it (not even that it is on) and stops nothing", async () => {
     const viewer = await w.s.login("viewer", "pw-viewer-secret");
     const seen = await w.s.call("GET", `${API}/watch-mode/status`, { token: viewer });
