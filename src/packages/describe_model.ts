@@ -2,7 +2,7 @@
  * The describer a publish runs in the compile worker (see
  * `compileInWorker`'s `describe`): a compiled model's metadata (sources,
  * fields, views, named queries, docs, index flags) and the access facts of
- * its sources, computed once, off the event loop, and answered as plain
+ * its sources (and the rules of its named queries), computed once, off the event loop, and answered as plain
  * data. The main thread checks the access rules with the database and
  * stores the metadata; it never walks the model.
  *
@@ -12,11 +12,11 @@
  */
 import type { DescribeInput } from "../engine/compile_protocol.ts";
 import { type ModelMetadata, modelMetadata } from "../engine/metadata.ts";
-import { type SourceAccessFacts, sourceAccessFacts, trustedBy, withAccess } from "../rls/source_rules.ts";
+import { queryAccessRules, type SourceAccessFacts, sourceAccessFacts, trustedBy, withAccess } from "../rls/source_rules.ts";
 
 /** What the describer answers for one model. */
 export interface PublishedModelFacts {
-  /** The model's metadata, with `access` on each source that has rules. */
+  /** The model's metadata, with `access` on each source and named query that has rules. */
   metadata: ModelMetadata;
   /** The access facts of each exported source (for the publish check). */
   access: SourceAccessFacts[];
@@ -31,7 +31,8 @@ export const DESCRIBE_MODEL = new URL(import.meta.url);
  * @public
  */
 export function describeModel(input: DescribeInput): PublishedModelFacts {
-  const access = sourceAccessFacts(input.model, trustedBy(input.fileOf));
+  const trusted = trustedBy(input.fileOf);
+  const access = sourceAccessFacts(input.model, trusted);
   const metadata = modelMetadata({ path: input.path, model: input.model, pkg: { fileOf: input.fileOf } });
-  return { metadata: withAccess(metadata, access), access };
+  return { metadata: withAccess(metadata, access, queryAccessRules(input.model, trusted)), access };
 }

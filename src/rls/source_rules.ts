@@ -77,16 +77,38 @@ export function sourceAccessFacts(model: Model, trusted: (url: string) => boolea
   });
 }
 
-/** The model metadata with `access` on each source that has rules. */
-export function withAccess(meta: ModelMetadata, facts: SourceAccessFacts[]): ModelMetadata {
+/**
+ * The rules of each named query of a model, by name: what the query reaches
+ * (its source, joins at any depth, the sources behind query sources), so a
+ * query over an inline source that joins an `#(authorize)` one is known as
+ * such, which its `sourceName` (the inline source's, or none) does not say.
+ */
+export function queryAccessRules(model: Model, trusted: (url: string) => boolean): Map<string, AccessRules> {
+  const out = new Map<string, AccessRules>();
+  const def = model._modelDef;
+  for (const [name, entry] of Object.entries(def.contents)) {
+    if (entry.type === "query") out.set(name, accessRules(entry, def, { trusted }));
+  }
+  return out;
+}
+
+function stored(r: AccessRules | undefined): SourceAccess | null {
+  if (!r || (r.bindings.length === 0 && r.authorize.length === 0)) return null;
+  return { bindings: r.bindings, authorizeGroups: r.authorize.map((a) => a.groups) };
+}
+
+/** The model metadata with `access` on each source, and each named query, that has rules. */
+export function withAccess(meta: ModelMetadata, facts: SourceAccessFacts[], queries: ReadonlyMap<string, AccessRules> = new Map()): ModelMetadata {
   const rules = new Map(facts.map((f) => [f.name, f.rules]));
   return {
     ...meta,
     sources: meta.sources.map((source) => {
-      const r = rules.get(source.name);
-      if (!r || (r.bindings.length === 0 && r.authorize.length === 0)) return source;
-      const access: SourceAccess = { bindings: r.bindings, authorizeGroups: r.authorize.map((a) => a.groups) };
-      return { ...source, access };
+      const access = stored(rules.get(source.name));
+      return access ? { ...source, access } : source;
+    }),
+    queries: meta.queries.map((query) => {
+      const access = stored(queries.get(query.name));
+      return access ? { ...query, access } : query;
     }),
   };
 }

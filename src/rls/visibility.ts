@@ -20,6 +20,7 @@ import { holderGroups } from "../attributes/effective.ts";
 import type { SourceAccess } from "./source_rules.ts";
 
 type Stored = SourceMetadata & { access?: SourceAccess };
+type StoredQuery = ModelMetadata["queries"][number] & { access?: SourceAccess };
 
 /** Whether groups satisfy every `#(authorize)` rule of a source. */
 function mayQuery(access: SourceAccess | undefined, groups: ReadonlySet<string>): boolean {
@@ -46,7 +47,8 @@ async function organizationOfEnvironment(db: Db, envId: string): Promise<string>
  */
 export async function visibleModel(db: Db, principal: Principal, meta: ModelMetadata, options: { rank: number; envId: string }): Promise<ModelMetadata> {
   const sources = meta.sources as Stored[];
-  const restricted = sources.some((s) => s.access && s.access.authorizeGroups.length > 0);
+  const queries = meta.queries as StoredQuery[];
+  const restricted = [...sources, ...queries].some((s) => s.access && s.access.authorizeGroups.length > 0);
   const groups = restricted ? await callerGroups(db, principal, await organizationOfEnvironment(db, options.envId)) : new Set<string>();
   const hidden = new Set<string>();
   const shown: SourceMetadata[] = [];
@@ -58,11 +60,13 @@ export async function visibleModel(db: Db, principal: Principal, meta: ModelMeta
     }
     shown.push({ ...source, authorized } as SourceMetadata);
   }
-  return {
-    ...meta,
-    sources: shown,
-    queries: meta.queries.filter((q) => !q.sourceName || !hidden.has(q.sourceName)),
-  };
+  const shownQueries: ModelMetadata["queries"] = [];
+  for (const { access, ...query } of queries) {
+    // a query's own rules (what it joins, whatever its source; stored since queries carry them), else its source's
+    if (options.rank < MODEL && (!mayQuery(access, groups) || (query.sourceName !== undefined && hidden.has(query.sourceName)))) continue;
+    shownQueries.push(query);
+  }
+  return { ...meta, sources: shown, queries: shownQueries };
 }
 
 /** The model list item's sources and queries the caller may see. */
@@ -77,12 +81,16 @@ export interface VersionAccess {
   hidden: Set<string>;
   /** `modelPath#source` of sources whose indexed values are never shown (bound). */
   noValues: Set<string>;
+  /** `modelPath#query` of named queries the caller may not run (what they reach, whatever their source). */
+  hiddenQueries: Set<string>;
 }
 
 interface VersionRules {
   /** The organization of the version's package (null for a version without rules). */
   orgId: string | null;
   sources: { key: string; access: SourceAccess }[];
+  /** Named queries with rules of their own (versions published since queries carry them). */
+  queries: { key: string; access: SourceAccess }[];
 }
 
 const rulesCache = new Map<string, VersionRules>();
@@ -92,20 +100,24 @@ async function versionRules(db: Db, versions: readonly string[]): Promise<Map<st
   const missing = versions.filter((v) => !rulesCache.has(v));
   if (missing.length > 0) {
     const rows = await db`
-      SELECT vm.version, vm.model_path, s->>'name' AS source, s->'access' AS access, e.org_id
-        FROM version_models vm CROSS JOIN LATERAL jsonb_array_elements(vm.metadata->'sources') s
+      SELECT vm.version, vm.model_path, x.kind, x.entry->>'name' AS name, x.entry->'access' AS access, e.org_id
+        FROM version_models vm
+        CROSS JOIN LATERAL (
+          SELECT 'source' AS kind, s AS entry FROM jsonb_array_elements(vm.metadata->'sources') s
+          UNION ALL
+          SELECT 'query', q FROM jsonb_array_elements(coalesce(vm.metadata->'queries', '[]'::jsonb)) q) x
         JOIN package_versions v ON v.id = vm.version JOIN packages p ON p.id = v.package_id JOIN environments e ON e.id = p.env_id
-       WHERE vm.version = ANY(${missing}::uuid[]) AND s ? 'access'`;
-    for (const v of missing) rulesCache.set(v, { orgId: null, sources: [] });
+       WHERE vm.version = ANY(${missing}::uuid[]) AND x.entry ? 'access'`;
+    for (const v of missing) rulesCache.set(v, { orgId: null, sources: [], queries: [] });
     for (const r of rows) {
       const access = (typeof r.access === "string" ? JSON.parse(r.access) : r.access) as SourceAccess;
       const rules = rulesCache.get(r.version as string)!;
       rules.orgId = r.org_id as string;
-      rules.sources.push({ key: `${r.model_path}#${r.source}`, access });
+      (r.kind === "query" ? rules.queries : rules.sources).push({ key: `${r.model_path}#${r.name}`, access });
     }
     while (rulesCache.size > RULES_CACHE_LIMIT) rulesCache.delete(rulesCache.keys().next().value!);
   }
-  return new Map(versions.map((v) => [v, rulesCache.get(v) ?? { orgId: null, sources: [] }]));
+  return new Map(versions.map((v) => [v, rulesCache.get(v) ?? { orgId: null, sources: [], queries: [] }]));
 }
 
 /**
@@ -128,16 +140,19 @@ export async function retrievalAccess(db: Db, principal: Principal, versions: re
   // the caller's groups per organization: a version's rules count the groups of its own organization only
   const groupsOf = new Map<string, Set<string>>();
   for (const [version, r] of rules) {
-    if (r.sources.length === 0) continue;
-    const access: VersionAccess = { hidden: new Set(), noValues: new Set() };
+    if (r.sources.length === 0 && r.queries.length === 0) continue;
+    const access: VersionAccess = { hidden: new Set(), noValues: new Set(), hiddenQueries: new Set() };
+    const refused = async (rule: SourceAccess): Promise<boolean> => {
+      if (rule.authorizeGroups.length === 0) return false;
+      let groups = groupsOf.get(r.orgId!);
+      if (!groups) groupsOf.set(r.orgId!, groups = await callerGroups(db, principal, r.orgId!));
+      return !mayQuery(rule, groups);
+    };
     for (const s of r.sources) {
       if (s.access.bindings.length > 0) access.noValues.add(s.key);
-      if (s.access.authorizeGroups.length > 0) {
-        let groups = groupsOf.get(r.orgId!);
-        if (!groups) groupsOf.set(r.orgId!, groups = await callerGroups(db, principal, r.orgId!));
-        if (!mayQuery(s.access, groups)) access.hidden.add(s.key);
-      }
+      if (await refused(s.access)) access.hidden.add(s.key);
     }
+    for (const q of r.queries) if (await refused(q.access)) access.hiddenQueries.add(q.key);
     out.set(version, access);
   }
   return out;

@@ -218,11 +218,15 @@ describe("a query's problems say nothing of a source the caller may not query", 
     "run: pay_q -> { group_by: nosuch }",
   ];
   const PAY = `${API}/organizations/acme/environments/prod/packages/pay/models/models/sales.malloy/query`;
+  /** A named query whose source is an inline one that joins payroll: its `sourceName` names no rule. */
+  const JOINED_PAY = `#(doc) Salaries next to each order's region
+query: joined_pay is duckdb.table('data/orders.csv') extend { join_many: p is payroll on region = p.region } -> { group_by: region; aggregate: paid is p.salary.sum() }
+`;
   const pay = (auth: { token?: string; apiKey?: string }, body: object) => w.s.call("POST", PAY, { ...auth, body });
 
   beforeAll(async () => {
     // the example with a named query over payroll
-    const model = `${SALES_MODEL}\nquery: pay_q is payroll -> { group_by: payroll_region; aggregate: total_salary }\n`;
+    const model = `${SALES_MODEL}\nquery: pay_q is payroll -> { group_by: payroll_region; aggregate: total_salary }\n${JOINED_PAY}`;
     expect((await publish(w, "pay", "1.0.0", { token: w.admin, files: salesFiles(model) })).status).toBe(201);
     await admin(w, "POST", "/organizations/acme/environments/prod/packages/pay/permissions", { userGroupId: "user:mo", permission: "modeler" }, 201);
   });
@@ -273,6 +277,30 @@ describe("a query's problems say nothing of a source the caller may not query", 
     expect(bob.body.message).toContain("'payroll', 'big_orders', 'payroll_with_orders'");
     const ran = await pay({ token: w.bob }, { sourceName: "orders", queryName: "pay_q" });
     expect([ran.status, ran.body.data]).toEqual([200, [{ payroll_region: "US", total_salary: 200 }, { payroll_region: "EU", total_salary: 100 }]]);
+  });
+
+  test("a named query that joins payroll from an inline source is hidden as payroll is: models API, get_context; it is refused by name", async () => {
+    const MODELS = `${API}/organizations/acme/environments/prod/packages/pay/models`;
+    const queries = async (token: string) => ((await w.s.call("GET", `${MODELS}/models/sales.malloy`, { token })).body.queries as { name: string }[]).map((q) => q.name).sort();
+    expect(await queries(w.ann)).toEqual(["revenue_by_region"]);
+    expect((await w.s.call("GET", MODELS, { token: w.ann })).body[0].queries).toEqual(["revenue_by_region"]);
+    // members of finance see it; so do modelers (as they see payroll, marked unauthorized)
+    for (const token of [w.bob, mo]) expect(await queries(token)).toEqual(["joined_pay", "pay_q", "revenue_by_region"]);
+    expect((await w.s.call("GET", `${MODELS}/models/sales.malloy`, { token: w.bob })).body.queries.some((q: { access?: unknown }) => "access" in q)).toBe(false);
+    // get_context: its name and doc reach no caller outside finance
+    const question = { natural_language_query: "salaries next to each order region", environment_name: "prod", package_name: "pay" };
+    const outside = text(await keyClient.callTool({ name: "get_context", arguments: question }));
+    expect(outside).not.toMatch(/joined_pay|Salaries next to/);
+    const key = await w.s.call("POST", `${API}/organizations/acme/groups/finance/tokens?name=context`, { token: w.admin });
+    const finance = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${key.body.secret}`);
+    try {
+      expect(text(await finance.callTool({ name: "get_context", arguments: question }))).toContain("joined_pay");
+    } finally {
+      await finance.close();
+    }
+    // by name: refused as payroll is
+    const refused = await pay({ token: w.ann }, { sourceName: "orders", queryName: "joined_pay" });
+    expect([refused.status, refused.body.message]).toEqual([403, expect.stringContaining("'finance'")]);
   });
 });
 

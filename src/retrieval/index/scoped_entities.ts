@@ -175,6 +175,8 @@ export async function scopedEntities(db: Db, versions: readonly ScopedVersion[],
       const key = `${r.modelPath}#${r.sourceName}`;
       // row-level security: sources the caller may not query are hidden, bound sources show no values
       if (v.access?.hidden.has(key)) continue;
+      // and named queries that reach such a source, whatever source they start from
+      if (r.kind === "query" && v.access?.hiddenQueries.has(`${r.modelPath}#${r.name}`)) continue;
       if (r.values && v.access?.noValues.has(key)) {
         const { values: _v, indexedValues: _i, ...bare } = r;
         out.push(bare);
@@ -191,7 +193,7 @@ export async function scopedEntities(db: Db, versions: readonly ScopedVersion[],
 /** The part of a cache key that says what a caller may not see of a version. */
 function accessKey(access: VersionAccess | undefined): string {
   if (!access) return "";
-  return `:hidden=${[...access.hidden].sort().join(",")};noValues=${[...access.noValues].sort().join(",")}`;
+  return `:hidden=${[...access.hidden].sort().join(",")};noValues=${[...access.noValues].sort().join(",")};queries=${[...access.hiddenQueries].sort().join(",")}`;
 }
 
 const COMBINED_LIMIT = 32;
