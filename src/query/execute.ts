@@ -16,6 +16,7 @@ import { apiErrorOf } from "../http/error_handler.ts";
 import type { Principal } from "../access/principal.ts";
 import { authorizeQuery, callerGroups, notAuthorized, queryModelDef } from "../rls/enforce.ts";
 import { type CallerModel, callerModel, hasAuthorizeRules, hiddenReference } from "../rls/caller_model.ts";
+import { versionAuthorizes } from "../rls/visibility.ts";
 import type { QueryVia } from "../query_log/store.ts";
 import { type ArgumentStyle, checkQueryArgs, type QueryArgs } from "./args.ts";
 import { serveMaterializations } from "../materializations/serve.ts";
@@ -132,9 +133,10 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
   let result;
   try {
     // the query compiles against the model as the caller may see it: no source or named query behind an
-    // #(authorize) rule the caller fails, so no problem or listing of the compile can describe one
+    // #(authorize) rule the caller fails, so no problem or listing of the compile can describe one (the
+    // model's own rules are read from its IR once, for versions whose stored rules say it has any)
     const def = queryModelDef(served.compiled);
-    if (hasAuthorizeRules(served.compiled, def)) groups = await callerGroups(ctx.sql, caller);
+    if (await versionAuthorizes(ctx.sql, version.uuid) && hasAuthorizeRules(served.compiled, def)) groups = await callerGroups(ctx.sql, caller);
     view = groups ? callerModel(served.compiled, def, groups) : { def, hidden: new Map() };
     const modelDef = view.def;
     // DuckDB reads, outside the package folder, exactly this version's built files

@@ -130,6 +130,16 @@ export async function versionRestricted(db: Db, version: string): Promise<boolea
 }
 
 /**
+ * Whether a version (by row uuid) has a source or named query behind
+ * `#(authorize)`, by the rules stored at publish (cached per process): only
+ * then may a caller be kept from some of its sources.
+ */
+export async function versionAuthorizes(db: Db, version: string): Promise<boolean> {
+  const rules = (await versionRules(db, [version])).get(version)!;
+  return [...rules.sources, ...rules.queries].some((s) => s.access.authorizeGroups.length > 0);
+}
+
+/**
  * Per version (by row uuid), what the caller may not see; versions without
  * rules are absent (nothing to filter). One statement for uncached versions,
  * one for the caller's groups when a rule needs them.
