@@ -135,3 +135,24 @@ test("a run left running by a dead node is marked failed by the next claim", asy
   expect((await waitRun(w, `${P}/runs/${retry.body.id}`, { token: w.admin })).state).toBe("succeeded");
   expect(await version("crashy")).toMatchObject({ indexStatus: "indexed", archiveStatus: "unarchive", isLatest: true });
 });
+
+test("a value holding a NUL character is left out of the values; the run and its retrieval step succeed", async () => {
+  const model = `source: tags is duckdb.sql("""
+  select case i % 3 when 0 then 'red' when 1 then 'blue' else 'gr' || chr(0) || 'een' end as color from range(30) as t(i)
+""") extend {
+  #(index)
+  dimension: shade is color
+}
+`;
+  expect((await publish(w, "nul", "1.0.0", { token: w.admin, files: runsPackage(model) })).status).toBe(201);
+  const P = pkgPath("nul");
+  const created = await w.s.call("POST", `${P}/versions/1.0.0/runs`, { token: w.admin, body: {} });
+  expect(created.status).toBe(201);
+  const run = await waitRun(w, `${P}/runs/${created.body.id}`, { token: w.admin });
+  expect([run.state, run.error]).toEqual(["succeeded", null]);
+  expect((await version("nul")).indexStatus).toBe("indexed");
+  const list = await w.s.call("GET", `${P}/versions/1.0.0/indexes`, { token: w.admin });
+  const shade = list.body.find((i: { dimension: string }) => i.dimension === "shade");
+  const values = await w.s.call("GET", `${P}/versions/1.0.0/indexes/${shade.id}`, { token: w.admin });
+  expect(values.body.values.map((v: { value: string }) => v.value).sort()).toEqual(["blue", "red"]);
+});

@@ -41,6 +41,9 @@ export interface DimensionValuesOptions {
 /**
  * Distinct values of one dimension of a compiled model with their row
  * counts, most frequent first (one Malloy query). Throws the query's error.
+ * A value holding a NUL character is left out: PostgreSQL's text and jsonb
+ * cannot store it (one such value failed the whole retrieval step of a
+ * run), and no question can type it.
  */
 export async function dimensionValues(
   compiled: CompiledModel,
@@ -57,7 +60,8 @@ export async function dimensionValues(
   limit: ${limit}
 }`;
   const result = await runQuery(compiled, { query, rowLimit: limit, countTotalRows: false, timeoutMs: options.timeoutMs, signal: options.signal });
-  return result.data.map((row) => ({ value: String(row.indexed_value), count: Number(row.indexed_count) }));
+  return result.data.map((row) => ({ value: String(row.indexed_value), count: Number(row.indexed_count) }))
+    .filter((v) => !v.value.includes("\u0000"));
 }
 
 /**
