@@ -21,7 +21,8 @@ import { routeAccess } from "../http/route_access.ts";
 import type { Claims } from "../apps/credentials.ts";
 import { packageFor } from "../packages/lookup.ts";
 import { pkgParams } from "../http/resource_params.ts";
-import { type PackageKey, eventsAfter, streamState, subscribe } from "./hub.ts";
+import { type PackageEvent, type PackageKey, eventsAfter, streamState, subscribe } from "./hub.ts";
+import { compileProblemsWithheld, WITHHELD_COMPILE_ERROR } from "../rls/visibility.ts";
 import { type StreamSlots, streamSlots } from "./stream_slots.ts";
 
 /** Interval of the heartbeat comment (and of the access re-check between events), ms. */
@@ -42,6 +43,8 @@ interface EventStreamOptions {
   after?: bigint;
   /** Re-checks the caller's access: the current latest version, or `null` when access is gone. */
   recheck: () => Promise<{ latestVersion: string | null } | null>;
+  /** The form of an event this caller receives (a compile error without its problems, when they are withheld). */
+  shown: (event: PackageEvent) => Promise<PackageEvent>;
   latestVersion: string | null;
   /** When the caller's credential expires (app token), ms since the epoch: the stream ends then, the client reconnects with a new one. */
   expiresAt?: number;
@@ -90,7 +93,7 @@ function eventStream(ctx: AppContext, options: EventStreamOptions): ReadableStre
           for (const e of events) {
             if (closed) return;
             if (!(await allowed())) return;
-            send(formatEvent(e));
+            send(formatEvent(await options.shown(e)));
             lastSent = BigInt(e.id);
           }
         } while (again && !closed);
@@ -169,7 +172,8 @@ const STREAM_DOC = "`text/event-stream`. Every event has an `id:` of the package
   "`event: reset` when they are older than the kept history (`EVENT_HISTORY`, default 1,000 per package) — then `event: ready` " +
   "`{ package, latestVersion, lastEventId }`. Then: `change` `{ package, path, kind }` (watch mode), `published` `{ package, versionId, " +
   "source }` (any publish), `archived` `{ package, versionId }`, `compile_error` `{ package, message, problems }` (a watch-mode republish " +
-  "failed), `compile_ok` `{ package, versionId }` (it compiles again), and `revoked` (the caller lost access, or the credential that " +
+  "failed; when the package's newest version has sources restricted by #(authorize) or #(bind), callers below package modeler get " +
+  "a message without the problems, which quote field names), `compile_ok` `{ package, versionId }` (it compiles again), and `revoked` (the caller lost access, or the credential that " +
   "opened the stream was deleted, revoked or expired; the stream ends). Access and the credential are re-checked for every event and " +
   "every 15 s heartbeat (`: keepalive`), so no event follows the credential's end. One caller (user or API key, with any of its " +
   "credentials) holds at most `EVENT_STREAMS_PER_CALLER` (16) streams at once: `429 RATE_LIMIT_EXCEEDED` past it; a node serves at most " +
@@ -199,11 +203,13 @@ function eventsPlugin(ctx: AppContext, prefix: string, slots: StreamSlots) {
         const current = async (): Promise<Principal | null> => appClaims
           ? (await acceptAppToken(ctx, request, query.app_token!)).principal
           : await requestPrincipal(ctx, request, { signer, since: performance.now() });
+        let rank = pkg.rank;
         const recheck = async () => {
           try {
             const who = await current();
             if (!who) return null;
             const again = await packageFor(ctx, who, params);
+            rank = again.rank;
             return again.envId === pkg.envId && again.id === pkg.id ? { latestVersion: again.latestVersion } : null;
           } catch (error) {
             const api = apiErrorOf(error);
@@ -218,6 +224,10 @@ function eventsPlugin(ctx: AppContext, prefix: string, slots: StreamSlots) {
           latestVersion: pkg.latestVersion,
           after: lastEventIdOf(request),
           recheck,
+          // a watch-mode compile error quotes the models' field names: withheld as the models API withholds them
+          shown: async (e) => e.event === "compile_error" && (await compileProblemsWithheld(ctx.sql, { rank, packageId: pkg.id }))
+            ? { ...e, data: { ...e.data, message: WITHHELD_COMPILE_ERROR, problems: [] } }
+            : e,
           expiresAt,
           signal: request.signal,
           onEnd: release,

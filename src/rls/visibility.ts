@@ -18,6 +18,7 @@ import { MODEL } from "../access/roles.ts";
 import { principalKey, type Principal } from "../access/principal.ts";
 import { holderGroups } from "../attributes/effective.ts";
 import type { SourceAccess } from "./source_rules.ts";
+import { latestVersion } from "../versions/store.ts";
 
 type Stored = SourceMetadata & { access?: SourceAccess };
 type StoredQuery = ModelMetadata["queries"][number] & { access?: SourceAccess };
@@ -127,6 +128,24 @@ async function versionRules(db: Db, versions: readonly string[]): Promise<Map<st
 export async function versionRestricted(db: Db, version: string): Promise<boolean> {
   const rules = (await versionRules(db, [version])).get(version)!;
   return rules.sources.some((s) => s.access.bindings.length > 0 || s.access.authorizeGroups.length > 0);
+}
+
+/** What a watch-mode compile error says to a caller who may not read its problems (see {@link compileProblemsWithheld}). */
+export const WITHHELD_COMPILE_ERROR =
+  "the package's models do not compile; its problems are shown to package modelers and admins, as the package has sources restricted by #(authorize) or #(bind)";
+
+/**
+ * Whether a caller with `rank` on a package may not read the problems of its
+ * models' compile errors (watch mode): they quote the models' field names,
+ * which for a source restricted by `#(authorize)` or `#(bind)` the models API
+ * and retrieval keep from callers below modeler (its files and zip go to
+ * modelers and admins only). True below modeler when the package's newest
+ * version has such a source.
+ */
+export async function compileProblemsWithheld(db: Db, where: { rank: number; packageId: string }): Promise<boolean> {
+  if (where.rank >= MODEL) return false;
+  const latest = await latestVersion(db, where.packageId);
+  return latest !== null && (await versionRestricted(db, latest.uuid));
 }
 
 /**

@@ -12,6 +12,8 @@ import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { environmentFor, organizationRank } from "../environments/lookup.ts";
 import type { EnvironmentRow } from "../environments/store.ts";
 import { watchedEnvironment, watchingOrganizations, type WatchStatus } from "./watcher.ts";
+import { visiblePackage } from "../packages/lookup.ts";
+import { compileProblemsWithheld, WITHHELD_COMPILE_ERROR } from "../rls/visibility.ts";
 
 /** The watch a status or stop request is about, and what the caller may see of it. */
 export interface WatchScope {
@@ -104,4 +106,24 @@ export function visibleStatus(status: WatchStatus, scope: WatchScope): WatchStat
   const withoutRoot = { ...status, root: "" };
   if (!scope.orgId || !status.enabled || scope.reads) return withoutRoot;
   return { ...withoutRoot, organizationName: null, environmentName: null, packages: [] };
+}
+
+/**
+ * The status with each package's `lastError` as the caller may read it: a
+ * compile error quotes the models' field names, so for a package whose newest
+ * version has sources restricted by `#(authorize)` or `#(bind)` callers below
+ * package modeler read {@link WITHHELD_COMPILE_ERROR} instead (as on the
+ * package's event stream); so does a caller who cannot see the package.
+ */
+export async function statusErrorsAsSeen(ctx: AppContext, principal: Principal, status: WatchStatus, scope: WatchScope): Promise<WatchStatus> {
+  const watched = scope.orgId ? watchedEnvironment(ctx, scope.orgId) : null;
+  if (!watched || !status.packages.some((p) => p.lastError !== null)) return status;
+  const env = { id: watched.envId, name: status.environmentName ?? "" };
+  const packages = await Promise.all(status.packages.map(async (p) => {
+    if (p.lastError === null) return p;
+    const pkg = await visiblePackage(ctx.sql, principal, { env, name: p.name }).catch(() => null);
+    const withheld = !pkg || (await compileProblemsWithheld(ctx.sql, { rank: pkg.rank, packageId: pkg.id }));
+    return withheld ? { ...p, lastError: WITHHELD_COMPILE_ERROR } : p;
+  }));
+  return { ...status, packages };
 }

@@ -7,10 +7,11 @@
  */
 import { Elysia, t } from "elysia";
 import type { AppContext } from "../http/context.ts";
+import { required } from "../http/auth.ts";
 import { name } from "../http/params.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
-import { visibleStatus } from "./access.ts";
+import { statusErrorsAsSeen, visibleStatus } from "./access.ts";
 import { startWatching, stopWatching, watchStatus } from "./watcher.ts";
 
 const orgQuery = t.Object({ organizationName: t.Optional(name("organizationName")) });
@@ -22,7 +23,9 @@ const startBody = t.Object({
 
 const STATUS_DOC = "`{ enabled, organizationName, environmentName, root, startedAt, debounceMs, packages: [{ name, state " +
   "(idle|pending|publishing|error), lastVersionId, lastError, lastChangeAt, subscribers }] }`. Names and packages " +
-  "are shown only to callers who can read the watched environment, the folder (`root`) only to the system administrator. " +
+  "are shown only to callers who can read the watched environment, the folder (`root`) only to the system administrator; " +
+  "a package's `lastError` quotes its models' field names, so when its newest version has sources restricted by #(authorize) " +
+  "or #(bind), callers below package modeler read a note instead. " +
   "Watch mode is per node and per organization: `?organizationName=` picks the organization (optional when the caller can read exactly one watch).";
 
 /** Routes of watch mode. */
@@ -31,7 +34,7 @@ export function watchRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/watch-mode" })
     .use(security(ctx))
     .use(routeAccess(ctx))
-    .get("/status", ({ watch }) => visibleStatus(watchStatus(ctx, watch.orgId), watch), {
+    .get("/status", ({ watch, principal }) => statusErrorsAsSeen(ctx, required(principal), visibleStatus(watchStatus(ctx, watch.orgId), watch), watch), {
       query: orgQuery,
       watchAccess: "reader",
       detail: { summary: "Watch-mode status of an organization on this node", description: STATUS_DOC, tags },
@@ -67,7 +70,7 @@ export function watchRoutes(ctx: AppContext) {
     )
     .post(
       "/stop",
-      ({ watch }) => visibleStatus(watch.orgId ? stopWatching(ctx, watch.orgId) : watchStatus(ctx, null), watch),
+      ({ watch, principal }) => statusErrorsAsSeen(ctx, required(principal), visibleStatus(watch.orgId ? stopWatching(ctx, watch.orgId) : watchStatus(ctx, null), watch), watch),
       {
         query: orgQuery,
         watchAccess: "modeler",

@@ -192,6 +192,44 @@ describe("watch mode", () => {
     events.close();
   });
 
+  test("a package with an #(authorize) source: its compile problems go to package modelers and admins only, on the stream and in the status", async () => {
+    expect((await w.s.call("POST", `${API}/organizations/acme/groups`, { token: w.admin, body: { name: "finance" } })).status).toBe(201);
+    const dir = join(root, "acme", "prod", "payroll");
+    const PP = `${API}/organizations/acme/environments/prod/packages/payroll`;
+    await mkdir(join(dir, "models"), { recursive: true });
+    await mkdir(join(dir, "data"), { recursive: true });
+    await writeFile(join(dir, "data", "flights.csv"), FLIGHTS_CSV);
+    const good = "#(authorize) groups=[finance]\nsource: pay is duckdb.table('data/flights.csv') extend { dimension: secret_salary_band is carrier }\n";
+    await writeFile(join(dir, "models", "pay.malloy"), good);
+    await writeFile(join(dir, "publisher.json"), JSON.stringify({ name: "payroll", description: "restricted" }));
+    for (let i = 0; i < 100 && (await w.s.call("GET", PP, { token: w.admin })).status !== 200; i++) await Bun.sleep(100);
+    expect((await w.s.call("GET", `${PP}/versions`, { token: w.admin })).body.length).toBe(1);
+    const viewer = await w.s.login("viewer", "pw-viewer-secret");
+    const seen = await openEvents(`${origin}${PP}/events`, { token: viewer });
+    const full = await openEvents(`${origin}${PP}/events`, { token: w.admin });
+    await seen.next("ready");
+    await full.next("ready");
+    await writeFile(join(dir, "models", "pay.malloy"), good.replace("is carrier", "is secret_salary_column"));
+    const withheld = await seen.next("compile_error");
+    expect(withheld.data).toMatchObject({ package: "payroll", problems: [] });
+    expect(withheld.data.message).toContain("shown to package modelers and admins");
+    expect(JSON.stringify(withheld.data)).not.toContain("secret_salary");
+    const shown = await full.next("compile_error");
+    expect(shown.data.message).toContain("secret_salary_column");
+    expect(shown.data.problems.length).toBeGreaterThan(0);
+    const lastError = async (token: string) =>
+      ((await w.s.call("GET", `${API}/watch-mode/status`, { token })).body.packages as Array<{ name: string; lastError: string | null }>)
+        .find((p) => p.name === "payroll")!.lastError!;
+    expect(await lastError(viewer)).toContain("shown to package modelers and admins");
+    expect(await lastError(viewer)).not.toContain("secret_salary");
+    expect(await lastError(w.admin)).toContain("secret_salary_column");
+    await writeFile(join(dir, "models", "pay.malloy"), good);
+    await seen.next("compile_ok");
+    seen.close();
+    full.close();
+    await rm(dir, { recursive: true });
+  });
+
   test("a viewer sees the status; an outsider sees nothing of it (not even that it is on) and stops nothing", async () => {
     const viewer = await w.s.login("viewer", "pw-viewer-secret");
     const seen = await w.s.call("GET", `${API}/watch-mode/status`, { token: viewer });
