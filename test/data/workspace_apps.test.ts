@@ -14,7 +14,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { rm } from "node:fs/promises";
-import { connect } from "node:net";
+import { rawRequest } from "../helpers/raw_http.ts";
 import { API, publish, smallPackage, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { openEvents } from "./helpers.ts";
 import { signCredential, type Subject, verifyCredential } from "../../src/apps/credentials.ts";
@@ -92,34 +92,9 @@ async function at(origin: string, method: string, path: string, init: { headers?
 
 /** Sends a request line exactly as written (no client normalizes the path). */
 function raw(origin: string, method: string, target: string, body = ""): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, "127.0.0.1", () => {
-      const lines = [`${method} ${target} HTTP/1.1`, `Host: ${new URL(origin).host}`, "Connection: close"];
-      if (body) lines.push("Content-Type: application/x-www-form-urlencoded", `Content-Length: ${Buffer.byteLength(body)}`);
-      socket.write(lines.join("\r\n") + "\r\n\r\n" + body);
-    });
-    let data = "";
-    socket.on("data", (chunk) => (data += chunk.toString("latin1")));
-    socket.on("end", () => {
-      const head = data.slice(0, data.indexOf("\r\n\r\n"));
-      let text = data.slice(head.length + 4);
-      if (/^transfer-encoding: *chunked/im.test(head)) text = dechunk(text);
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0), body: text });
-    });
-    socket.on("error", reject);
-  });
-}
-
-function dechunk(text: string): string {
-  let out = "";
-  let at = 0;
-  for (;;) {
-    const eol = text.indexOf("\r\n", at);
-    const size = parseInt(text.slice(at, eol), 16);
-    if (!size) return out;
-    out += text.slice(eol + 2, eol + 2 + size);
-    at = eol + 2 + size + 2;
-  }
+  const lines = [`${method} ${target} HTTP/1.1`, `Host: ${new URL(origin).host}`];
+  if (body) lines.push("Content-Type: application/x-www-form-urlencoded");
+  return rawRequest(server.port, lines, body);
 }
 
 /** A credential of `kind` for the workspace-bound subject and a package (`plain` unless told). */

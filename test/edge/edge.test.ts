@@ -3,7 +3,7 @@
  * are refused before any handler runs, and nothing changes in the database.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { connect } from "node:net";
+import { rawRequest } from "../helpers/raw_http.ts";
 import { startTestService } from "../helpers/service.ts";
 import { checkPath } from "../../src/http/edge.ts";
 import { serveRaw } from "../../src/http/raw_server.ts";
@@ -21,36 +21,9 @@ afterAll(async () => {
 
 /** Sends a request line exactly as written (no URL normalization by a client), returns status and body. */
 function raw(method: string, target: string, headers: Record<string, string> = {}, body = ""): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port!, "127.0.0.1", () => {
-      const lines = [`${method} ${target} HTTP/1.1`, "Host: localhost", "Connection: close", `Authorization: Bearer ${admin}`];
-      for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
-      if (body) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
-      socket.write(lines.join("\r\n") + "\r\n\r\n" + body);
-    });
-    let data = "";
-    socket.on("data", (chunk) => (data += chunk.toString("latin1")));
-    socket.on("end", () => {
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
-      const head = data.slice(0, data.indexOf("\r\n\r\n"));
-      let body = data.slice(head.length + 4);
-      if (/^transfer-encoding: *chunked/im.test(head)) body = dechunk(body);
-      resolve({ status, body });
-    });
-    socket.on("error", reject);
-  });
-}
-
-function dechunk(text: string): string {
-  let out = "";
-  let at = 0;
-  for (;;) {
-    const eol = text.indexOf("\r\n", at);
-    const size = parseInt(text.slice(at, eol), 16);
-    if (!size) return out;
-    out += text.slice(eol + 2, eol + 2 + size);
-    at = eol + 2 + size + 2;
-  }
+  const lines = [`${method} ${target} HTTP/1.1`, "Host: localhost", `Authorization: Bearer ${admin}`];
+  for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
+  return rawRequest(server.port!, lines, body);
 }
 
 async function orgCount(): Promise<number> {
