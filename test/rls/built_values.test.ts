@@ -132,6 +132,20 @@ describe("materializations and runs of sources built on payroll", () => {
   });
 });
 
+/** Publishes package `name` (one model over payroll.csv) as admin; waits for the publish's run to end and returns its path. */
+async function publishedRun(name: string, m: { modelPath: string; model: string }): Promise<string> {
+  const files = new Map([
+    ["publisher.json", bytes(JSON.stringify({ name, description: "a model whose names the runs API once misread" }))],
+    [m.modelPath, bytes(m.model)],
+    ["data/payroll.csv", bytes(PAYROLL_CSV)],
+  ]);
+  const published = await publish(w, name, "1.0.0", { token: w.admin, files });
+  expect([published.status, published.body.runId === undefined]).toEqual([201, false]);
+  const run = `${API}/organizations/acme/environments/prod/packages/${name}/runs/${published.body.runId}`;
+  await waitRun(w, run, { token: w.admin });
+  return run;
+}
+
 /** What a caller who may not read a failed unit's data is told instead of the run's error. */
 const WITHHELD = "the run failed: a unit built from a source you may not query failed (its error is not shown to you)";
 
@@ -148,15 +162,7 @@ source: \`pay'roll\` is duckdb.table('data/payroll.csv') extend {
   let oddRun: string;
 
   beforeAll(async () => {
-    const files = new Map([
-      ["publisher.json", bytes(JSON.stringify({ name: "odd", description: "names with quotes and parentheses" }))],
-      ["models/pay's (v2).malloy", bytes(ODD_MODEL)],
-      ["data/payroll.csv", bytes(PAYROLL_CSV)],
-    ]);
-    const published = await publish(w, "odd", "1.0.0", { token: w.admin, files });
-    expect([published.status, published.body.runId === undefined]).toEqual([201, false]);
-    oddRun = `${ODD}/runs/${published.body.runId}`;
-    await waitRun(w, oddRun, { token: w.admin });
+    oddRun = await publishedRun("odd", { modelPath: "models/pay's (v2).malloy", model: ODD_MODEL });
   }, 300_000);
 
   test("a unit of source `pay'roll` in models/pay's (v2).malloy fails: finance members read its error, which quotes a value", async () => {
@@ -213,19 +219,10 @@ source: \`pay.roll\` is duckdb.table('data/payroll.csv') extend {
   dimension: broken is region::number
 }
 `;
-  const DOTTED = `${API}/organizations/acme/environments/prod/packages/dotted`;
   let dottedRun: string;
 
   beforeAll(async () => {
-    const files = new Map([
-      ["publisher.json", bytes(JSON.stringify({ name: "dotted", description: "a source name with a dot" }))],
-      ["models/pay.malloy", bytes(DOTTED_MODEL)],
-      ["data/payroll.csv", bytes(PAYROLL_CSV)],
-    ]);
-    const published = await publish(w, "dotted", "1.0.0", { token: w.admin, files });
-    expect([published.status, published.body.runId === undefined]).toEqual([201, false]);
-    dottedRun = `${DOTTED}/runs/${published.body.runId}`;
-    await waitRun(w, dottedRun, { token: w.admin });
+    dottedRun = await publishedRun("dotted", { modelPath: "models/pay.malloy", model: DOTTED_MODEL });
   }, 300_000);
 
   test("finance members see the unit of source `pay.roll` and its error", async () => {
