@@ -121,7 +121,7 @@ export async function authorizeQuery(db: Db, caller: QueryCaller, query: Prepare
   }
   const holder = holderOf(caller.principal);
   if (rules.authorize.length > 0) {
-    const groups = options.groups ?? new Set(await holderGroups(db, holder, caller.orgId));
+    const groups = options.groups ?? await callerGroups(db, caller);
     for (const rule of rules.authorize) {
       if (!rule.groups.some((g) => groups.has(g))) throw notAuthorized(caller, rule);
     }
