@@ -253,7 +253,7 @@ export function fillBindings(query: unknown, modelDef: unknown, options: Lineage
           args[b.parameter] = argumentFor((params[b.parameter] ?? args[b.parameter]) as Node | undefined, b.parameter, options.values.get(b.attribute)!);
         }
         out.arguments = args;
-        return behindBarrier(out, barrier);
+        return behindBarrier(out, barrier, node);
       }
     }
     if (node.sourceArguments && typeof node.sourceArguments === "object") {
