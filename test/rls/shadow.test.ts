@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
 import { authorize, pkce, REDIRECT_URI, registerClient, tokenRequest } from "../helpers/oauth.ts";
-import { API, publish } from "../packages/helpers.ts";
+import { publish } from "../packages/helpers.ts";
 import { admin, SALES_MODEL, SALES_QUERY, salesFiles, type SalesWorld, startSalesWorld } from "./world.ts";
 
 let w: SalesWorld;
