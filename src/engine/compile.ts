@@ -78,6 +78,11 @@ export interface CompiledModel {
   bytes?: number;
   /** What the describer module answered (with {@link CompileOptions.describe}). */
   described?: unknown;
+  /**
+   * The model as the package's files define it, when `model` is a rewrite of
+   * it (materializations served): access rules are read from this one.
+   */
+  defined?: Model;
 }
 
 /** Every compiled model of a package, by path. */

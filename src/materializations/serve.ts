@@ -176,7 +176,7 @@ async function rewritten(node: NodeFiles, compiled: CompiledModel, local: Array<
       const { modelDef, used } = rewriteModel(compiled.model._modelDef, local.map((m) => ({ sourceName: m.sourceName, path: m.path, columns: m.columns })));
       if (used.size === 0) return compiled;
       const model = await compiled.pkg.runtime._loadModelFromModelDef(modelDef).getModel();
-      return { ...compiled, model };
+      return { ...compiled, model, defined: compiled.defined ?? compiled.model };
     })();
     // Keep the models of the last few file sets only.
     if (perModel.size >= 4) perModel.delete(perModel.keys().next().value!);

@@ -154,7 +154,7 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
       dryRun: args.dry_run,
       authorize: async (query) => {
         try {
-          const authorized = await authorizeQuery(ctx.sql, caller, query, { compiled, text: args.query, prefetched: pkg.effective, groups });
+          const authorized = await authorizeQuery(ctx.sql, caller, query, { compiled: served.compiled, text: args.query, prefetched: pkg.effective, groups });
           facts.boundAttributes = authorized.boundAttributes;
           node.hints.remember(hint, authorized.boundAttributes);
           sources = authorized.sources;

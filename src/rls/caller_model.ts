@@ -18,7 +18,7 @@
 import { isSourceDef, type ModelDef } from "@malloydata/malloy";
 import type { CompiledModel } from "../engine/mod.ts";
 import { type AccessRules, accessRules } from "./lineage.ts";
-import { trustedBy } from "./source_rules.ts";
+import { declaredOf, trustedBy } from "./source_rules.ts";
 
 /** An `#(authorize)` rule: the caller must belong to one of `groups`. */
 export type AuthorizeRule = AccessRules["authorize"][number];
@@ -32,9 +32,10 @@ function authorizeRules(compiled: CompiledModel, def: ModelDef): Map<string, Aut
   if (rules) return rules;
   rules = new Map();
   const trusted = trustedBy(compiled.pkg.fileOf);
+  const declared = declaredOf(compiled);
   for (const [name, entry] of Object.entries(def.contents)) {
     if (!isSourceDef(entry) && entry.type !== "query") continue;
-    const authorize = accessRules(entry, def, { trusted }).authorize;
+    const authorize = accessRules(entry, def, { trusted, declared }).authorize;
     if (authorize.length > 0) rules.set(name, authorize);
   }
   rulesByDef.set(def, rules);

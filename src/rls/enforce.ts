@@ -21,7 +21,7 @@ import { type AccessRules, accessRules, type BoundArgument, fillBindings } from 
 import { BarrierRefused } from "./barrier.ts";
 import type { AuthorizeRule } from "./caller_model.ts";
 import { sourceArgumentNames } from "./query_text.ts";
-import { trustedBy } from "./source_rules.ts";
+import { declaredOf, trustedBy } from "./source_rules.ts";
 
 /** Who runs a query, in which organization. */
 export interface QueryCaller {
@@ -40,6 +40,7 @@ export interface AuthorizedQuery {
 
 /** Options of {@link authorizeQuery}. */
 export interface AuthorizeQueryOptions {
+  /** The model the query compiled against (with `defined` when it is a rewrite of the package's definition). */
   compiled: CompiledModel;
   /** The query text the caller sent, when it sent text. */
   text?: string;
@@ -70,7 +71,7 @@ function trustedIn(compiled: CompiledModel): (url: string) => boolean {
 
 /** The rules a compiled query reaches (for dry runs, logs and checks). */
 export function rulesOfQuery(compiled: CompiledModel, query: PreparedQuery): AccessRules {
-  return accessRules(query._query, query._modelDef, { trusted: trustedIn(compiled) });
+  return accessRules(query._query, query._modelDef, { trusted: trustedIn(compiled), declared: declaredOf(compiled) });
 }
 
 function holderOf(principal: Principal): Holder {

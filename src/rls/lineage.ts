@@ -50,10 +50,19 @@ export interface AccessRules {
 export interface LineageOptions {
   /** True for an annotation location that belongs to the package (not to query text). */
   trusted: (url: string) => boolean;
+  /**
+   * The rules of the package's sources as its files define them
+   * ({@link declaredRules}), when the definition walked is a rewrite of them
+   * (materializations served): every source reached adds the rules of the
+   * package sources it is or is built on, which the rewrite may have cut
+   * from its definition (a built `#@ persist` source reads a file, not the
+   * query that reached an `#(authorize)` source).
+   */
+  declared?: DeclaredRules;
 }
 
 type Node = Record<string, unknown>;
-type Note = { text: string; at?: { url?: string } };
+type Note = { text: string; at?: { url?: string; range?: { start?: { line?: number; character?: number } } } };
 type AnnotationDef = { notes?: Note[]; blockNotes?: Note[]; inherits?: AnnotationDef };
 
 const SOURCE_TYPES = new Set(["table", "sql_select", "query_source", "composite", "virtual"]);
@@ -86,6 +95,52 @@ function notesOf(annotation: AnnotationDef | undefined, trusted: (url: string) =
     }
   }
   return out;
+}
+
+/** Where a note is written: it identifies the source that declares it in every source derived from that one. */
+function noteKey(note: Note): string {
+  const start = note.at?.range?.start;
+  return `${note.at?.url}:${start?.line}:${start?.character}`;
+}
+
+/** The rules of a model's sources and named queries as the package's files define them, and the notes that name them. */
+export interface DeclaredRules {
+  /** Rules of each source and named query of the model, by name (only those with rules). */
+  byName: Map<string, AccessRules>;
+  /** The source that declares each trusted note (by {@link noteKey}), for sources with rules. */
+  byNote: Map<string, string>;
+}
+
+/**
+ * The rules of every source and named query of `modelDef` (a model as the
+ * package's files define it, never a rewrite of it), walked over its whole
+ * lineage, with the own notes of each source that has rules.
+ */
+export function declaredRules(modelDef: unknown, options: LineageOptions): DeclaredRules {
+  const declared: DeclaredRules = { byName: new Map(), byNote: new Map() };
+  for (const [name, entry] of Object.entries(contentsOf(modelDef))) {
+    if (!isSourceDef(entry) && entry.type !== "query") continue;
+    const rules = accessRules(entry, modelDef, { trusted: options.trusted });
+    if (rules.bindings.length === 0 && rules.authorize.length === 0) continue;
+    declared.byName.set(name, rules);
+    const own = entry.annotations as AnnotationDef | undefined;
+    for (const note of [...(own?.blockNotes ?? []), ...(own?.notes ?? [])]) {
+      if (note.at?.url && options.trusted(note.at.url)) declared.byNote.set(noteKey(note), name);
+    }
+  }
+  return declared;
+}
+
+/** Adds `more` (the declared rules of a source reached) to `rules`. */
+function mergeRules(rules: AccessRules, more: AccessRules): void {
+  for (const b of more.bindings) {
+    if (!rules.bindings.some((x) => x.parameter === b.parameter && x.attribute === b.attribute && x.source === b.source)) rules.bindings.push(b);
+  }
+  for (const a of more.authorize) {
+    const key = JSON.stringify([...a.groups].sort());
+    if (!rules.authorize.some((r) => JSON.stringify([...r.groups].sort()) === key)) rules.authorize.push(a);
+  }
+  for (const name of more.sources) if (!rules.sources.includes(name)) rules.sources.push(name);
 }
 
 function tagOf(note: Note, route: string) {
@@ -178,6 +233,18 @@ export function accessRules(root: unknown, modelDef: unknown, options: LineageOp
         const bound = own && notes.some((n) => (parseNote(n).bind?.length ?? 0) > 0);
         const problem = bound ? barrierProblem(name, node) : undefined;
         if (problem && !rules.problems.includes(problem)) rules.problems.push(problem);
+        if (options.declared) {
+          // the package sources this one is (by name) or is built on (by their notes in its annotation chain)
+          const names = new Set<string>(own ? [name] : []);
+          for (const note of notes) {
+            const declarer = options.declared.byNote.get(noteKey(note));
+            if (declarer) names.add(declarer);
+          }
+          for (const n of names) {
+            const more = options.declared.byName.get(n);
+            if (more) mergeRules(rules, more);
+          }
+        }
       }
     }
     for (const [key, child] of Object.entries(node)) {

@@ -8,8 +8,9 @@
  * @module
  */
 import type { Explore, Model } from "@malloydata/malloy";
+import type { CompiledModel } from "../engine/mod.ts";
 import type { ModelMetadata } from "../engine/metadata.ts";
-import { type AccessRules, accessRules } from "./lineage.ts";
+import { type AccessRules, accessRules, type DeclaredRules, declaredRules } from "./lineage.ts";
 
 /** A declared parameter (or argument) of a source: what a bound attribute must fill. */
 interface ParameterFacts {
@@ -44,6 +45,26 @@ export interface SourceAccess {
  */
 export function trustedBy(fileOf: (url: string) => string): (url: string) => boolean {
   return (url: string) => url.startsWith("file:") && fileOf(url) !== url;
+}
+
+const declaredByModel = new WeakMap<Model, DeclaredRules>();
+
+/**
+ * The rules of a compiled model's sources as the package's files define
+ * them, when the model queries compile against is a rewrite of that
+ * definition (materializations served; `compiled.defined`); `undefined`
+ * otherwise, when the walk of a query's own IR sees the whole lineage.
+ * Computed once per defined model.
+ */
+export function declaredOf(compiled: CompiledModel): DeclaredRules | undefined {
+  const defined = compiled.defined;
+  if (!defined) return undefined;
+  let declared = declaredByModel.get(defined);
+  if (!declared) {
+    declared = declaredRules(defined._modelDef, { trusted: trustedBy(compiled.pkg.fileOf) });
+    declaredByModel.set(defined, declared);
+  }
+  return declared;
 }
 
 function isPersisted(explore: Explore): boolean {
