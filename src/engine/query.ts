@@ -184,7 +184,9 @@ async function execute(
     { ...prepared._rawQuery, result: rows, totalRows },
     prepared._modelDef,
   );
-  const data = result.data.toObject().map((row) => jsonSafe(row) as Record<string, unknown>);
+  // a path DuckDB answers (read_csv(..., filename=true), glob()) is the package's file as its author wrote it
+  const packagePrefix = `${compiled.pkg.packageDir}/`;
+  const data = result.data.toObject().map((row) => jsonSafe(row, packagePrefix) as Record<string, unknown>);
   return {
     data,
     totalRows,
@@ -361,17 +363,23 @@ function schemaOf(explore: Explore): ColumnSchema[] {
   });
 }
 
-/** Makes a value JSON-safe: bigint to number (when safe) or string, Date to ISO string. */
-export function jsonSafe(value: unknown): unknown {
+/**
+ * Makes a value JSON-safe: bigint to number (when safe) or string, Date to
+ * ISO string; with `packagePrefix` (the package folder, ending in `/`), a
+ * string naming a file of the package names it package-relative
+ * (`data/orders.csv`), so no server path reaches a row.
+ */
+export function jsonSafe(value: unknown, packagePrefix?: string): unknown {
+  if (typeof value === "string") return packagePrefix !== undefined && value.includes(packagePrefix) ? value.replaceAll(packagePrefix, "") : value;
   if (typeof value === "bigint") {
     const asNumber = Number(value);
     return Number.isSafeInteger(asNumber) ? asNumber : value.toString();
   }
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (Array.isArray(value)) return value.map(jsonSafe);
+  if (Array.isArray(value)) return value.map((item) => jsonSafe(item, packagePrefix));
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) out[key] = jsonSafe(inner);
+    for (const [key, inner] of Object.entries(value)) out[key] = jsonSafe(inner, packagePrefix);
     return out;
   }
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);

@@ -126,7 +126,7 @@ try {
     ["SQL guard (checkDuckDBSql: DuckDB parser + walk)", () => checkDuckDBSql(result.sql, { packageDir: duck.packageDir, readDirectories: duck.readDirectories })],
     ["DuckDB session opened (no idle one)", async () => (await openSession(duck.packageDir, engineLimits(), [])).close()],
     ["SQL run on the package connection (guard + idle session)", async () => { for await (const _ of duck.runSQLStream(result.sql, { rowLimit: 1001 })) void _; }],
-    ["result shaping (Result.toObject + jsonSafe)", () => new Result({ ...result._rawQuery, result: rows, totalRows: rows.length }, result._modelDef).data.toObject().map(jsonSafe)],
+    ["result shaping (Result.toObject + jsonSafe)", () => new Result({ ...result._rawQuery, result: rows, totalRows: rows.length }, result._modelDef).data.toObject().map((row) => jsonSafe(row))],
     ["JSON.stringify of the answer", () => JSON.stringify(answer)],
     ["query log entry committed (record)", () => queryLogWriter(ctx).record({ ...entry, at: new Date() })],
   ];
