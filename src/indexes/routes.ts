@@ -14,7 +14,12 @@ import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { versionParams } from "../http/resource_params.ts";
 import { builtViews } from "../rls/visibility.ts";
-import { findIndex, indexCursor, listIndexes } from "./store.ts";
+import { findIndex, indexCursor, type IndexView, listIndexes } from "./store.ts";
+
+/** An index as a caller who may not read its source's data sees it: what was built, without values or counts. */
+function withoutData(index: IndexView): IndexView {
+  return { ...index, valueCount: null, distinctCount: null, ...(index.values ? { values: [] } : {}) };
+}
 
 function indexPlugin(ctx: AppContext, prefix: string) {
   const tags = ["indexes"];
@@ -29,7 +34,10 @@ function indexPlugin(ctx: AppContext, prefix: string) {
         // indexes of sources hidden from the caller (#(authorize)) are left out; the page and its cursor stay as read
         const view = await builtViews(ctx.sql, required(principal), { versionUuids: [version.uuid], rank: pkg.rank });
         const page = pageResponse(request, rows, { limit, key: indexCursor, set });
-        return page.filter((r) => view(version.uuid, r.modelPath, r.sourceName) !== "hidden");
+        return page.flatMap((r) => {
+          const seen = view(version.uuid, r.modelPath, r.sourceName);
+          return seen === "hidden" ? [] : seen === "no-data" ? [withoutData(r)] : [r];
+        });
       },
       { params: versionParams, versionAccess: "viewer", query: pageQuery, detail: { summary: "List the indexes of a version, most recent first", tags } },
     )
@@ -39,8 +47,8 @@ function indexPlugin(ctx: AppContext, prefix: string) {
         const index = await findIndex(ctx.sql, version.uuid, params.indexId);
         const view = index ? (await builtViews(ctx.sql, required(principal), { versionUuids: [version.uuid], rank: pkg.rank }))(version.uuid, index.modelPath, index.sourceName) : "hidden";
         if (!index || view === "hidden") throw notFound(`index ${params.indexId} of version ${params.versionId} not found; list them with GET .../versions/${params.versionId}/indexes`);
-        // values are rows of the source: only for callers who may query it, never of a bound source
-        return view === "full" ? index : { ...index, values: [] };
+        // values and their counts are data of the source: only for callers who may query it, never of a bound source
+        return view === "full" ? index : withoutData(index);
       },
       {
         params: t.Object({

@@ -76,21 +76,26 @@ describe("indexes of an #(authorize) source", () => {
     }
   });
 
-  test("a modeler outside the group sees the index, without its values; members of the group read them", async () => {
+  test("a modeler outside the group sees the index, without its values or counts; members of the group read them", async () => {
     const list = await w.s.call("GET", `${V}/indexes`, { token: mo });
     expect(list.body.map((i: { id: string }) => i.id).sort()).toEqual(built.map((i) => i.id).sort());
+    for (const row of list.body) expect([row.sourceName, row.valueCount, row.distinctCount]).toEqual([row.sourceName, null, null]);
     for (const index of built) {
       const one = await w.s.call("GET", `${V}/indexes/${index.id}`, { token: mo });
       expect(one.status).toBe(200);
-      expect([index.sourceName, one.body.values]).toEqual([index.sourceName, []]);
+      expect([index.sourceName, one.body.values, one.body.valueCount, one.body.distinctCount]).toEqual([index.sourceName, [], null, null]);
     }
     // bob is in finance (a viewer): the values, most frequent first
     const bob = await w.s.call("GET", `${V}/indexes/${payrollIndex}`, { token: w.bob });
     expect(bob.status).toBe(200);
     expect(bob.body.values.map((v: { value: string }) => v.value).sort()).toEqual(["EU", "US"]);
-    // an organization admin outside the group: the values stay hidden (as for its queries)
+    expect([bob.body.valueCount, bob.body.distinctCount]).toEqual([2, 2]);
+    // an organization admin outside the group: the values and their counts stay hidden (as for its queries)
     const org = await w.s.call("GET", `${V}/indexes/${payrollIndex}`, { token: w.admin });
-    expect(org.body.values).toEqual([]);
+    expect([org.body.values, org.body.valueCount, org.body.distinctCount]).toEqual([[], null, null]);
+    const orgList = await w.s.call("GET", `${V}/indexes`, { token: w.admin });
+    const listed = orgList.body.find((i: { id: string }) => i.id === payrollIndex);
+    expect([listed.valueCount, listed.distinctCount]).toEqual([null, null]);
   });
 });
 
