@@ -104,7 +104,7 @@ describe("a #@ persist source over an #(authorize) source", () => {
   test("before the build: callers outside finance are refused on every path; bob reads", async () => {
     await outsidersRefused("before");
     await financeReads("before");
-  });
+  }, 180_000);
 
   test("after the build: still refused on every path; bob reads the materialization", async () => {
     const run = await w.s.call("POST", `${P}/versions/1.0.0/runs`, { token: w.admin, body: {} });
@@ -118,5 +118,5 @@ describe("a #@ persist source over an #(authorize) source", () => {
     // bob's answer comes from the build
     const r = await q({ token: w.bob }, { query: "run: pay_totals -> { select: * }" });
     expect(r.body.metadata.materialization).toBeDefined();
-  });
+  }, 180_000);
 });
