@@ -69,6 +69,16 @@ describe("judgeFirstStep on the tuning half", () => {
 });
 
 describe("the shapes", () => {
+  test("the check finds names a package lacks", () => {
+    expect(shapeProblems(pkgOf("tpch"), "measure: lineitem.l_quantity; group: orders.o_clerk@month; filter: region.r_name=EUROPA || view: orders.by_month; source: nowhere")).toEqual([
+      "measure: 'lineitem.l_quantity' is a dimension, not a measure",
+      "group: grain 'month' on 'orders.o_clerk' (string)",
+      "filter: 'EUROPA' is not a listed value of 'region.r_name'",
+      "no source 'nowhere'",
+      "view: no field 'orders.by_month'",
+    ]);
+    expect(shapeProblems(pkgOf("jaffle_shop"), "field: first_orders.order_total")).toEqual(["field: write 'orders.order_total' for 'first_orders.order_total' (its own source)"]);
+  });
   test.each(SHAPE_SETS.map((s) => [s.name, s] as const))("%s: one shape per question, naming only what its package has", (_name, set) => {
     const keys = new Set(set.questions.map((q) => `${q.pkg} | ${q.question}`));
     expect([...keys].filter((k) => !set.shapes.has(k))).toEqual([]);

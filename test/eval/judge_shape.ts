@@ -33,11 +33,12 @@ import { EVAL_QUESTIONS, type EvalQuestion, half } from "./questions.ts";
 import { type Column, type Filter, type QueryFacts, queryFacts } from "./query_facts.ts";
 import type { EvalPackage } from "./schema.ts";
 import { parseShape, parseShapeLines, type ShapeAlt, type ShapeItem, type ShapeOption } from "./shape_format.ts";
-import { TUNING } from "./shapes/dev.ts";
+import { TEST, TUNING } from "./shapes/dev.ts";
 
 /** Shape sets: each the questions it covers and its lines. */
 export const SHAPE_SETS: Array<{ name: string; questions: EvalQuestion[]; packages: EvalPackage[]; shapes: Map<string, string> }> = [
   { name: "tuning", questions: EVAL_QUESTIONS.filter((q) => half(q) === "tuning"), packages: EVAL_PACKAGES, shapes: parseShapeLines(TUNING) },
+  { name: "test", questions: EVAL_QUESTIONS.filter((q) => half(q) === "test"), packages: EVAL_PACKAGES, shapes: parseShapeLines(TEST) },
 ];
 
 /** The shape written for a question, or undefined. */

@@ -180,3 +180,174 @@ chinook | bills | source: invoices
 tpch | airmail shipments | source: lineitem; filter: lineitem.l_shipmode=AIR|lineitem.l_shipmode=REG AIR || measure: lineitem.lineitem_count; filter: lineitem.l_shipmode=AIR|lineitem.l_shipmode=REG AIR
 sakila | payments by customer | measure: payment.total_payments|payment.payment_count; group: payment.customer_id|customer.customer_id|customer.first_name|customer.last_name|customer.email
 `;
+
+/** Shapes of the test half. */
+export const TEST = `
+tpch | how much money customers have in their accounts | field: customer.c_acctbal || measure: customer.total_acctbal
+tpch | market segment of each customer | field: customer.c_mktsegment
+tpch | promised delivery date of a line | field: lineitem.l_commitdate
+tpch | retail price of parts | field: part.p_retailprice || measure: part.avg_retail_price
+tpch | number of units ordered per line | field: lineitem.l_quantity
+tpch | transport method used for shipments | field: lineitem.l_shipmode || view: lineitem.shipping_modes
+tpch | worth of the stock held by vendors | measure: partsupp.inventory_value
+tpch | packaging kind | field: part.p_container
+tpch | maker of the product | field: part.p_mfgr
+tpch | shipments that showed up after the promised day | measure: lineitem.late_line_count
+tpch | rebate percentage | field: lineitem.l_discount || measure: lineitem.avg_discount
+tpch | customers in Germany | source: customer; filter: nation.n_name=GERMANY || measure: customer.customer_count; filter: nation.n_name=GERMANY
+tpch | parts packed in a jumbo pkg | source: part; filter: part.p_container=JUMBO PKG || measure: part.part_count; filter: part.p_container=JUMBO PKG
+tpch | polished tin parts | source: part; filter: part.p_type=STANDARD POLISHED TIN || measure: part.part_count; filter: part.p_type=STANDARD POLISHED TIN
+tpch | customer name | field: customer.c_name
+tpch | supplier name | field: supplier.s_name
+tpch | total price of an order | field: orders.o_totalprice
+tpch | number of suppliers | measure: supplier.supplier_count
+tpch | supplier phone number | field: supplier.s_phone
+tpch | region of the nation | source: nation; field: region.r_name
+tpch | supplier account balance | field: supplier.s_acctbal
+tpch | how many line items | measure: lineitem.lineitem_count
+tpch | list the market segments | field: customer.c_mktsegment
+tpch | which regions exist | field: region.r_name
+tpch | orders per year | view: orders.orders_by_year || measure: orders.order_count; group: orders.o_orderdate@year
+jaffle_shop | how much each customer has spent overall | field: customers.lifetime_spend || measure: orders.total_revenue|sum(orders.order_total); group: customers.customer_name|customers.customer_id|orders.customer_id
+jaffle_shop | when was the customer's most recent purchase | field: customers.last_ordered_at || measure: max(orders.ordered_at); group: customers.customer_name|customers.customer_id|orders.customer_id
+jaffle_shop | date of a customer's first purchase | field: customers.first_ordered_at || measure: min(orders.ordered_at); group: customers.customer_name|customers.customer_id|orders.customer_id
+jaffle_shop | when did a store open | field: locations.opened_date
+jaffle_shop | price of a menu item | field: products.product_price
+jaffle_shop | tax paid on an order | field: orders.tax_paid
+jaffle_shop | purchase timestamp | field: orders.ordered_at
+jaffle_shop | profit on each item sold | measure: order_items.gross_margin || measure: order_items.gross_margin; group: products.product_name|order_items.product_id|order_items.order_item_id
+jaffle_shop | perishable ingredients | source: supplies; filter: supplies.is_perishable_supply=true || measure: supplies.supply_count|supplies.total_supply_cost; filter: supplies.is_perishable_supply=true
+jaffle_shop | how many sandwiches were in the basket | field: orders.count_food_items || measure: sum(orders.count_food_items)|avg(orders.count_food_items)
+jaffle_shop | menu | source: products
+jaffle_shop | sales at the Chicago store | measure: orders.total_revenue|sum(orders.order_total); filter: locations.location_name=Chicago
+jaffle_shop | returning customers | source: customers; filter: customers.customer_type=returning || measure: customers.customer_count; filter: customers.customer_type=returning
+jaffle_shop | cost of chai mix | field: supplies.supply_cost; filter: supplies.supply_name=chai mix || measure: supplies.total_supply_cost; filter: supplies.supply_name=chai mix
+jaffle_shop | new customers | source: customers; filter: customers.customer_type=new || measure: customers.customer_count; filter: customers.customer_type=new
+jaffle_shop | how many vanilla ice were ordered | measure: order_items.item_count; filter: products.product_name=vanilla ice
+jaffle_shop | napkins cost | field: supplies.supply_cost; filter: supplies.supply_name=napkins || measure: supplies.total_supply_cost; filter: supplies.supply_name=napkins
+jaffle_shop | customer name | field: customers.customer_name
+jaffle_shop | product description | field: products.product_description
+jaffle_shop | location of each order | source: orders; field: locations.location_name
+jaffle_shop | product type of ordered items | source: order_items; field: products.product_type
+jaffle_shop | lifetime spend of the ordering customer | source: orders|first_orders; field: customers.lifetime_spend
+jaffle_shop | orders by location | view: orders.orders_by_location || measure: orders.order_count; group: locations.location_name|orders.location_id
+jaffle_shop | revenue by month | view: orders.orders_by_month || measure: orders.total_revenue|sum(orders.order_total); group: orders.ordered_at@month
+jaffle_shop | average order total | measure: orders.avg_order_total
+jaffle_shop | list the product types | field: products.product_type
+jaffle_shop | which stores are there | field: locations.location_name
+jaffle_shop | total cost of supplies | measure: supplies.total_supply_cost|sum(supplies.supply_cost)
+northwind | hiring date of employees | field: Employees.HireDate
+northwind | shipping cost of orders | field: Orders.Freight || measure: Orders.total_freight
+northwind | units already ordered from suppliers | field: Products.UnitsOnOrder || measure: sum(Products.UnitsOnOrder)
+northwind | deadline for delivering an order | field: Orders.RequiredDate
+northwind | pack size of a product | field: Products.QuantityPerUnit
+northwind | line discount | field: OrderDetails.Discount
+northwind | when goods left the warehouse | field: Orders.ShippedDate
+northwind | job of the person we deal with at a client | field: Customers.ContactTitle
+northwind | worth of the goods in the warehouse | measure: Products.stock_value
+northwind | turnover | measure: OrderDetails.sales
+northwind | vendors | source: Suppliers
+northwind | zip code of clients | field: Customers.PostalCode
+northwind | sales of beverages | measure: OrderDetails.sales; filter: Categories.CategoryName=Beverages
+northwind | seafood products | source: Products; filter: Categories.CategoryName=Seafood || measure: Products.product_count; filter: Categories.CategoryName=Seafood
+northwind | customers in Mexico | source: Customers; filter: Customers.Country=Mexico || measure: Customers.customer_count; filter: Customers.Country=Mexico
+northwind | employees based in London | source: Employees; filter: Employees.City=London || measure: Employees.employee_count; filter: Employees.City=London
+northwind | dairy products sales | measure: OrderDetails.sales; filter: Categories.CategoryName=Dairy Products
+northwind | suppliers from Japan | source: Suppliers; filter: Suppliers.Country=Japan || measure: Suppliers.supplier_count; filter: Suppliers.Country=Japan
+northwind | contacts who are the owner | source: Customers; filter: Customers.ContactTitle=Owner || measure: Customers.customer_count; filter: Customers.ContactTitle=Owner
+northwind | orders sent by Federal Shipping | source: Orders; filter: Shippers.CompanyName=Federal Shipping || measure: Orders.order_count; filter: Shippers.CompanyName=Federal Shipping
+northwind | employee last name | field: Employees.LastName
+northwind | supplier country of products | source: Products; field: Suppliers.Country
+northwind | shipper of an order | source: Orders; field: Shippers.CompanyName|Orders.ShipVia
+northwind | how many products | measure: Products.product_count
+northwind | sales by category | view: OrderDetails.sales_by_category || measure: OrderDetails.sales; group: Categories.CategoryName
+northwind | total freight | measure: Orders.total_freight
+northwind | list the categories | field: Categories.CategoryName
+northwind | which shippers do we use | field: Shippers.CompanyName
+northwind | units sold | measure: OrderDetails.units_sold
+northwind | average product price | measure: Products.avg_unit_price
+chinook | song length | field: tracks.Milliseconds
+chinook | invoice amount | field: invoices.Total
+chinook | billing country | field: invoices.BillingCountry
+chinook | album title | field: albums.Title
+chinook | customer's company | field: customers.Company
+chinook | musical style | field: genres.Name
+chinook | file format | field: media_types.Name
+chinook | who wrote the music | field: tracks.Composer
+chinook | support representative of a client | source: customers; field: customers.SupportRepId|employees.LastName|employees.FirstName
+chinook | songs bought | measure: invoice_items.tracks_sold
+chinook | money earned | measure: invoices.total_sales
+chinook | who manages whom among staff | field: employees.ReportsTo
+chinook | rock tracks | source: tracks; filter: genres.Name=Rock || measure: tracks.track_count; filter: genres.Name=Rock
+chinook | jazz sales | measure: invoice_items.line_total|invoice_items.tracks_sold; filter: genres.Name=Jazz
+chinook | invoices billed to Canada | source: invoices; filter: invoices.BillingCountry=Canada || measure: invoices.invoice_count|invoices.total_sales; filter: invoices.BillingCountry=Canada
+chinook | sales support agents | source: employees; filter: employees.Title=Sales Support Agent
+chinook | employees in Calgary | source: employees; filter: employees.City=Calgary
+chinook | playlist name | field: playlists.Name
+chinook | customer city | field: customers.City
+chinook | country of the invoiced customer | source: invoices; field: customers.Country
+chinook | support rep last name | source: customers; field: employees.LastName
+chinook | how many tracks | measure: tracks.track_count
+chinook | how many invoices | measure: invoices.invoice_count
+chinook | sales by country | view: invoices.sales_by_country || measure: invoices.total_sales; group: invoices.BillingCountry|customers.Country
+chinook | list the genres | field: genres.Name
+chinook | which media types exist | field: media_types.Name
+chinook | top selling tracks | view: invoice_items.top_selling_tracks || measure: invoice_items.tracks_sold|invoice_items.line_total; group: tracks.Name|invoice_items.TrackId; top
+movielens | score a user gave a film | field: ratings.rating
+movielens | when the rating was given | field: ratings.rated_at
+movielens | keywords users attached to films | field: tags.tag
+movielens | postal area of the viewer | field: users.zip_code
+movielens | how well liked a picture is | measure: ratings.avg_rating || measure: ratings.avg_rating; group: movies.title|ratings.movie_id
+movielens | which kind of picture | field: movies.primary_genre|movies.genres
+movielens | best liked pictures | view: ratings.top_rated_movies || measure: ratings.avg_rating; group: movies.title|ratings.movie_id; top
+movielens | hit films | source: popular_movies
+movielens | ratings from students | source: ratings; filter: users.occupation=student || measure: ratings.rating_count|ratings.avg_rating; filter: users.occupation=student
+movielens | films tagged atmospheric | source: tags; filter: tags.tag=atmospheric || measure: tags.tag_count|movies.movie_count; filter: tags.tag=atmospheric
+movielens | movies with a twist ending | source: tags; filter: tags.tag=twist ending || measure: tags.tag_count|movies.movie_count; filter: tags.tag=twist ending
+movielens | programmers' average rating | measure: ratings.avg_rating; filter: users.occupation=programmer
+movielens | retired viewers | source: users; filter: users.occupation=retired || measure: users.user_count; filter: users.occupation=retired
+movielens | superhero films | source: tags; filter: tags.tag=superhero || measure: tags.tag_count|movies.movie_count; filter: tags.tag=superhero
+movielens | film noir | source: movies|popular_movies; filter: movies.primary_genre=Film-Noir || measure: movies.movie_count; filter: movies.primary_genre=Film-Noir
+movielens | movie title | field: movies.title
+movielens | number of ratings | measure: ratings.rating_count
+movielens | user id | field: users.user_id
+movielens | tag date | field: tags.tagged_at
+movielens | movie genres | field: movies.genres|movies.primary_genre
+movielens | title of rated movies | source: ratings; field: movies.title
+movielens | ratings by genre | view: ratings.ratings_by_genre || measure: ratings.rating_count|ratings.avg_rating; group: movies.primary_genre|movies.genres
+movielens | average rating | measure: ratings.avg_rating
+movielens | top rated movies | view: ratings.top_rated_movies || measure: ratings.avg_rating; group: movies.title|ratings.movie_id; top
+movielens | movies by release year | measure: movies.movie_count; group: movies.release_year|movies.release_date@year
+movielens | how many movies | measure: movies.movie_count
+sakila | price to rent | field: film.rental_rate || measure: film.avg_rental_rate
+sakila | cost of replacing a lost disc | field: film.replacement_cost
+sakila | extras on the dvd | field: film.special_features
+sakila | late returns | measure: rental.overdue_rentals
+sakila | performers | source: actor
+sakila | money collected | measure: payment.total_payments
+sakila | county or province | field: address.district
+sakila | genre of a picture | field: category.name
+sakila | employees | source: staff
+sakila | how long people keep what they borrow | measure: rental.avg_rental_days
+sakila | shops | source: store
+sakila | horror films | source: film_category; filter: category.name=Horror || measure: film_category.films_in_category; filter: category.name=Horror
+sakila | films rated PG-13 | source: film; filter: film.rating=PG-13 || measure: film.film_count; filter: film.rating=PG-13
+sakila | movies in Japanese | source: film; filter: language.name=Japanese || measure: film.film_count; filter: language.name=Japanese
+sakila | films with deleted scenes | source: film; filter: film.special_features=Deleted Scenes || measure: film.film_count; filter: film.special_features=Deleted Scenes
+sakila | documentaries rented | source: film_category; filter: category.name=Documentary || measure: film_category.films_in_category; filter: category.name=Documentary
+sakila | NC-17 films | source: film; filter: film.rating=NC-17 || measure: film.film_count; filter: film.rating=NC-17
+sakila | family movies | source: film_category; filter: category.name=Family || measure: film_category.films_in_category; filter: category.name=Family
+sakila | country name | field: country.country
+sakila | phone number | field: address.phone
+sakila | actor of a film | source: film_actor; field: actor.last_name|actor.first_name
+sakila | average payment | measure: payment.avg_payment
+sakila | list the film categories | field: category.name
+sakila | which languages are available | field: language.name
+sakila | average film length | measure: film.avg_length
+sakila | number of payments | measure: payment.payment_count
+tpch | phone of a client | field: customer.c_phone
+chinook | duration of a track | field: tracks.Milliseconds
+sakila | movie name | field: film.title
+movielens | engineers | source: users; filter: users.occupation=engineer || measure: users.user_count; filter: users.occupation=engineer
+chinook | metal songs | source: tracks; filter: genres.Name=Metal || measure: tracks.track_count; filter: genres.Name=Metal
+`;
