@@ -28,17 +28,21 @@
  * first stage of a pipeline is read.
  * @module
  */
+import { HELDOUT7_PACKAGES } from "./heldout7_packages.ts";
+import { HELDOUT7_QUESTIONS } from "./heldout7_questions.ts";
 import { EVAL_PACKAGES } from "./packages.ts";
 import { EVAL_QUESTIONS, type EvalQuestion, half } from "./questions.ts";
 import { type Column, type Filter, type QueryFacts, queryFacts } from "./query_facts.ts";
 import type { EvalPackage } from "./schema.ts";
 import { parseShape, parseShapeLines, type ShapeAlt, type ShapeItem, type ShapeOption } from "./shape_format.ts";
 import { TEST, TUNING } from "./shapes/dev.ts";
+import { HELDOUT7 } from "./shapes/heldout7.ts";
 
 /** Shape sets: each the questions it covers and its lines. */
 export const SHAPE_SETS: Array<{ name: string; questions: EvalQuestion[]; packages: EvalPackage[]; shapes: Map<string, string> }> = [
   { name: "tuning", questions: EVAL_QUESTIONS.filter((q) => half(q) === "tuning"), packages: EVAL_PACKAGES, shapes: parseShapeLines(TUNING) },
   { name: "test", questions: EVAL_QUESTIONS.filter((q) => half(q) === "test"), packages: EVAL_PACKAGES, shapes: parseShapeLines(TEST) },
+  { name: "heldout7", questions: HELDOUT7_QUESTIONS, packages: HELDOUT7_PACKAGES, shapes: parseShapeLines(HELDOUT7) },
 ];
 
 /** The shape written for a question, or undefined. */
