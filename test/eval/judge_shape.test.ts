@@ -42,6 +42,7 @@ const WRONG: Array<[pkg: string, question: string, query: string, reason: string
   ["jaffle_shop", "how many food orders", "run: orders -> { where: not is_food_order; aggregate: order_count }", "where not is_food_order is not asked for"],
   ["jaffle_shop", "order total of first orders", "run: orders -> { select: order_id, order_total }", "runs on 'orders'"],
   ["chinook", "sales per year", "run: invoices -> { group_by: InvoiceDate.month; aggregate: total_sales }", "does not group by invoices.InvoiceDate@year"],
+  ["chinook", "sales per year", "run: invoices -> { group_by: m is month(InvoiceDate); aggregate: total_sales }", "groups by invoices.InvoiceDate@month_of_year"],
   ["chinook", "tracks by genre", "run: tracks -> { nest: tracks_by_genre }", "does not run tracks.tracks_by_genre"],
   ["northwind", "best selling products", "run: OrderDetails -> { group_by: Products.ProductName; aggregate: sales; order_by: ProductName; limit: 10 }", "not ordered by the measure desc"],
   ["northwind", "best selling products", "run: OrderDetails -> { group_by: Products.ProductName; aggregate: sales; order_by: sales desc }", "no limit"],

@@ -88,6 +88,12 @@ interface IrQuery {
   pipeline: IrSegment[];
 }
 
+/** Grain names of extracted parts (`hour(t)` is the hour of the day); `year(t)` is the year itself. */
+const EXTRACTED: Record<string, string> = {
+  year: "year", quarter: "quarter_of_year", month: "month_of_year", week: "week_of_year", day: "day_of_month",
+  day_of_week: "day_of_week", day_of_year: "day_of_year", hour: "hour_of_day", minute: "minute_of_hour", second: "second_of_minute",
+};
+
 const models = new Map<string, Promise<CompiledModel>>();
 
 /** The package's Malloy model, compiled once per process. */
@@ -282,10 +288,10 @@ export async function queryFacts(pkg: EvalPackage, text: string): Promise<QueryF
       continue;
     }
     const kind = segment.type === "project" ? "select" : "group";
-    const inner = e?.node === "trunc" || (e?.node === "extract" && e.units === "year") ? e.e : e;
-    const path = fieldPath(inner);
+    const timed = e?.node === "trunc" || e?.node === "extract";
+    const path = fieldPath(timed ? e.e : e);
     const name = (path && resolve(path)) ?? `?${f.code ?? output}`;
-    const grain = e?.node === "trunc" || e?.node === "extract" ? e.units : undefined;
+    const grain = e?.node === "trunc" ? e.units : e?.node === "extract" ? (EXTRACTED[e.units ?? ""] ?? e.units) : undefined;
     columns.push({ kind, name, output, number: grain === undefined && isNumber(name), ...(grain ? { grain } : {}) });
   }
   const filters = (segment.filterList ?? [])

@@ -11,7 +11,9 @@
  *   avg, min, max, count);
  * - `group: A@month|B, C` — it groups by exactly these (each item matched,
  *   nothing else grouped but a field filtered to one value); `@grain` asks for
- *   a time dimension truncated to that grain, no grain accepts any;
+ *   a time dimension truncated to that grain (`@month`), or a part extracted
+ *   from it (`@month_of_year` for `month(t)`, `@hour_of_day`, `@day_of_week`;
+ *   `year(t)` is `@year`), no grain accepts any;
  * - `field: A|B` — it outputs the field (group_by or select), any other
  *   column allowed except a grouping by a number dimension the shape does not name;
  * - `filter: A=v|A=w, B` — it filters (where) on each item: a value option
@@ -124,7 +126,8 @@ export function parseShapeLines(raw: string): Map<string, string> {
   return shapes;
 }
 
-const TIME_GRAINS = new Set(["second", "minute", "hour", "day", "week", "month", "quarter", "year"]);
+const TIME_GRAINS = new Set(["second", "minute", "hour", "day", "week", "month", "quarter", "year", "quarter_of_year", "month_of_year",
+  "week_of_year", "day_of_month", "day_of_week", "day_of_year", "hour_of_day", "minute_of_hour", "second_of_minute"]);
 const FUNCTIONS = new Set(["sum", "avg", "min", "max", "count"]);
 
 /**

@@ -26,11 +26,11 @@ ontime | hold-ups from the airline itself, like crew or maintenance | field: fli
 ontime | screening problems at the checkpoint | field: flights.SecurityDelay || measure: sum(flights.SecurityDelay)|avg(flights.SecurityDelay)
 ontime | which company operated the flight | field: flights.Reporting_Airline|carriers.Description|carriers.Code
 ontime | when was it supposed to land | field: flights.CRSArrTime
-ontime | are Saturdays quieter | measure: flights.flight_count; group: flights.DayOfWeek
+ontime | are Saturdays quieter | measure: flights.flight_count; group: flights.DayOfWeek|flights.FlightDate@day_of_week
 ontime | hour band of the planned takeoff | field: flights.DepTimeBlk
 ontime | share of flights that were punctual | measure: flights.on_time_rate|avg(flights.ArrDel15)|avg(flights.DepDel15)
 ontime | most traveled city pairs | view: flights.busiest_routes || measure: flights.flight_count; group: flights.Origin|flights.OriginCityName, flights.Dest|flights.DestCityName; top
-ontime | seasonality of traffic | view: flights.flights_by_month || measure: flights.flight_count; group: flights.Month|flights.FlightDate@month|flights.Quarter|flights.FlightDate@quarter
+ontime | seasonality of traffic | view: flights.flights_by_month || measure: flights.flight_count; group: flights.Month|flights.FlightDate@month|flights.FlightDate@month_of_year|flights.Quarter|flights.FlightDate@quarter|flights.FlightDate@quarter_of_year
 ontime | which hubs are the least punctual | view: flights.worst_airports || measure: flights.on_time_rate; group: flights.Origin|flights.Dest|flights.OriginCityName|flights.DestCityName; least || measure: flights.avg_dep_delay|flights.avg_arr_delay; group: flights.Origin|flights.Dest|flights.OriginCityName|flights.DestCityName; top
 ontime | where did the trip start | field: flights.Origin|flights.OriginCityName|airports.Description
 ontime | final stop of the route | field: flights.Dest|flights.DestCityName|airports.Description
@@ -83,7 +83,7 @@ gsod | which nation the station is in | field: stations.country
 gsod | when the station started reporting | field: stations.begin
 gsod | warmest afternoons ever measured | view: gsod.hottest_days || measure: gsod.record_high|max(gsod.max); group: gsod.date|stations.name|gsod.stn; top
 gsod | places with the most downpours | view: gsod.wettest_stations || measure: gsod.total_prcp|sum(gsod.prcp); group: stations.name|gsod.stn|stations.usaf; top
-gsod | seasonal cycle of warmth | view: gsod.temp_by_month || measure: gsod.avg_temp|avg(gsod.temp); group: gsod.mo|gsod.date@month
+gsod | seasonal cycle of warmth | view: gsod.temp_by_month || measure: gsod.avg_temp|avg(gsod.temp); group: gsod.mo|gsod.date@month|gsod.date@month_of_year
 gsod | number of hourly readings behind the daily warmth figure | field: gsod.count_temp
 ontime | planned departure time | field: flights.CRSDepTime
 ontime | arrival delay in minutes | field: flights.ArrDelay|flights.ArrDelayMinutes || measure: flights.avg_arr_delay|avg(flights.ArrDelay)|avg(flights.ArrDelayMinutes)
@@ -154,6 +154,6 @@ yelp | reviews by year | view: review.reviews_by_year || measure: review.total_r
 yelp | how many users | measure: user.user_count
 gsod | how many stations | measure: stations.station_count
 gsod | average temperature | measure: gsod.avg_temp|avg(gsod.temp)
-gsod | temperature by month | view: gsod.temp_by_month || measure: gsod.avg_temp|avg(gsod.temp); group: gsod.date@month|gsod.mo
+gsod | temperature by month | view: gsod.temp_by_month || measure: gsod.avg_temp|avg(gsod.temp); group: gsod.date@month|gsod.date@month_of_year|gsod.mo
 gsod | total precipitation | measure: gsod.total_prcp|sum(gsod.prcp)
 `;
