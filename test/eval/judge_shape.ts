@@ -98,13 +98,15 @@ function likeMatches(pattern: string, value: string): boolean {
   return fits[value.length]!;
 }
 
+/** An option names a canonical `source.field`, or (with two dots or more) a path from the query's source. */
+const names = (o: ShapeOption, name: string | undefined, at: string | undefined) => (o.name.split(".").length > 2 ? at === o.name : name === o.name);
 const grainFits = (c: Column, o: ShapeOption) => o.grain === undefined || c.grain === o.grain;
-const columnFits = (c: Column, o: ShapeOption) => c.name === o.name && grainFits(c, o);
-const measureFits = (c: Column, o: ShapeOption) => c.kind === "aggregate" && c.name === o.name && c.fn === o.fn;
+const columnFits = (c: Column, o: ShapeOption) => names(o, c.name, c.at) && grainFits(c, o);
+const measureFits = (c: Column, o: ShapeOption) => c.kind === "aggregate" && names(o, c.name, c.at) && c.fn === o.fn;
 
 /** True when the condition keeps only values the item accepts for its field. */
 function filterFits(f: Filter, item: ShapeItem): boolean {
-  const options = item.filter((o) => o.name === f.field);
+  const options = item.filter((o) => names(o, f.field, f.at));
   if (options.length === 0) return false;
   if (options.some((o) => o.value === undefined)) return true;
   const accepted = options.map((o) => o.value!);
@@ -126,7 +128,7 @@ function judgeAlt(alt: ShapeAlt, facts: QueryFacts): string[] {
   }
   for (const item of alt.filters) {
     if (!facts.filters.some((f) => filterFits(f, item))) {
-      const on = facts.filters.filter((f) => item.some((o) => o.name === f.field)).map((f) => f.code);
+      const on = facts.filters.filter((f) => item.some((o) => names(o, f.field, f.at))).map((f) => f.code);
       why.push(`no where on ${item.map((o) => (o.value !== undefined ? `${o.name}=${o.value}` : o.name)).join(" or ")}${on.length ? ` (has ${on.join(", ")})` : ""}`);
     }
   }

@@ -24,7 +24,9 @@
  *   names any), descending / ascending, with a limit.
  * Values may be double-quoted when they hold `,`, `|`, `;` or `=`. Field names
  * are canonical: `source.field` as the field's own source defines it (a field
- * reached through a join or an extend is the same field).
+ * reached through a join or an extend is the same field); a name with a join
+ * in it (`trips.pickup_zone.Borough`) is that path read from that source, for
+ * a source that joins the same source twice.
  * @module
  */
 import type { EvalPackage } from "./schema.ts";
@@ -141,7 +143,8 @@ export function shapeProblems(pkg: EvalPackage, shape: string): string[] {
   const field = (name: string) => {
     const dot = name.indexOf(".");
     const src = sources.get(name.slice(0, dot));
-    return src && [...src.dimensions, ...src.measures, ...src.views].find((f) => f.path === name.slice(dot + 1) && f.joinPath.length === 0);
+    const path = name.slice(dot + 1);
+    return src && [...src.dimensions, ...src.measures, ...src.views].find((f) => f.path === path && (f.joinPath.length === 0 || path.includes(".")));
   };
   let alts: ShapeAlt[];
   try {
@@ -156,7 +159,7 @@ export function shapeProblems(pkg: EvalPackage, shape: string): string[] {
         const f = field(o.name);
         if (!f) { problems.push(`${clause}: no field '${o.name}'`); continue; }
         const canonical = pkg.canonical.get(o.name);
-        if (canonical && canonical !== o.name) problems.push(`${clause}: write '${canonical}' for '${o.name}' (its own source)`);
+        if (canonical && canonical !== o.name && o.name.split(".").length === 2) problems.push(`${clause}: write '${canonical}' for '${o.name}' (its own source)`);
         const want = o.fn ? "dimension" : kind;
         if (f.fieldType !== want) problems.push(`${clause}: '${o.name}' is a ${f.fieldType}, not a ${want}`);
         if (o.fn && !FUNCTIONS.has(o.fn)) problems.push(`${clause}: unknown aggregate '${o.fn}'`);

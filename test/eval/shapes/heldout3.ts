@@ -70,7 +70,7 @@ citibike | where did the rider drop the bike off | field: trips.end_station_name
 citibike | origin dock of the journey | field: trips.start_station_name|trips.start_station_id
 citibike | loops that come back to where they began | measure: trips.round_trip_count
 citibike | overall saddle time across all journeys | measure: trips.total_ride_hours|sum(trips.tripduration)
-citibike | most popular places to pick up a bike | view: trips.busiest_start_stations || measure: trips.ride_count; group: trips.start_station_name|trips.start_station_id|stations.name; top
+citibike | most popular places to pick up a bike | view: trips.busiest_start_stations || measure: trips.ride_count; group: trips.start_station_name|trips.start_station_id|trips.start_station.name; top
 citibike | peak times of day for cycling | view: trips.rides_by_hour || measure: trips.ride_count; group: trips.starttime@hour_of_day|trips.starttime@hour
 citibike | length of a ride in seconds | field: trips.tripduration
 citibike | start station of a ride | field: trips.start_station_name|trips.start_station_id
@@ -78,10 +78,10 @@ citibike | docks available at a station | field: stations.num_docks_available
 citibike | bike identifier | field: trips.bikeid
 citibike | rides by subscribers | source: trips; filter: trips.usertype=Subscriber || measure: trips.ride_count; filter: trips.usertype=Subscriber
 citibike | female riders | source: trips; filter: trips.gender=female || measure: trips.ride_count; filter: trips.gender=female
-citibike | trips starting at Pershing Square North | source: trips; filter: trips.start_station_name=Pershing Square North|stations.name=Pershing Square North || measure: trips.ride_count; filter: trips.start_station_name=Pershing Square North|stations.name=Pershing Square North
+citibike | trips starting at Pershing Square North | source: trips; filter: trips.start_station_name=Pershing Square North|trips.start_station.name=Pershing Square North || measure: trips.ride_count; filter: trips.start_station_name=Pershing Square North|trips.start_station.name=Pershing Square North
 citibike | station name | field: stations.name|trips.start_station_name|trips.end_station_name
 citibike | number of rides | measure: trips.ride_count
-citibike | capacity of the start station | source: trips; field: stations.capacity
+citibike | capacity of the start station | source: trips; field: trips.start_station.capacity
 citibike | how many stations | measure: stations.station_count
 citibike | rides by hour | view: trips.rides_by_hour || measure: trips.ride_count; group: trips.starttime@hour_of_day|trips.starttime@hour
 citibike | average trip duration | measure: trips.avg_duration_min|avg(trips.tripduration)

@@ -32,8 +32,8 @@ ontime | share of flights that were punctual | measure: flights.on_time_rate|avg
 ontime | most traveled city pairs | view: flights.busiest_routes || measure: flights.flight_count; group: flights.Origin|flights.OriginCityName, flights.Dest|flights.DestCityName; top
 ontime | seasonality of traffic | view: flights.flights_by_month || measure: flights.flight_count; group: flights.Month|flights.FlightDate@month|flights.FlightDate@month_of_year|flights.Quarter|flights.FlightDate@quarter|flights.FlightDate@quarter_of_year
 ontime | which hubs are the least punctual | view: flights.worst_airports || measure: flights.on_time_rate; group: flights.Origin|flights.Dest|flights.OriginCityName|flights.DestCityName; least || measure: flights.avg_dep_delay|flights.avg_arr_delay; group: flights.Origin|flights.Dest|flights.OriginCityName|flights.DestCityName; top
-ontime | where did the trip start | field: flights.Origin|flights.OriginCityName|airports.Description
-ontime | final stop of the route | field: flights.Dest|flights.DestCityName|airports.Description
+ontime | where did the trip start | field: flights.Origin|flights.OriginCityName|flights.origin_airport.Description
+ontime | final stop of the route | field: flights.Dest|flights.DestCityName|flights.dest_airport.Description
 ontime | airline's full name | field: carriers.Description
 ontime | length of the trip on the schedule | field: flights.CRSElapsedTime
 ontime | gate-to-gate duration as flown | field: flights.ActualElapsedTime
@@ -90,7 +90,7 @@ ontime | arrival delay in minutes | field: flights.ArrDelay|flights.ArrDelayMinu
 ontime | taxi out time | field: flights.TaxiOut || measure: avg(flights.TaxiOut)
 ontime | cancellation reason | field: flights.CancellationCode || view: flights.cancellations_by_reason
 ontime | flight number | field: flights.Flight_Number_Reporting_Airline
-ontime | origin airport | field: flights.Origin|airports.Description|airports.Code
+ontime | origin airport | field: flights.Origin|flights.origin_airport.Description|flights.origin_airport.Code
 yelp | business star rating | field: business.stars || measure: business.avg_stars
 yelp | number of fans | field: user.fans
 yelp | date the user joined yelp | field: user.yelping_since
@@ -135,7 +135,7 @@ gsod | name | field: stations.name
 gsod | count | measure: gsod.day_count|stations.station_count
 gsod | max | field: gsod.max || measure: gsod.record_high|max(gsod.max)
 ontime | full name of the carrier of each flight | source: flights; field: carriers.Description
-ontime | name of the destination airport | source: flights; field: airports.Description
+ontime | name of the destination airport | source: flights; field: flights.dest_airport.Description
 yelp | city of the business a review is about | source: review; field: business.city
 yelp | fan count of the reviewer | source: review; field: user.fans
 yelp | star rating of the business for each review | source: review; field: business.stars
