@@ -28,6 +28,8 @@
  * first stage of a pipeline is read.
  * @module
  */
+import { HELDOUT_PACKAGES } from "./heldout_packages.ts";
+import { HELDOUT_QUESTIONS } from "./heldout_questions.ts";
 import { HELDOUT2_PACKAGES } from "./heldout2_packages.ts";
 import { HELDOUT2_QUESTIONS } from "./heldout2_questions.ts";
 import { HELDOUT3_PACKAGES } from "./heldout3_packages.ts";
@@ -46,6 +48,7 @@ import { type Column, type Filter, type QueryFacts, queryFacts } from "./query_f
 import type { EvalPackage } from "./schema.ts";
 import { parseShape, parseShapeLines, type ShapeAlt, type ShapeItem, type ShapeOption } from "./shape_format.ts";
 import { TEST, TUNING } from "./shapes/dev.ts";
+import { HELDOUT } from "./shapes/heldout.ts";
 import { HELDOUT2 } from "./shapes/heldout2.ts";
 import { HELDOUT3 } from "./shapes/heldout3.ts";
 import { HELDOUT4 } from "./shapes/heldout4.ts";
@@ -57,6 +60,7 @@ import { HELDOUT7 } from "./shapes/heldout7.ts";
 export const SHAPE_SETS: Array<{ name: string; questions: EvalQuestion[]; packages: EvalPackage[]; shapes: Map<string, string> }> = [
   { name: "tuning", questions: EVAL_QUESTIONS.filter((q) => half(q) === "tuning"), packages: EVAL_PACKAGES, shapes: parseShapeLines(TUNING) },
   { name: "test", questions: EVAL_QUESTIONS.filter((q) => half(q) === "test"), packages: EVAL_PACKAGES, shapes: parseShapeLines(TEST) },
+  { name: "heldout", questions: HELDOUT_QUESTIONS, packages: HELDOUT_PACKAGES, shapes: parseShapeLines(HELDOUT) },
   { name: "heldout2", questions: HELDOUT2_QUESTIONS, packages: HELDOUT2_PACKAGES, shapes: parseShapeLines(HELDOUT2) },
   { name: "heldout3", questions: HELDOUT3_QUESTIONS, packages: HELDOUT3_PACKAGES, shapes: parseShapeLines(HELDOUT3) },
   { name: "heldout4", questions: HELDOUT4_QUESTIONS, packages: HELDOUT4_PACKAGES, shapes: parseShapeLines(HELDOUT4) },
