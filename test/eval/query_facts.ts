@@ -20,7 +20,7 @@ import type { EvalPackage } from "./schema.ts";
 /** One output column of the query's first stage. */
 export interface Column {
   kind: "group" | "select" | "aggregate";
-  /** Canonical `source.field` read, `` for `count()`, `?code` for an expression not read as one field. */
+  /** Canonical `source.field` read, the source counted for `count()`, `?code` for an expression not read as one field. */
   name: string;
   /** The path as written from the query's source (`trips.pickup_zone.Borough`). */
   at?: string;
@@ -68,6 +68,7 @@ interface IrNode {
   function?: string;
   filterSrc?: string;
   dataType?: string;
+  structPath?: string[];
   not?: boolean;
 }
 interface IrField {
@@ -146,6 +147,12 @@ class Catalog {
     }
     this.targets.set(key, found);
     return found;
+  }
+  /** The source a join path from `source` reaches, or undefined. */
+  reach(source: string, path: string[]): string | undefined {
+    let at: string | undefined = source;
+    for (const join of path) at = at && this.target(at, join);
+    return at;
   }
   /** Canonical `source.field` of a path read from `source`, or undefined. */
   resolve(source: string, path: string[]): string | undefined {
@@ -289,7 +296,9 @@ export async function queryFacts(pkg: EvalPackage, text: string): Promise<QueryF
     if (f.expressionType === "aggregate" || e?.node === "aggregate") {
       if (e?.node === "aggregate") {
         const arg = fieldPath(e.e);
-        const name = arg ? (resolve(arg) ?? `?${f.code}`) : e.e?.node === "" ? "" : `?${f.code}`;
+        // count() is read as count(source), the source its join path reaches (`orders.count()` from lineitem counts orders)
+        const counted = e.e?.node === "" ? catalog.reach(source, e.structPath ?? []) : undefined;
+        const name = arg ? (resolve(arg) ?? `?${f.code}`) : (counted ?? `?${f.code}`);
         columns.push({ kind: "aggregate", name, ...(arg ? { at: at(arg) } : {}), fn: e.function, output, number: false });
       } else {
         const path = fieldPath(e);

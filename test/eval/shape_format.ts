@@ -7,8 +7,9 @@
  * fits any one of them. An alternative is clauses separated by `; `:
  * - `view: orders.by_month` — the query runs that view (refinements allowed);
  * - `measure: A|B, C` — it aggregates (A or B) and C; an option is a measure
- *   `source.field` or an aggregate of a dimension `sum(source.field)` (also
- *   avg, min, max, count);
+ *   `source.field`, an aggregate of a dimension `sum(source.field)` (also avg,
+ *   min, max, distinct for `count(field)`), or `count(source)` for `count()`
+ *   of that source's rows (`orders.count()` through a join counts orders);
  * - `group: A@month|B, C` — it groups by exactly these (each item matched,
  *   nothing else grouped but a field filtered to one value); `@grain` asks for
  *   a time dimension truncated to that grain (`@month`), or a part extracted
@@ -130,7 +131,7 @@ export function parseShapeLines(raw: string): Map<string, string> {
 
 const TIME_GRAINS = new Set(["second", "minute", "hour", "day", "week", "month", "quarter", "year", "quarter_of_year", "month_of_year",
   "week_of_year", "day_of_month", "day_of_week", "day_of_year", "hour_of_day", "minute_of_hour", "second_of_minute"]);
-const FUNCTIONS = new Set(["sum", "avg", "min", "max", "count"]);
+const FUNCTIONS = new Set(["sum", "avg", "min", "max", "distinct"]);
 
 /**
  * What a shape names that its package lacks: unknown sources and fields, a
@@ -156,6 +157,10 @@ export function shapeProblems(pkg: EvalPackage, shape: string): string[] {
     for (const s of alt.sources ?? []) if (!sources.has(s)) problems.push(`no source '${s}'`);
     const check = (clause: string, item: ShapeItem | undefined, kind: "dimension" | "measure" | "view") => {
       for (const o of item ?? []) {
+        if (o.fn === "count" && !o.name.includes(".")) {
+          if (!sources.has(o.name)) problems.push(`${clause}: count of unknown source '${o.name}'`);
+          continue;
+        }
         const f = field(o.name);
         if (!f) { problems.push(`${clause}: no field '${o.name}'`); continue; }
         const canonical = pkg.canonical.get(o.name);

@@ -40,8 +40,8 @@ lahman | earned run average of a pitcher | field: pitching.ERA || measure: pitch
 lahman | player's year of birth | field: people.birthYear
 lahman | team's winning percentage | measure: teams.win_pct
 lahman | annual salary of a player | field: salaries.salary
-lahman | American League teams | source: teams; filter: teams.lgID=AL || measure: teams.team_season_count; filter: teams.lgID=AL
-lahman | players born in Venezuela | source: people; filter: people.birthCountry=Venezuela || measure: people.player_count; filter: people.birthCountry=Venezuela
+lahman | American League teams | source: teams; filter: teams.lgID=AL || measure: teams.team_season_count|count(teams); filter: teams.lgID=AL
+lahman | players born in Venezuela | source: people; filter: people.birthCountry=Venezuela || measure: people.player_count|count(people); filter: people.birthCountry=Venezuela
 lahman | hall of fame managers | source: halloffame; filter: halloffame.category=Manager || source: halloffame; filter: halloffame.category=Manager, halloffame.inducted=Y || measure: halloffame.inductee_count; filter: halloffame.category=Manager
 lahman | elected by the BBWAA | source: halloffame; filter: halloffame.votedBy=BBWAA || source: halloffame; filter: halloffame.votedBy=BBWAA, halloffame.inducted=Y || measure: halloffame.inductee_count; filter: halloffame.votedBy=BBWAA
 lahman | player name | field: people.nameFirst|people.nameLast|people.nameGiven
@@ -49,7 +49,7 @@ lahman | number of wins | field: teams.W|pitching.W || measure: pitching.total_w
 lahman | team name | field: teams.name
 lahman | birth country of batters | source: batting; field: people.birthCountry
 lahman | last name of pitchers | source: pitching; field: people.nameLast
-lahman | how many players | measure: people.player_count
+lahman | how many players | measure: people.player_count|count(people)
 lahman | home run leaders | view: batting.home_run_leaders || measure: batting.total_home_runs|sum(batting.HR); group: people.nameLast|people.nameFirst|batting.playerID|people.playerID; top
 lahman | average salary | measure: salaries.avg_salary|avg(salaries.salary)
 lahman | total attendance by team | measure: teams.total_attendance|sum(teams.attendance); group: teams.name|teams.teamID|teams.franchID
@@ -70,27 +70,27 @@ citibike | where did the rider drop the bike off | field: trips.end_station_name
 citibike | origin dock of the journey | field: trips.start_station_name|trips.start_station_id
 citibike | loops that come back to where they began | measure: trips.round_trip_count
 citibike | overall saddle time across all journeys | measure: trips.total_ride_hours|sum(trips.tripduration)
-citibike | most popular places to pick up a bike | view: trips.busiest_start_stations || measure: trips.ride_count; group: trips.start_station_name|trips.start_station_id|trips.start_station.name; top
-citibike | peak times of day for cycling | view: trips.rides_by_hour || measure: trips.ride_count; group: trips.starttime@hour_of_day|trips.starttime@hour
+citibike | most popular places to pick up a bike | view: trips.busiest_start_stations || measure: trips.ride_count|count(trips); group: trips.start_station_name|trips.start_station_id|trips.start_station.name; top
+citibike | peak times of day for cycling | view: trips.rides_by_hour || measure: trips.ride_count|count(trips); group: trips.starttime@hour_of_day|trips.starttime@hour
 citibike | length of a ride in seconds | field: trips.tripduration
 citibike | start station of a ride | field: trips.start_station_name|trips.start_station_id
 citibike | docks available at a station | field: stations.num_docks_available
 citibike | bike identifier | field: trips.bikeid
-citibike | rides by subscribers | source: trips; filter: trips.usertype=Subscriber || measure: trips.ride_count; filter: trips.usertype=Subscriber
-citibike | female riders | source: trips; filter: trips.gender=female || measure: trips.ride_count; filter: trips.gender=female
-citibike | trips starting at Pershing Square North | source: trips; filter: trips.start_station_name=Pershing Square North|trips.start_station.name=Pershing Square North || measure: trips.ride_count; filter: trips.start_station_name=Pershing Square North|trips.start_station.name=Pershing Square North
+citibike | rides by subscribers | source: trips; filter: trips.usertype=Subscriber || measure: trips.ride_count|count(trips); filter: trips.usertype=Subscriber
+citibike | female riders | source: trips; filter: trips.gender=female || measure: trips.ride_count|count(trips); filter: trips.gender=female
+citibike | trips starting at Pershing Square North | source: trips; filter: trips.start_station_name=Pershing Square North|trips.start_station.name=Pershing Square North || measure: trips.ride_count|count(trips); filter: trips.start_station_name=Pershing Square North|trips.start_station.name=Pershing Square North
 citibike | station name | field: stations.name|trips.start_station_name|trips.end_station_name
-citibike | number of rides | measure: trips.ride_count
+citibike | number of rides | measure: trips.ride_count|count(trips)
 citibike | capacity of the start station | source: trips; field: trips.start_station.capacity
-citibike | how many stations | measure: stations.station_count
-citibike | rides by hour | view: trips.rides_by_hour || measure: trips.ride_count; group: trips.starttime@hour_of_day|trips.starttime@hour
+citibike | how many stations | measure: stations.station_count|count(stations)
+citibike | rides by hour | view: trips.rides_by_hour || measure: trips.ride_count|count(trips); group: trips.starttime@hour_of_day|trips.starttime@hour
 citibike | average trip duration | measure: trips.avg_duration_min|avg(trips.tripduration)
 airbnb | how many guests can stay | field: listings.accommodates
 airbnb | sleeping spaces | field: listings.beds|listings.bedrooms
 airbnb | what a stay costs | field: listings.price|calendar.price || measure: listings.avg_price|avg(listings.price)
 airbnb | shortest booking allowed | field: listings.minimum_nights|calendar.minimum_nights
 airbnb | can guests reserve without waiting for approval | field: listings.instant_bookable
-airbnb | top-tier landlords with a special badge | field: listings.host_is_superhost || measure: listings.superhost_share || source: listings; filter: listings.host_is_superhost=true || measure: listings.host_count|listings.listing_count; filter: listings.host_is_superhost=true
+airbnb | top-tier landlords with a special badge | field: listings.host_is_superhost || measure: listings.superhost_share || source: listings; filter: listings.host_is_superhost=true || measure: listings.host_count|listings.listing_count|count(listings); filter: listings.host_is_superhost=true
 airbnb | how quickly the landlord replies | field: listings.host_response_time|listings.host_response_rate
 airbnb | how long the landlord has been on the platform | field: listings.host_since
 airbnb | which borough is the apartment in | field: listings.neighbourhood_group_cleansed
@@ -113,17 +113,17 @@ airbnb | nightly rate | field: listings.price || measure: listings.avg_price
 airbnb | number of bedrooms | field: listings.bedrooms
 airbnb | date of the most recent review | field: listings.last_review || measure: max(reviews.date)
 airbnb | host's response rate | field: listings.host_response_rate
-airbnb | private rooms | source: listings; filter: listings.room_type=Private room || measure: listings.listing_count|listings.avg_price; filter: listings.room_type=Private room
-airbnb | listings in Brooklyn | source: listings; filter: listings.neighbourhood_group_cleansed=Brooklyn || measure: listings.listing_count; filter: listings.neighbourhood_group_cleansed=Brooklyn
-airbnb | homes in Harlem | source: listings; filter: listings.neighbourhood_cleansed=Harlem || measure: listings.listing_count; filter: listings.neighbourhood_cleansed=Harlem
-airbnb | hosts who answer within an hour | source: listings; filter: listings.host_response_time=within an hour || measure: listings.host_count|listings.listing_count; filter: listings.host_response_time=within an hour
+airbnb | private rooms | source: listings; filter: listings.room_type=Private room || measure: listings.listing_count|listings.avg_price|count(listings); filter: listings.room_type=Private room
+airbnb | listings in Brooklyn | source: listings; filter: listings.neighbourhood_group_cleansed=Brooklyn || measure: listings.listing_count|count(listings); filter: listings.neighbourhood_group_cleansed=Brooklyn
+airbnb | homes in Harlem | source: listings; filter: listings.neighbourhood_cleansed=Harlem || measure: listings.listing_count|count(listings); filter: listings.neighbourhood_cleansed=Harlem
+airbnb | hosts who answer within an hour | source: listings; filter: listings.host_response_time=within an hour || measure: listings.host_count|listings.listing_count|count(listings); filter: listings.host_response_time=within an hour
 airbnb | host name | field: listings.host_name
 airbnb | price | field: listings.price|calendar.price || measure: listings.avg_price|avg(listings.price)
-airbnb | number of reviews | field: listings.number_of_reviews || measure: reviews.review_count|sum(listings.number_of_reviews)
+airbnb | number of reviews | field: listings.number_of_reviews || measure: reviews.review_count|sum(listings.number_of_reviews)|count(reviews)
 airbnb | room type of booked nights | source: calendar; field: listings.room_type
 airbnb | neighbourhood of reviewed listings | source: reviews; field: listings.neighbourhood_cleansed
-airbnb | how many listings | measure: listings.listing_count
+airbnb | how many listings | measure: listings.listing_count|count(listings)
 airbnb | average price | measure: listings.avg_price|avg(listings.price)
-airbnb | listings by room type | view: listings.listings_by_room_type || measure: listings.listing_count; group: listings.room_type
-airbnb | reviews by month | view: reviews.reviews_by_month || measure: reviews.review_count; group: reviews.date@month
+airbnb | listings by room type | view: listings.listings_by_room_type || measure: listings.listing_count|count(listings); group: listings.room_type
+airbnb | reviews by month | view: reviews.reviews_by_month || measure: reviews.review_count|count(reviews); group: reviews.date@month
 `;
