@@ -113,11 +113,24 @@ function modelOf(pkg: EvalPackage): Promise<CompiledModel> {
 }
 
 /** Names and join targets of a package's sources. */
-class Catalog {
+export class Catalog {
   private readonly sources: Map<string, SourceMetadata>;
   private readonly targets = new Map<string, string | undefined>();
   constructor(private readonly pkg: EvalPackage) {
     this.sources = new Map(pkg.models[0]!.sources.map((s) => [s.name, s]));
+  }
+  /** Names of the package's sources. */
+  sourceNames(): string[] {
+    return [...this.sources.keys()];
+  }
+  /** Join names of a source with the source each reaches. */
+  joins(source: string): Array<[string, string]> {
+    const out: Array<[string, string]> = [];
+    for (const j of this.sources.get(source)?.joins ?? []) {
+      const t = this.target(source, j.name);
+      if (t) out.push([j.name, t]);
+    }
+    return out;
   }
   canonical(key: string): string {
     return this.pkg.canonical.get(key) ?? key;
