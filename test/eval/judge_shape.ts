@@ -26,6 +26,11 @@
  *   it names any), descending / ascending, and the query has a limit.
  * Order, limit, nests and extra aggregates are not checked otherwise. Only the
  * first stage of a pipeline is read.
+ *
+ * Use: `await judgeFirstStep(pkg, q.question, query)` with the question's own
+ * package; a step that names another package does not answer (the caller
+ * checks that). `verdict.reasons` says what each alternative missed.
+ * `bun test/eval/shape_check.ts` checks that every alternative can be met.
  * @module
  */
 import { HELDOUT_PACKAGES } from "./heldout_packages.ts";

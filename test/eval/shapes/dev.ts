@@ -14,7 +14,7 @@ tpch | total sales after discounts | measure: lineitem.revenue
 tpch | date an item was shipped | field: lineitem.l_shipdate
 tpch | when the goods arrived | field: lineitem.l_receiptdate
 tpch | cost the supplier charges for a part | field: partsupp.ps_supplycost
-tpch | quantity available at suppliers | field: partsupp.ps_availqty
+tpch | quantity available at suppliers | field: partsupp.ps_availqty || measure: sum(partsupp.ps_availqty)
 tpch | order priority | field: orders.o_orderpriority || view: orders.orders_by_priority
 tpch | how fast do we get paid back on returns | field: lineitem.l_returnflag
 tpch | employee who handled the sale | field: orders.o_clerk
@@ -22,10 +22,10 @@ tpch | levy charged on each line | field: lineitem.l_tax
 tpch | orders from the automobile segment | source: orders; filter: customer.c_mktsegment=AUTOMOBILE || measure: orders.order_count|count(orders); filter: customer.c_mktsegment=AUTOMOBILE
 tpch | lines shipped by truck | source: lineitem; filter: lineitem.l_shipmode=TRUCK || measure: lineitem.lineitem_count|count(lineitem); filter: lineitem.l_shipmode=TRUCK
 tpch | urgent orders | source: orders; filter: orders.o_orderpriority=1-URGENT || measure: orders.order_count|count(orders); filter: orders.o_orderpriority=1-URGENT
-tpch | revenue from Europe | measure: lineitem.revenue; filter: region.r_name=EUROPE
+tpch | revenue from Europe | measure: lineitem.revenue|orders.total_order_value|sum(orders.o_totalprice); filter: region.r_name=EUROPE
 tpch | items delivered in person | source: lineitem; filter: lineitem.l_shipinstruct=DELIVER IN PERSON || measure: lineitem.lineitem_count|count(lineitem); filter: lineitem.l_shipinstruct=DELIVER IN PERSON
 tpch | parts of Brand#23 | source: part; filter: part.p_brand=Brand#23 || measure: part.part_count|count(part); filter: part.p_brand=Brand#23
-tpch | sales to customers in the middle east | measure: lineitem.revenue|orders.total_order_value; filter: region.r_name=MIDDLE EAST
+tpch | sales to customers in the middle east | measure: lineitem.revenue|orders.total_order_value|sum(orders.o_totalprice); filter: region.r_name=MIDDLE EAST
 tpch | order date | field: orders.o_orderdate
 tpch | part size | field: part.p_size
 tpch | nation name | field: nation.n_name
@@ -33,9 +33,9 @@ tpch | customer segment on line items | source: lineitem; field: customer.c_mkts
 tpch | part brand of sold lines | source: lineitem; field: part.p_brand
 tpch | how many orders | measure: orders.order_count|count(orders)
 tpch | revenue by ship mode | measure: lineitem.revenue; group: lineitem.l_shipmode
-tpch | average discount | measure: lineitem.avg_discount
-tpch | total quantity shipped | measure: lineitem.total_quantity
-tpch | average order value | measure: orders.avg_order_value
+tpch | average discount | measure: lineitem.avg_discount|avg(lineitem.l_discount)
+tpch | total quantity shipped | measure: lineitem.total_quantity|sum(lineitem.l_quantity)
+tpch | average order value | measure: orders.avg_order_value|avg(orders.o_totalprice)
 tpch | how many customers | measure: customer.customer_count|count(customer)
 jaffle_shop | sales tax rate of a store | field: locations.tax_rate
 jaffle_shop | cost of ingredients | field: supplies.supply_cost || measure: supplies.total_supply_cost
@@ -43,7 +43,7 @@ jaffle_shop | amount before tax of an order | field: orders.subtotal
 jaffle_shop | repeat or first time buyer | field: customers.customer_type || view: customers.customers_by_type
 jaffle_shop | beverages in the basket | field: orders.count_drink_items
 jaffle_shop | which visit of the shopper this was | field: orders.customer_order_number
-jaffle_shop | money brought in | measure: orders.total_revenue
+jaffle_shop | money brought in | measure: orders.total_revenue|sum(orders.order_total)
 jaffle_shop | gap before a shopper came back | field: first_orders.days_to_second_order
 jaffle_shop | what goes into making the food | source: supplies
 jaffle_shop | orders in Brooklyn | source: orders; filter: locations.location_name=Brooklyn || measure: orders.order_count|count(orders); filter: locations.location_name=Brooklyn
@@ -60,7 +60,7 @@ jaffle_shop | order total of first orders | source: first_orders; field: orders.
 jaffle_shop | how many orders | measure: orders.order_count|count(orders)
 jaffle_shop | how many customers | measure: customers.customer_count|count(customers)
 jaffle_shop | how many food orders | measure: orders.food_order_count || measure: orders.order_count|count(orders); filter: orders.is_food_order=true
-jaffle_shop | average spend per customer | measure: customers.avg_lifetime_spend
+jaffle_shop | average spend per customer | measure: customers.avg_lifetime_spend|avg(customers.lifetime_spend)
 jaffle_shop | customers by type | view: customers.customers_by_type || measure: customers.customer_count|count(customers); group: customers.customer_type
 northwind | employee date of birth | field: Employees.BirthDate
 northwind | stock on hand | field: Products.UnitsInStock
@@ -85,7 +85,7 @@ northwind | customer country on orders | source: Orders; field: Customers.Countr
 northwind | employee who took the order | source: Orders; field: Employees.LastName|Employees.FirstName|Orders.EmployeeID
 northwind | how many orders | measure: Orders.order_count|count(Orders)
 northwind | orders by country | view: Orders.orders_by_country || measure: Orders.order_count|count(Orders); group: Orders.ShipCountry|Customers.Country
-northwind | average freight | measure: Orders.avg_freight
+northwind | average freight | measure: Orders.avg_freight|avg(Orders.Freight)
 northwind | best selling products | view: OrderDetails.top_products || measure: OrderDetails.sales|OrderDetails.units_sold; group: Products.ProductName|OrderDetails.ProductID; top
 chinook | file size of a track | field: tracks.Bytes
 chinook | songwriter | field: tracks.Composer
@@ -93,7 +93,7 @@ chinook | date of purchase | field: invoices.InvoiceDate
 chinook | band name | field: artists.Name
 chinook | employee start date | field: employees.HireDate
 chinook | price of a song | field: tracks.UnitPrice
-chinook | how long the tunes run in total | measure: tracks.total_duration_minutes
+chinook | how long the tunes run in total | measure: tracks.total_duration_minutes|sum(tracks.Milliseconds)
 chinook | musicians | source: artists
 chinook | records | source: albums
 chinook | protected AAC audio files | source: tracks; filter: media_types.Name=Protected AAC audio file || measure: tracks.track_count|count(tracks); filter: media_types.Name=Protected AAC audio file
@@ -111,8 +111,8 @@ chinook | genre of sold tracks | source: invoice_items; field: genres.Name
 chinook | artist of an album | source: albums; field: artists.Name
 chinook | album of a track | source: tracks; field: albums.Title
 chinook | tracks by genre | view: tracks.tracks_by_genre || measure: tracks.track_count|count(tracks); group: genres.Name
-chinook | average invoice total | measure: invoices.avg_invoice_total
-chinook | average track length | measure: tracks.avg_track_length
+chinook | average invoice total | measure: invoices.avg_invoice_total|avg(invoices.Total)
+chinook | average track length | measure: tracks.avg_track_length|avg(tracks.Milliseconds)
 chinook | sales per year | view: invoices.sales_by_year || measure: invoices.total_sales; group: invoices.InvoiceDate@year
 chinook | how many customers | measure: customers.customer_count|count(customers)
 movielens | when the film came out | field: movies.release_date|movies.release_year
@@ -120,8 +120,8 @@ movielens | year of release | field: movies.release_year|movies.release_date@yea
 movielens | job of the viewer | field: users.occupation
 movielens | viewer age | field: users.age
 movielens | film name | field: movies.title
-movielens | mean score | measure: ratings.avg_rating
-movielens | number of people who rated | measure: ratings.distinct_raters
+movielens | mean score | measure: ratings.avg_rating|avg(ratings.rating)
+movielens | number of people who rated | measure: ratings.distinct_raters|distinct(ratings.user_id)
 movielens | sex of the reviewer | field: users.gender
 movielens | external film database identifier | field: links.imdb_id|links.tmdb_id
 movielens | viewers | source: users
@@ -138,7 +138,7 @@ movielens | release year of popular movies | source: popular_movies; field: movi
 movielens | age of the rater | source: ratings; field: users.age
 movielens | how many users | measure: users.user_count|count(users)
 movielens | how many ratings | measure: ratings.rating_count|count(ratings)
-movielens | average age of users | measure: users.avg_age
+movielens | average age of users | measure: users.avg_age|avg(users.age)
 movielens | list the occupations | field: users.occupation
 movielens | which tags are used | field: tags.tag
 sakila | length of a movie | field: film.length
@@ -232,7 +232,7 @@ jaffle_shop | product type of ordered items | source: order_items; field: produc
 jaffle_shop | lifetime spend of the ordering customer | source: orders|first_orders; field: customers.lifetime_spend
 jaffle_shop | orders by location | view: orders.orders_by_location || measure: orders.order_count|count(orders); group: locations.location_name|orders.location_id
 jaffle_shop | revenue by month | view: orders.orders_by_month || measure: orders.total_revenue|sum(orders.order_total); group: orders.ordered_at@month
-jaffle_shop | average order total | measure: orders.avg_order_total
+jaffle_shop | average order total | measure: orders.avg_order_total|avg(orders.order_total)
 jaffle_shop | list the product types | field: products.product_type
 jaffle_shop | which stores are there | field: locations.location_name
 jaffle_shop | total cost of supplies | measure: supplies.total_supply_cost|sum(supplies.supply_cost)
@@ -261,11 +261,11 @@ northwind | supplier country of products | source: Products; field: Suppliers.Co
 northwind | shipper of an order | source: Orders; field: Shippers.CompanyName|Orders.ShipVia
 northwind | how many products | measure: Products.product_count|count(Products)
 northwind | sales by category | view: OrderDetails.sales_by_category || measure: OrderDetails.sales; group: Categories.CategoryName
-northwind | total freight | measure: Orders.total_freight
+northwind | total freight | measure: Orders.total_freight|sum(Orders.Freight)
 northwind | list the categories | field: Categories.CategoryName
 northwind | which shippers do we use | field: Shippers.CompanyName
-northwind | units sold | measure: OrderDetails.units_sold
-northwind | average product price | measure: Products.avg_unit_price
+northwind | units sold | measure: OrderDetails.units_sold|sum(OrderDetails.Quantity)
+northwind | average product price | measure: Products.avg_unit_price|avg(Products.UnitPrice)
 chinook | song length | field: tracks.Milliseconds
 chinook | invoice amount | field: invoices.Total
 chinook | billing country | field: invoices.BillingCountry
@@ -275,8 +275,8 @@ chinook | musical style | field: genres.Name
 chinook | file format | field: media_types.Name
 chinook | who wrote the music | field: tracks.Composer
 chinook | support representative of a client | source: customers; field: customers.SupportRepId|employees.LastName|employees.FirstName
-chinook | songs bought | measure: invoice_items.tracks_sold
-chinook | money earned | measure: invoices.total_sales
+chinook | songs bought | measure: invoice_items.tracks_sold|sum(invoice_items.Quantity)
+chinook | money earned | measure: invoices.total_sales|sum(invoices.Total)
 chinook | who manages whom among staff | field: employees.ReportsTo
 chinook | rock tracks | source: tracks; filter: genres.Name=Rock || measure: tracks.track_count|count(tracks); filter: genres.Name=Rock
 chinook | jazz sales | measure: invoice_items.line_total|invoice_items.tracks_sold; filter: genres.Name=Jazz
@@ -315,7 +315,7 @@ movielens | tag date | field: tags.tagged_at
 movielens | movie genres | field: movies.genres|movies.primary_genre
 movielens | title of rated movies | source: ratings; field: movies.title
 movielens | ratings by genre | view: ratings.ratings_by_genre || measure: ratings.rating_count|ratings.avg_rating|count(ratings); group: movies.primary_genre|movies.genres
-movielens | average rating | measure: ratings.avg_rating
+movielens | average rating | measure: ratings.avg_rating|avg(ratings.rating)
 movielens | top rated movies | view: ratings.top_rated_movies || measure: ratings.avg_rating; group: movies.title|ratings.movie_id; top
 movielens | movies by release year | measure: movies.movie_count|count(movies); group: movies.release_year|movies.release_date@year
 movielens | how many movies | measure: movies.movie_count|count(movies)
@@ -324,7 +324,7 @@ sakila | cost of replacing a lost disc | field: film.replacement_cost
 sakila | extras on the dvd | field: film.special_features
 sakila | late returns | measure: rental.overdue_rentals
 sakila | performers | source: actor
-sakila | money collected | measure: payment.total_payments
+sakila | money collected | measure: payment.total_payments|sum(payment.amount)
 sakila | county or province | field: address.district
 sakila | genre of a picture | field: category.name
 sakila | employees | source: staff
@@ -340,10 +340,10 @@ sakila | family movies | source: film_category; filter: category.name=Family || 
 sakila | country name | field: country.country
 sakila | phone number | field: address.phone
 sakila | actor of a film | source: film_actor; field: actor.last_name|actor.first_name
-sakila | average payment | measure: payment.avg_payment
+sakila | average payment | measure: payment.avg_payment|avg(payment.amount)
 sakila | list the film categories | field: category.name
 sakila | which languages are available | field: language.name
-sakila | average film length | measure: film.avg_length
+sakila | average film length | measure: film.avg_length|avg(film.length)
 sakila | number of payments | measure: payment.payment_count|count(payment)
 tpch | phone of a client | field: customer.c_phone
 chinook | duration of a track | field: tracks.Milliseconds
