@@ -52,7 +52,9 @@ export {
 } from "./metadata.ts";
 export {
   type ColumnSchema,
+  type GivenInput,
   jsonSafe,
+  queryWithGivens,
   runQuery,
   type RunQueryOptions,
 } from "./query.ts";

@@ -230,6 +230,24 @@ const compiledQueries = ownedLru<ModelDef, Promise<CompiledQuery>>(QUERY_CACHE_E
  */
 const generatedSql = new WeakMap<PreparedQuery, GeneratedSql>();
 
+/** A value of a Malloy given, as a query supplies it. */
+export type GivenInput = string | number | boolean | null | string[];
+
+/** The givens each query object generates its SQL with (see {@link queryWithGivens}). */
+const suppliedGivens = new WeakMap<PreparedQuery, Record<string, GivenInput>>();
+
+/**
+ * A query object with the same definition as `query` whose SQL is generated
+ * with these givens (Malloy's `$NAME` values, by surface name): its own
+ * object, so its SQL is cached apart from any other set of values.
+ */
+export function queryWithGivens(query: PreparedQuery, givens: Record<string, GivenInput>): PreparedQuery {
+  const Prepared = query.constructor as new (q: unknown, model: unknown, problems: unknown, name?: string) => PreparedQuery;
+  const made = new Prepared(query._query, (query as unknown as { _model: unknown })._model, query.problems, query.name);
+  suppliedGivens.set(made, givens);
+  return made;
+}
+
 async function compiledQueryOf(compiled: CompiledModel, options: RunQueryOptions, compileError: (error: unknown) => QueryError): Promise<CompiledQuery> {
   const modelDef = options.modelDef ?? compiled.model._modelDef;
   const key = JSON.stringify([options.restricted === true, options.query ?? null, options.queryName ?? null, options.sourceName ?? null]);
@@ -252,7 +270,8 @@ function sqlOf(compiled: CompiledModel, query: PreparedQuery, compileError: (err
   if (known) return known;
   let prepared: PreparedResult;
   try {
-    prepared = query.preparedResult;
+    const givens = suppliedGivens.get(query);
+    prepared = givens ? query.getPreparedResult({ givens }) : query.preparedResult;
   } catch (error) {
     throw compileError(error);
   }

@@ -91,6 +91,9 @@ const ExecuteQuerySchema = Type.Object({
     description: "budget of the answer's JSON text (default 50000); rows past it are left out and the answer says truncated: true with returnedRows",
   })),
   dry_run: Type.Optional(Type.Boolean({ description: "compile and authorize without running; answers { sql, schema, sources }" })),
+  givens: Type.Optional(Type.Record(Type.String(), Type.Any(), {
+    description: "values of the model's givens ($NAME) by name; givens filled from the caller's trusted attributes cannot be set",
+  })),
 }, { additionalProperties: false });
 
 /** Arguments of `get_context` (see {@link ExecuteQuerySchema}). */

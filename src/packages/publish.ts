@@ -5,6 +5,7 @@
  * ./publish_form.ts). A refused publish stores nothing.
  * @module
  */
+import { declaredModels } from "../models/curation.ts";
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Db, Sql } from "../db/database.ts";
@@ -126,7 +127,9 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
     // metadata and access facts were computed in the compile worker (describe_model.ts)
     const facts = [...compiled.models.values()].map((m) => m.described as PublishedModelFacts);
     await checkAccessAnnotations(db, target.envId, facts.map((f) => ({ path: f.metadata.modelPath, sources: f.access })));
-    models = facts.map((f) => f.metadata);
+    // a package that declares its queryable models (publisher.json explores) publishes only those as models
+    const declared = declaredModels(publisher);
+    models = facts.map((f) => f.metadata).filter((m) => !declared || declared(m.modelPath));
   } catch (error) {
     if (!hadDir) {
       const [stored] = await db`SELECT 1 FROM package_blobs WHERE sha256 = ${sha}`;

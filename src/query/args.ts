@@ -28,6 +28,8 @@ export interface QueryArgs {
   limit?: number;
   /** Compile and authorize only: answer `{ sql, schema, sources }`. */
   dry_run?: boolean;
+  /** Values of the model's givens (`$NAME`) by name; givens filled from trusted attributes cannot be set. */
+  givens?: Record<string, unknown>;
 }
 
 /** How argument names appear in error messages: the MCP tool's (`snake`) or REST's (`camel`). */
@@ -122,9 +124,14 @@ export function checkQueryArgs(input: unknown, options: { style?: ArgumentStyle 
   }
   const dryRun = args.dry_run === undefined || args.dry_run === null ? undefined : args.dry_run;
   if (dryRun !== undefined && typeof dryRun !== "boolean") throw badRequest(`${n("dry_run")} must be true or false`);
+  const givens = args.givens === undefined || args.givens === null ? undefined : args.givens;
+  if (givens !== undefined && (typeof givens !== "object" || Array.isArray(givens))) {
+    throw badRequest(`givens must be an object of the model's givens by name, e.g. { "REGION": "us-east" }`);
+  }
   return {
     organization, environment_name, package_name, model_uri: args.model_uri, modelPath, query, query_name, source_name, version_id, workspace,
     ...(limit === undefined ? {} : { limit: limit as number }),
     ...(dryRun === undefined ? {} : { dry_run: dryRun as boolean }),
+    ...(givens === undefined ? {} : { givens: givens as Record<string, unknown> }),
   };
 }

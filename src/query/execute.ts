@@ -15,7 +15,8 @@ import { MODEL } from "../access/roles.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
 import type { Principal } from "../access/principal.ts";
 import { authorizeQuery, callerGroups, notAuthorized, queryModelDef } from "../rls/enforce.ts";
-import { type CallerModel, callerModel, hasAuthorizeRules, hiddenReference } from "../rls/caller_model.ts";
+import { type CallerFacts, type CallerModel, callerModel, hasAuthorizeRules, hiddenReference } from "../rls/caller_model.ts";
+import { callerGivens } from "../rls/givens.ts";
 import { versionAuthorizes } from "../rls/visibility.ts";
 import type { QueryVia } from "../query_log/store.ts";
 import { type ArgumentStyle, checkQueryArgs, type QueryArgs } from "./args.ts";
@@ -136,8 +137,13 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
     // #(authorize) rule the caller fails, so no problem or listing of the compile can describe one (the
     // model's own rules are read from its IR once, for versions whose stored rules say it has any)
     const def = queryModelDef(served.compiled);
-    if (await versionAuthorizes(ctx.sql, version.uuid) && hasAuthorizeRules(served.compiled, def)) groups = await callerGroups(ctx.sql, caller);
-    view = groups ? callerModel(served.compiled, def, groups) : { def, hidden: new Map() };
+    let callerFacts: CallerFacts | undefined;
+    if (await versionAuthorizes(ctx.sql, version.uuid) && hasAuthorizeRules(served.compiled, def)) {
+      groups = await callerGroups(ctx.sql, caller);
+      const model = served.compiled.model;
+      callerFacts = { groups, values: model.givens.size > 0 ? (await callerGivens(ctx.sql, caller, model, args.givens)).values : new Map() };
+    }
+    view = callerFacts ? callerModel(served.compiled, def, callerFacts) : { def, hidden: new Map() };
     const modelDef = view.def;
     // DuckDB reads, outside the package folder, exactly this version's built files
     result = await withReadableFiles(served.readable, () => runQuery(served.compiled, {
@@ -154,7 +160,7 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
       dryRun: args.dry_run,
       authorize: async (query) => {
         try {
-          const authorized = await authorizeQuery(ctx.sql, caller, query, { compiled: served.compiled, text: args.query, prefetched: pkg.effective, groups });
+          const authorized = await authorizeQuery(ctx.sql, caller, query, { compiled: served.compiled, text: args.query, prefetched: pkg.effective, groups, givens: args.givens });
           facts.boundAttributes = authorized.boundAttributes;
           node.hints.remember(hint, authorized.boundAttributes);
           sources = authorized.sources;

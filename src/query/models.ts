@@ -9,7 +9,8 @@
  * can evict through {@link evictVersions} without an import cycle.
  * @module
  */
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
+import { declaredModels } from "../models/curation.ts";
 import { join } from "node:path";
 import { connectionLookup } from "../connections/store.ts";
 import {
@@ -92,7 +93,8 @@ export async function compiledModelFor(ctx: AppContext, target: ModelTarget): Pr
   return await state.cache.get({ versionId: target.versionUuid, modelPath: target.modelPath }, async () => {
     const dir = await extracted(ctx, state, target);
     const isFile = await stat(join(dir, target.modelPath)).then((s) => s.isFile(), () => false);
-    if (!isFile) {
+    const publisher = await readFile(join(dir, "publisher.json"), "utf8").then((text) => JSON.parse(text) as unknown, () => null);
+    if (!isFile || declaredModels(publisher)?.(target.modelPath) === false) {
       throw notFound(`model '${target.modelPath}' not found in version ${target.versionId} of package '${target.packageName}'; list its models with GET .../packages/${target.packageName}/models`);
     }
     const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };

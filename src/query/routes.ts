@@ -27,6 +27,7 @@ const queryBody = t.Object({
   versionId: text("versionId"),
   limit: t.Optional(t.Integer({ minimum: 1, error: "limit must be a positive integer (rows to return, at most QUERY_ROW_LIMIT)" })),
   dryRun: t.Optional(t.Boolean({ error: "dryRun must be true or false" })),
+  givens: t.Optional(t.Record(t.String(), t.Any(), { description: "values of the model's givens ($NAME) by name; a given named like an attribute of the organization is filled from the caller's attribute and cannot be set here (400)" })),
 }, { additionalProperties: true });
 
 const SNAKE = { query_name: "queryName", source_name: "sourceName", version_id: "versionId", dry_run: "dryRun" } as const;
@@ -80,6 +81,7 @@ function queryPlugin(ctx: AppContext, prefix: string) {
             version_id: fields.versionId as string | undefined,
             limit: fields.limit as number | undefined,
             dry_run: fields.dryRun as boolean | undefined,
+            givens: fields.givens as Record<string, unknown> | undefined,
           }, { style: "camel", signal: request.signal, via: viaOf(request), since: requestMeta(request)?.start });
         } catch (error) {
           if (error instanceof QueryError) throw queryErrorResponse(error);

@@ -19,9 +19,25 @@ import { isSourceDef, type ModelDef } from "@malloydata/malloy";
 import type { CompiledModel } from "../engine/mod.ts";
 import { type AccessRules, accessRules } from "./lineage.ts";
 import { declaredOf, trustedBy } from "./source_rules.ts";
+import { cachedGate, gateHolds } from "./gate_expression.ts";
 
-/** An `#(authorize)` rule: the caller must belong to one of `groups`. */
-export type AuthorizeRule = AccessRules["authorize"][number];
+/**
+ * An `#(authorize)` rule: the caller must belong to one of `groups`, or
+ * (a gate over givens) one of the expressions `anyOf` must hold.
+ */
+export type AuthorizeRule = AccessRules["authorize"][number] | AccessRules["gates"][number];
+
+/** What decides a caller's rules: its groups, and the values of the givens gates read. */
+export interface CallerFacts {
+  groups: ReadonlySet<string>;
+  values: ReadonlyMap<string, unknown>;
+}
+
+/** Whether a caller satisfies a rule. */
+export function satisfies(rule: AuthorizeRule, caller: CallerFacts): boolean {
+  if ("groups" in rule) return rule.groups.some((g) => caller.groups.has(g));
+  return rule.anyOf.some((text) => gateHolds(cachedGate(text), caller.values));
+}
 
 /** Per model definition: the `#(authorize)` rules each of its sources and named queries reaches (only those with rules). */
 const rulesByDef = new WeakMap<ModelDef, Map<string, AuthorizeRule[]>>();
@@ -35,7 +51,8 @@ function authorizeRules(compiled: CompiledModel, def: ModelDef): Map<string, Aut
   const declared = declaredOf(compiled);
   for (const [name, entry] of Object.entries(def.contents)) {
     if (!isSourceDef(entry) && entry.type !== "query") continue;
-    const authorize = accessRules(entry, def, { trusted, declared }).authorize;
+    const reached = accessRules(entry, def, { trusted, declared });
+    const authorize: AuthorizeRule[] = [...reached.authorize, ...reached.gates];
     if (authorize.length > 0) rules.set(name, authorize);
   }
   rulesByDef.set(def, rules);
@@ -60,15 +77,15 @@ const REDUCED_PER_DEF = 64;
 
 /**
  * The definition `def` (a compiled model's query definition) as a caller in
- * `groups` (its groups of the package's organization) may query it: every
+ * `caller` (its groups of the package's organization, its givens) may query it: every
  * source and named query reaching a rule the caller fails is left out of
  * its contents and exports. The same object for the same names left out, so
  * compiled queries are cached per caller view (src/engine/query.ts).
  */
-export function callerModel(compiled: CompiledModel, def: ModelDef, groups: ReadonlySet<string>): CallerModel {
+export function callerModel(compiled: CompiledModel, def: ModelDef, caller: CallerFacts): CallerModel {
   const hidden = new Map<string, AuthorizeRule>();
   for (const [name, rules] of authorizeRules(compiled, def)) {
-    const failed = rules.find((rule) => !rule.groups.some((g) => groups.has(g)));
+    const failed = rules.find((rule) => !satisfies(rule, caller));
     if (failed) hidden.set(name, failed);
   }
   if (hidden.size === 0) return { def, hidden };

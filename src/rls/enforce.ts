@@ -12,12 +12,14 @@
  * @module
  */
 import type { ModelDef, PreparedQuery } from "@malloydata/malloy";
-import { type CompiledModel, ownedLru } from "../engine/mod.ts";
+import { type CompiledModel, type GivenInput, ownedLru, queryWithGivens } from "../engine/mod.ts";
 import type { Db } from "../db/database.ts";
 import { type ApiError, badRequest, forbidden } from "../http/errors.ts";
 import { principalKey, type Principal, principalLabel } from "../access/principal.ts";
 import { type EffectiveValue, effectiveValues, type Holder, holderGroups } from "../attributes/effective.ts";
-import { type AccessRules, accessRules, type BoundArgument, fillBindings } from "./lineage.ts";
+import { type AccessRules, accessRules, type BoundArgument, fillBindings, hasRules } from "./lineage.ts";
+import { cachedGate, gateHolds } from "./gate_expression.ts";
+import { callerGivens } from "./givens.ts";
 import { BarrierRefused } from "./barrier.ts";
 import type { AuthorizeRule } from "./caller_model.ts";
 import { sourceArgumentNames } from "./query_text.ts";
@@ -52,10 +54,15 @@ export interface AuthorizeQueryOptions {
   prefetched?: EffectiveValue[];
   /** The caller's groups read earlier in this request ({@link callerGroups}); read here when absent and needed. */
   groups?: ReadonlySet<string>;
+  /** Values of the model's givens the request sets (`givens`); a given filled from a trusted attribute cannot be set (`400`). */
+  givens?: Record<string, unknown>;
 }
 
-/** The refusal of a caller outside every group of an `#(authorize)` rule (403). */
+/** The refusal of a caller outside every group of an `#(authorize)` rule, or for whom no gate of it holds (403). */
 export function notAuthorized(caller: QueryCaller, rule: AuthorizeRule): ApiError {
+  if (!("groups" in rule)) {
+    return forbidden(`source '${rule.source}' may be queried only by callers for whom one of its #(authorize) expressions holds (${rule.anyOf.map((e) => `"${e}"`).join(" or ")}); none holds for ${principalLabel(caller.principal)}`);
+  }
   return forbidden(`source '${rule.source}' may be queried only by members and API keys of the groups ${rule.groups.map((g) => `'${g}'`).join(", ")}; ${principalLabel(caller.principal)} is in none of them`);
 }
 
@@ -102,14 +109,17 @@ function parameterOf(modelDef: unknown, source: string, parameter: string): { ty
 }
 
 /**
- * Authorizes a compiled query for a caller and fills its bound parameters.
- * Throws `400` (a bound parameter set by the query text) or `403` (not in an
- * authorized group; a bound attribute without value).
+ * Authorizes a compiled query for a caller and fills its bound parameters
+ * and givens. Throws `400` (a bound parameter or trusted given set by the
+ * request) or `403` (not in an authorized group; no gate holds; a bound
+ * attribute without value).
  */
 export async function authorizeQuery(db: Db, caller: QueryCaller, query: PreparedQuery, options: AuthorizeQueryOptions): Promise<AuthorizedQuery> {
   const rules = rulesOfQuery(options.compiled, query);
   const sources = rules.sources;
-  if (rules.bindings.length === 0 && rules.authorize.length === 0) return { query, boundAttributes: [], sources };
+  const model = query.model;
+  const givens = model.givens.size > 0 || Object.keys(options.givens ?? {}).length > 0 ? await callerGivens(db, caller, model, options.givens) : undefined;
+  if (!hasRules(rules) && !givens) return { query, boundAttributes: [], sources };
   if (options.text !== undefined && rules.bindings.length > 0) {
     const bound = new Map(rules.bindings.map((b) => [b.parameter, b]));
     // an argument naming a parameter spells its name: text without any bound name sets none (no parse needed)
@@ -120,19 +130,29 @@ export async function authorizeQuery(db: Db, caller: QueryCaller, query: Prepare
       throw badRequest(`parameter '${set}' of source '${b.source}' is bound to the attribute '${b.attribute}' and filled from the caller's trusted attributes; remove '${set}' from the query text`);
     }
   }
-  const holder = holderOf(caller.principal);
   if (rules.authorize.length > 0) {
     const groups = options.groups ?? await callerGroups(db, caller);
     for (const rule of rules.authorize) {
       if (!rule.groups.some((g) => groups.has(g))) throw notAuthorized(caller, rule);
     }
   }
-  if (rules.bindings.length === 0) return { query, boundAttributes: [], sources };
+  for (const gate of rules.gates) {
+    if (!gate.anyOf.some((text) => gateHolds(cachedGate(text), givens?.values ?? new Map()))) throw notAuthorized(caller, gate);
+  }
+  const filled = rules.bindings.length > 0 ? await bindingValues(db, caller, { query, rules, prefetched: options.prefetched }) : new Map<string, BoundArgument>();
+  let out = filled.size > 0 || rules.givenFilters ? boundQuery(options.compiled, query, filled) : query;
+  if (givens && Object.keys(givens.supplied).length > 0) out = givenQuery(out, givens.supplied);
+  return { query: out, boundAttributes: [...new Set([...filled.keys(), ...(givens?.attributes ?? [])])], sources };
+}
+
+/** The caller's argument of every bound parameter, by attribute (`403` when a value is missing, `400` when its type cannot fill). */
+async function bindingValues(db: Db, caller: QueryCaller, what: { query: PreparedQuery; rules: AccessRules; prefetched?: EffectiveValue[] }): Promise<Map<string, BoundArgument>> {
+  const { query, rules } = what;
   const attributes = [...new Set(rules.bindings.map((b) => b.attribute))];
-  const prefetched = new Map((options.prefetched ?? []).map((v) => [v.name, v]));
+  const prefetched = new Map((what.prefetched ?? []).map((v) => [v.name, v]));
   const read = attributes.every((a) => prefetched.has(a))
     ? attributes.map((a) => prefetched.get(a)!)
-    : await effectiveValues(db, holder, { orgId: caller.orgId, names: attributes });
+    : await effectiveValues(db, holderOf(caller.principal), { orgId: caller.orgId, names: attributes });
   const values = new Map(read.map((v) => [v.name, v]));
   const filled = new Map<string, BoundArgument>();
   for (const b of rules.bindings) {
@@ -150,7 +170,20 @@ export async function authorizeQuery(db: Db, caller: QueryCaller, query: Prepare
     }
     filled.set(b.attribute, argument);
   }
-  return { query: boundQuery(options.compiled, query, filled), boundAttributes: attributes, sources };
+  return filled;
+}
+
+/** Queries with givens kept per query object (most recently used last). */
+const givenQueries = ownedLru<PreparedQuery, PreparedQuery>(256);
+
+/** The query generating its SQL with these givens: one object per query and set of values, so its SQL is generated once. */
+function givenQuery(query: PreparedQuery, supplied: Record<string, GivenInput>): PreparedQuery {
+  const key = JSON.stringify(Object.entries(supplied).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const hit = givenQueries.get(query, key);
+  if (hit) return hit;
+  const made = queryWithGivens(query, supplied);
+  givenQueries.set(query, key, made);
+  return made;
 }
 
 /** Bound queries kept per compiled query (most recently used last). */

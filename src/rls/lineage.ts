@@ -21,6 +21,7 @@
  */
 import { Annotations } from "@malloydata/malloy";
 import { barrierContext, barrierProblem, behindBarrier } from "./barrier.ts";
+import { parseGate } from "./gate_expression.ts";
 
 /** `#(bind) parameter=attribute` of a source. */
 interface Binding {
@@ -36,14 +37,38 @@ interface AuthorizeRule {
   groups: string[];
 }
 
+/**
+ * `#(authorize) "<expression over givens>"` (Publisher's gates): the caller
+ * may query `source` when one of `anyOf` holds for its givens (the gates a
+ * source declares and inherits through `extend` form one OR; the gates of
+ * each source a query reaches must all hold).
+ */
+interface GateRule {
+  source: string;
+  anyOf: string[];
+}
+
 /** What a query or a source needs from its caller. */
 export interface AccessRules {
   bindings: Binding[];
   authorize: AuthorizeRule[];
+  gates: GateRule[];
+  /** True when a source of the package reached filters its rows with a given (`where: tenant = $TENANT`). */
+  givenFilters: boolean;
   /** Names of the model's sources reached (in order of discovery). */
   sources: string[];
   /** Problems in the annotations themselves (e.g. `#(bind)` without `=attribute`). */
   problems: string[];
+}
+
+/** Rules without any rule. */
+function emptyRules(): AccessRules {
+  return { bindings: [], authorize: [], gates: [], givenFilters: false, sources: [], problems: [] };
+}
+
+/** Whether rules hold anything a caller must satisfy or be given. */
+export function hasRules(rules: AccessRules): boolean {
+  return rules.bindings.length > 0 || rules.authorize.length > 0 || rules.gates.length > 0 || rules.givenFilters;
 }
 
 /** Options of {@link accessRules}. */
@@ -121,7 +146,7 @@ export function declaredRules(modelDef: unknown, options: LineageOptions): Decla
   for (const [name, entry] of Object.entries(contentsOf(modelDef))) {
     if (!isSourceDef(entry) && entry.type !== "query") continue;
     const rules = accessRules(entry, modelDef, { trusted: options.trusted });
-    if (rules.bindings.length === 0 && rules.authorize.length === 0) continue;
+    if (!hasRules(rules)) continue;
     declared.byName.set(name, rules);
     const own = entry.annotations as AnnotationDef | undefined;
     for (const note of [...(own?.blockNotes ?? []), ...(own?.notes ?? [])]) {
@@ -140,7 +165,20 @@ function mergeRules(rules: AccessRules, more: AccessRules): void {
     const key = JSON.stringify([...a.groups].sort());
     if (!rules.authorize.some((r) => JSON.stringify([...r.groups].sort()) === key)) rules.authorize.push(a);
   }
+  for (const g of more.gates) addGate(rules, g);
+  if (more.givenFilters) rules.givenFilters = true;
   for (const name of more.sources) if (!rules.sources.includes(name)) rules.sources.push(name);
+}
+
+function addGate(rules: AccessRules, gate: GateRule): void {
+  const key = JSON.stringify([...gate.anyOf].sort());
+  if (!rules.gates.some((g) => JSON.stringify([...g.anyOf].sort()) === key)) rules.gates.push(gate);
+}
+
+/** Whether a source's filters read a given (`where: tenant = $TENANT`): its rows then depend on the caller. */
+export function filtersReadGivens(def: Node): boolean {
+  const filters = (def.filterList as { refSummary?: { givenUsage?: unknown[] } }[] | undefined) ?? [];
+  return filters.some((f) => (f.refSummary?.givenUsage?.length ?? 0) > 0);
 }
 
 function tagOf(note: Note, route: string) {
@@ -153,11 +191,18 @@ function sourceName(node: Node): string | undefined {
   return typeof node.as === "string" ? node.as : typeof node.name === "string" ? node.name : undefined;
 }
 
-/** A note parsed once: its `#(bind)` pairs (attribute undefined when missing) or `#(authorize)` groups. */
+/** A note parsed once: its `#(bind)` pairs (attribute undefined when missing), `#(authorize)` groups or gate expression. */
 interface ParsedNote {
   bind?: [string, string | undefined][];
   groups?: string[] | null;
+  /** `#(authorize) "<expression>"`: the expression, or a problem when it is not a gate expression. */
+  gate?: { expression: string } | { problem: string };
+  /** `#(access_filter) ...`: not supported (the problem). */
+  unsupported?: string;
 }
+
+/** `#(authorize) "<expression>"`: the expression between the quotes (Malloy string escapes), if the note is one. */
+const GATE_NOTE = /^#\(authorize\)\s*"((?:[^"\\]|\\.)*)"\s*$/s;
 
 const parsedNotes = new Map<string, ParsedNote>();
 const PARSED_LIMIT = 10_000;
@@ -170,7 +215,20 @@ function parseNote(note: Note): ParsedNote {
   if (note.text.startsWith("#(bind)")) {
     parsed.bind = [...tagOf(note, "bind").entries()].map(([parameter, value]) => [parameter, value.text()]);
   } else if (note.text.startsWith("#(authorize)")) {
-    parsed.groups = tagOf(note, "authorize").textArray("groups") ?? null;
+    const quoted = GATE_NOTE.exec(note.text.trim());
+    if (quoted) {
+      const expression = quoted[1]!.replace(/\\(.)/g, "$1");
+      try {
+        parseGate(expression);
+        parsed.gate = { expression };
+      } catch (error) {
+        parsed.gate = { problem: `#(authorize) "${expression}" is not a gate expression (${(error as Error).message}); a gate compares givens with literals, e.g. #(authorize) "$ROLE = 'admin'"` };
+      }
+    } else {
+      parsed.groups = tagOf(note, "authorize").textArray("groups") ?? null;
+    }
+  } else if (note.text.startsWith("#(access_filter)")) {
+    parsed.unsupported = "#(access_filter) is not supported here; restrict rows with the source's where: over a given filled from a trusted attribute (e.g. where: tenant = $TENANT with an attribute TENANT), which is applied before anything the query adds";
   }
   if (parsedNotes.size >= PARSED_LIMIT) parsedNotes.clear();
   parsedNotes.set(note.text, parsed);
@@ -179,8 +237,14 @@ function parseNote(note: Note): ParsedNote {
 
 /** Parses the `#(bind)` and `#(authorize)` notes of one source into rules. */
 function rulesOfNotes(name: string, notes: Note[], rules: AccessRules): void {
+  const gates: string[] = [];
   for (const note of notes) {
     const parsed = parseNote(note);
+    if (parsed.unsupported) rules.problems.push(`source '${name}': ${parsed.unsupported}`);
+    if (parsed.gate) {
+      if ("problem" in parsed.gate) rules.problems.push(`source '${name}': ${parsed.gate.problem}`);
+      else if (!gates.includes(parsed.gate.expression)) gates.push(parsed.gate.expression);
+    }
     if (parsed.bind) {
       if (parsed.bind.length === 0) rules.problems.push(`source '${name}': #(bind) names no parameter; write #(bind) parameter=attribute`);
       for (const [parameter, attribute] of parsed.bind) {
@@ -203,6 +267,7 @@ function rulesOfNotes(name: string, notes: Note[], rules: AccessRules): void {
       if (!rules.authorize.some((r) => JSON.stringify([...r.groups].sort()) === key)) rules.authorize.push({ source: name, groups });
     }
   }
+  if (gates.length > 0) addGate(rules, { source: name, anyOf: gates });
 }
 
 /**
@@ -210,7 +275,7 @@ function rulesOfNotes(name: string, notes: Note[], rules: AccessRules): void {
  * from `root`, resolving named sources through `modelDef`.
  */
 export function accessRules(root: unknown, modelDef: unknown, options: LineageOptions): AccessRules {
-  const rules: AccessRules = { bindings: [], authorize: [], sources: [], problems: [] };
+  const rules: AccessRules = emptyRules();
   const contents = contentsOf(modelDef);
   const seen = new Set<object>();
   const visit = (value: unknown): void => {
@@ -225,6 +290,7 @@ export function accessRules(root: unknown, modelDef: unknown, options: LineageOp
     if (isSourceDef(node)) {
       const name = sourceName(node);
       const notes = notesOf(node.annotations as AnnotationDef | undefined, options.trusted);
+      if (filtersReadGivens(node)) rules.givenFilters = true;
       if (name) {
         const own = typeof node.sourceID === "string" && options.trusted(node.sourceID.slice(node.sourceID.indexOf("@") + 1));
         if (own && !rules.sources.includes(name)) rules.sources.push(name);
@@ -264,7 +330,7 @@ export interface BoundArgument {
 }
 
 function bindingsOf(node: Node, trusted: (url: string) => boolean): Binding[] {
-  const rules: AccessRules = { bindings: [], authorize: [], sources: [], problems: [] };
+  const rules: AccessRules = emptyRules();
   rulesOfNotes(sourceName(node) ?? "", notesOf(node.annotations as AnnotationDef | undefined, trusted), rules);
   return rules.bindings;
 }
@@ -322,6 +388,8 @@ export function fillBindings(query: unknown, modelDef: unknown, options: Lineage
         out.arguments = args;
         return behindBarrier(out, barrier, node);
       }
+      // a source whose filters read givens (filled from trusted attributes) is filtered in the same stage
+      if (filtersReadGivens(node)) return behindBarrier(out, barrier, node);
     }
     if (node.sourceArguments && typeof node.sourceArguments === "object") {
       const target = typeof node.structRef === "string" ? contents[node.structRef] : node.structRef as Node | undefined;

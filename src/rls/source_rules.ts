@@ -37,6 +37,8 @@ export interface SourceAccess {
   bindings: { source: string; parameter: string; attribute: string }[];
   /** Each entry: the caller must belong to one of these groups. */
   authorizeGroups: string[][];
+  /** Each entry: one of these gate expressions over givens must hold (`#(authorize) "$ROLE = 'admin'"`). */
+  gates?: string[][];
 }
 
 /**
@@ -114,8 +116,8 @@ export function queryAccessRules(model: Model, trusted: (url: string) => boolean
 }
 
 function stored(r: AccessRules | undefined): SourceAccess | null {
-  if (!r || (r.bindings.length === 0 && r.authorize.length === 0)) return null;
-  return { bindings: r.bindings, authorizeGroups: r.authorize.map((a) => a.groups) };
+  if (!r || (r.bindings.length === 0 && r.authorize.length === 0 && r.gates.length === 0)) return null;
+  return { bindings: r.bindings, authorizeGroups: r.authorize.map((a) => a.groups), ...(r.gates.length > 0 ? { gates: r.gates.map((g) => g.anyOf) } : {}) };
 }
 
 /** The model metadata with `access` on each source, and each named query, that has rules. */

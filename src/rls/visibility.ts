@@ -16,22 +16,42 @@ import type { Db } from "../db/database.ts";
 import type { ModelMetadata, SourceMetadata } from "../engine/mod.ts";
 import { MODEL } from "../access/roles.ts";
 import { principalKey, type Principal } from "../access/principal.ts";
-import { holderGroups } from "../attributes/effective.ts";
+import { effectiveValues, holderGroups } from "../attributes/effective.ts";
+import type { CallerFacts } from "./caller_model.ts";
+import { cachedGate, gateHolds } from "./gate_expression.ts";
 import type { SourceAccess } from "./source_rules.ts";
 import { latestVersion } from "../versions/store.ts";
 
 type Stored = SourceMetadata & { access?: SourceAccess };
 type StoredQuery = ModelMetadata["queries"][number] & { access?: SourceAccess };
 
-/** Whether groups satisfy every `#(authorize)` rule of a source. */
-function mayQuery(access: SourceAccess | undefined, groups: ReadonlySet<string>): boolean {
-  return !access || access.authorizeGroups.every((set) => set.some((g) => groups.has(g)));
+/** Whether a caller's groups and givens satisfy every `#(authorize)` rule of a source (groups and gates). */
+function mayQuery(access: SourceAccess | undefined, caller: CallerFacts): boolean {
+  if (!access) return true;
+  return access.authorizeGroups.every((set) => set.some((g) => caller.groups.has(g))) &&
+    (access.gates ?? []).every((anyOf) => anyOf.some((text) => gateHolds(cachedGate(text), caller.values)));
 }
 
-/** The caller's groups of one organization (`#(authorize)` names count only there). */
-async function callerGroups(db: Db, principal: Principal, orgId: string): Promise<Set<string>> {
+/** Whether an access has a rule that depends on who asks. */
+function authorizes(access: SourceAccess | undefined): boolean {
+  return access !== undefined && (access.authorizeGroups.length > 0 || (access.gates?.length ?? 0) > 0);
+}
+
+/**
+ * The caller's groups of one organization (`#(authorize)` names count only
+ * there) and, when `accesses` have gates, the values of the attributes their
+ * givens name (outside a query no request sets givens: a given that is no
+ * attribute reads as unset, so such a gate does not hold here).
+ */
+async function callerFacts(db: Db, principal: Principal, orgId: string, accesses: Iterable<SourceAccess | undefined>): Promise<CallerFacts> {
   const key = principalKey(principal);
-  return new Set(await holderGroups(db, { kind: key.kind, id: key.id }, orgId));
+  const holder = { kind: key.kind, id: key.id };
+  const givens = new Set<string>();
+  for (const access of accesses) for (const anyOf of access?.gates ?? []) for (const text of anyOf) for (const g of cachedGate(text).givens) givens.add(g);
+  const groups = new Set(await holderGroups(db, holder, orgId));
+  const values = new Map<string, unknown>();
+  if (givens.size > 0) for (const v of await effectiveValues(db, holder, { orgId, names: [...givens] })) values.set(v.name, v.value);
+  return { groups, values };
 }
 
 /** The organization of an environment (that of the package whose model is shown). */
@@ -49,12 +69,14 @@ async function organizationOfEnvironment(db: Db, envId: string): Promise<string>
 export async function visibleModel(db: Db, principal: Principal, meta: ModelMetadata, options: { rank: number; envId: string }): Promise<ModelMetadata> {
   const sources = meta.sources as Stored[];
   const queries = meta.queries as StoredQuery[];
-  const restricted = [...sources, ...queries].some((s) => s.access && s.access.authorizeGroups.length > 0);
-  const groups = restricted ? await callerGroups(db, principal, await organizationOfEnvironment(db, options.envId)) : new Set<string>();
+  const accesses = [...sources, ...queries].map((s) => s.access);
+  const caller: CallerFacts = accesses.some(authorizes)
+    ? await callerFacts(db, principal, await organizationOfEnvironment(db, options.envId), accesses)
+    : { groups: new Set(), values: new Map() };
   const hidden = new Set<string>();
   const shown: SourceMetadata[] = [];
   for (const { access, ...source } of sources) {
-    const authorized = mayQuery(access, groups);
+    const authorized = mayQuery(access, caller);
     if (!authorized && options.rank < MODEL) {
       hidden.add(source.name);
       continue;
@@ -64,7 +86,7 @@ export async function visibleModel(db: Db, principal: Principal, meta: ModelMeta
   const shownQueries: ModelMetadata["queries"] = [];
   for (const { access, ...query } of queries) {
     // a query's own rules (what it joins, whatever its source; stored since queries carry them), else its source's
-    if (options.rank < MODEL && (!mayQuery(access, groups) || (query.sourceName !== undefined && hidden.has(query.sourceName)))) continue;
+    if (options.rank < MODEL && (!mayQuery(access, caller) || (query.sourceName !== undefined && hidden.has(query.sourceName)))) continue;
     shownQueries.push(query);
   }
   return { ...meta, sources: shown, queries: shownQueries };
@@ -127,7 +149,7 @@ async function versionRules(db: Db, versions: readonly string[]): Promise<Map<st
  */
 export async function versionRestricted(db: Db, version: string): Promise<boolean> {
   const rules = (await versionRules(db, [version])).get(version)!;
-  return rules.sources.some((s) => s.access.bindings.length > 0 || s.access.authorizeGroups.length > 0);
+  return rules.sources.some((s) => s.access.bindings.length > 0 || authorizes(s.access));
 }
 
 /** What a watch-mode compile error says to a caller who may not read its problems (see {@link compileProblemsWithheld}). */
@@ -155,7 +177,7 @@ export async function compileProblemsWithheld(db: Db, where: { rank: number; pac
  */
 export async function versionAuthorizes(db: Db, version: string): Promise<boolean> {
   const rules = (await versionRules(db, [version])).get(version)!;
-  return [...rules.sources, ...rules.queries].some((s) => s.access.authorizeGroups.length > 0);
+  return [...rules.sources, ...rules.queries].some((s) => authorizes(s.access));
 }
 
 /**
@@ -167,15 +189,19 @@ export async function retrievalAccess(db: Db, principal: Principal, versions: re
   const rules = await versionRules(db, versions);
   const out = new Map<string, VersionAccess>();
   // the caller's groups per organization: a version's rules count the groups of its own organization only
-  const groupsOf = new Map<string, Set<string>>();
+  const factsOf = new Map<string, CallerFacts>();
   for (const [version, r] of rules) {
     if (r.sources.length === 0 && r.queries.length === 0) continue;
     const access: VersionAccess = { hidden: new Set(), noValues: new Set(), hiddenQueries: new Set() };
     const refused = async (rule: SourceAccess): Promise<boolean> => {
-      if (rule.authorizeGroups.length === 0) return false;
-      let groups = groupsOf.get(r.orgId!);
-      if (!groups) groupsOf.set(r.orgId!, groups = await callerGroups(db, principal, r.orgId!));
-      return !mayQuery(rule, groups);
+      if (!authorizes(rule)) return false;
+      let facts = factsOf.get(r.orgId!);
+      if (!facts) {
+        // one read per organization, for the gates of all its versions asked about
+        const accesses = [...rules.values()].filter((x) => x.orgId === r.orgId).flatMap((x) => [...x.sources, ...x.queries].map((y) => y.access));
+        factsOf.set(r.orgId!, facts = await callerFacts(db, principal, r.orgId!, accesses));
+      }
+      return !mayQuery(rule, facts);
     };
     for (const s of r.sources) {
       if (s.access.bindings.length > 0) access.noValues.add(s.key);

@@ -36,7 +36,7 @@ describe("initialize and tools/list", () => {
     expect(Object.keys(byName).sort()).toEqual(["execute_query", "get_context"]);
     const exec = byName.execute_query!;
     expect(Object.keys(exec.inputSchema.properties ?? {}).sort()).toEqual(
-      ["dry_run", "environment_name", "limit", "max_chars", "model_uri", "package_name", "query", "query_name", "source_name", "version_id"],
+      ["dry_run", "environment_name", "givens", "limit", "max_chars", "model_uri", "package_name", "query", "query_name", "source_name", "version_id"],
     );
     expect(exec.inputSchema.required).toEqual(["environment_name", "package_name", "model_uri"]);
     expect(exec.description).toContain("query_name");
@@ -45,8 +45,9 @@ describe("initialize and tools/list", () => {
       ["environment_name", "model_uri", "natural_language_query", "package_name", "source_name"],
     );
     expect(ctx.inputSchema.required).toEqual(["natural_language_query"]);
-    // the seed's arguments are strings; API.md adds limit (integer) and dry_run (boolean) to execute_query, and max_chars (integer) bounds its answer
-    const options: Record<string, string> = { limit: "integer", max_chars: "integer", dry_run: "boolean" };
+    // the seed's arguments are strings; API.md adds limit (integer) and dry_run (boolean) to execute_query, and max_chars (integer) bounds its
+    // answer; givens (an object) sets the model's givens that no trusted attribute fills
+    const options: Record<string, string> = { limit: "integer", max_chars: "integer", dry_run: "boolean", givens: "object" };
     for (const tool of tools) {
       for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
         expect((property as { type: string }).type).toBe(options[name] ?? "string");
