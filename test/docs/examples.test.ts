@@ -3,7 +3,9 @@
  * of each page of docs/ (in one shell per page, with the tour's BASE, TOKEN and
  * KEY) against the service served on a loopback port, and the TypeScript MCP
  * client of docs/mcp.md. ```bash blocks are host commands (starting the
- * service, backups, test commands): every script and file they name exists.
+ * service, backups, test commands): every script and file they name exists
+ * (the backup block runs in ./backup.test.ts, the recovery block in
+ * test/data/first_hour.test.ts). ```json blocks parse.
  * Every variable the service reads is in docs/configuration.md exactly once.
  * @module
  */
@@ -132,6 +134,24 @@ describe("host commands and settings", () => {
       }
     }
     expect(commands).toBeGreaterThanOrEqual(9);
+  });
+
+  test("every ```json block (client configurations, publisher.json) is valid JSON", async () => {
+    const pages = ["README.md", ...(await readdir(join(ROOT, "docs"))).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    let blocks = 0;
+    for (const page of pages) {
+      for (const block of codeBlocks(await readFile(join(ROOT, page), "utf8"), "json")) {
+        blocks++;
+        let error: string | null = null;
+        try {
+          JSON.parse(block);
+        } catch (thrown) {
+          error = (thrown as Error).message;
+        }
+        expect({ page, error }).toEqual({ page, error: null });
+      }
+    }
+    expect(blocks).toBeGreaterThanOrEqual(1);
   });
 
   test("every variable the service reads is in docs/configuration.md exactly once", async () => {
