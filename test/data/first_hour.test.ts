@@ -1,16 +1,17 @@
 /**
  * The first hour of a new user: the landing page and the offline docs page,
  * and, against the real entry point (`bun src/main.ts` in a child process):
- * every README command block that talks to the service runs as written
- * (only the port differs), a second server on the same DATA_DIR is refused,
- * SIGTERM with an open event stream exits within 5 s, and
- * `bun run reset-admin-password` recovers the administrator.
+ * every README ```sh block runs as written (with `BASE` set to the port it
+ * listens on), a second server on the same DATA_DIR is refused, SIGTERM with
+ * an open event stream exits within 5 s, and the recovery block of
+ * docs/operations.md (`bun run reset-admin-password`) recovers the administrator.
  * @module
  */
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { bash, codeBlocks } from "../helpers/doc_blocks.ts";
 import { startTestService, type TestService } from "../helpers/service.ts";
 
 // explicit: a file run after another in the same process must not fall back to bun's 5 s
@@ -126,17 +127,6 @@ async function waitHealthy(port: number, server: Server, timeoutMs = 240_000): P
   throw new Error(`server not healthy within ${timeoutMs} ms: ${server.output()}`);
 }
 
-/** The ```sh blocks of the README. */
-function readmeBlocks(readme: string): string[] {
-  return [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-}
-
-async function bash(script: string, options: { cwd: string; env: Record<string, string> }): Promise<{ code: number; out: string }> {
-  const proc = Bun.spawn(["bash", "-euo", "pipefail", "-c", script], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdout: "pipe", stderr: "pipe" });
-  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  return { code: await proc.exited, out: out + err };
-}
-
 describe("the entry point", () => {
   let dataDir: string;
   let work: string;
@@ -152,7 +142,7 @@ describe("the entry point", () => {
     await rm(work, { recursive: true, force: true });
   }, 120_000);
 
-  test("README blocks run as written; a second server is refused; SIGTERM exits within 5 s; reset-admin-password recovers the admin", async () => {
+  test("README blocks run as written; a second server is refused; SIGTERM exits within 5 s; the recovery block recovers the admin", async () => {
     const port = await freePort();
     const env = { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", INDEX_ON_PUBLISH: "false", LOG_REQUESTS: "false", BOOTSTRAP_ADMIN_PASSWORD: "" };
     const first = spawnServer(env);
@@ -165,19 +155,18 @@ describe("the entry point", () => {
     expect(await second.proc.exited).toBe(1);
     expect(second.output()).toContain(`in use by another server (pid ${first.proc.pid}`);
 
-    // every block that talks to the service, in README order, in one shell (TOKEN carries over)
-    const blocks = readmeBlocks(await Bun.file(join(ROOT, "README.md")).text());
-    const served = blocks.filter((b) => b.includes("localhost:4000") && !b.includes("DATABASE_URL="));
-    expect(served.length).toBeGreaterThanOrEqual(3);
-    const script = served.join("\n").replaceAll("localhost:4000", `localhost:${port}`);
-    const ran = await bash(script, { cwd: work, env: { ADMIN_PASSWORD: printed! } });
+    // every ```sh block of the README, in order, in one shell (TOKEN carries over)
+    const blocks = codeBlocks(await Bun.file(join(ROOT, "README.md")).text(), "sh");
+    expect(blocks.length).toBeGreaterThanOrEqual(4);
+    const ran = await bash(blocks.join("\n"), { cwd: work, env: { BASE: `http://localhost:${port}`, ADMIN_PASSWORD: printed! } });
     // on failure, show what the blocks printed
     expect({ code: ran.code, out: ran.code === 0 ? "" : ran.out }).toEqual({ code: 0, out: "" });
     expect(ran.out).toContain('"status":"ok"');
     expect(ran.out).toContain('"name":"acme"');
     expect(ran.out).toContain('"id":"1.0.0"');
     expect(ran.out).toContain('"product_category":"Books"');
-    expect(ran.out).toContain('"secret":');
+    expect(ran.out).toContain('"structuredContent":{"data":[{"sales_channel":');
+    expect(ran.out).toContain('<meta name="app-token"');
     expect(ran.out).not.toContain('"code":');
 
     // SIGTERM with an open event stream: the stream ends and the process exits within 5 s
@@ -198,8 +187,9 @@ describe("the entry point", () => {
     expect(took).toBeLessThan(5000);
     for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) break;
 
-    // the README's recovery block, as written (the data directory is free again)
-    const reset = blocks.find((b) => b.includes("reset-admin-password"))!;
+    // the recovery block of docs/operations.md, as written (the data directory is free again)
+    const reset = codeBlocks(await Bun.file(join(ROOT, "docs", "operations.md")).text(), "bash").find((b) => b.includes("reset-admin-password"))!;
+    expect(reset).toBeDefined();
     const recovered = await bash(reset, { cwd: ROOT, env: { DATA_DIR: dataDir } });
     expect(recovered.code).toBe(0);
     const again = spawnServer(env);

@@ -1,5 +1,5 @@
 /**
- * Row-level security on every query path, with the README's worked example
+ * Row-level security on every query path, with the worked example of docs/row-level-security.md
  * (test/rls/world.ts): REST (ad-hoc, named query, extend, join), MCP with an
  * API key and with an OAuth token, override attempts, null refusals, admins
  * without membership, restricted query text, hidden sources in the models
@@ -52,11 +52,17 @@ afterAll(async () => {
   await w?.s.close();
 }, 120_000);
 
-describe("the README's worked example", () => {
-  test("the README shows exactly the model and data this test runs", async () => {
-    const readme = await Bun.file(new URL("../../README.md", import.meta.url)).text();
-    const example = readme.slice(readme.indexOf("**Worked example**"));
-    expect(example.slice(example.indexOf("```malloy\n") + 10, example.indexOf("```", example.indexOf("```malloy\n") + 10))).toBe(SALES_MODEL);
+describe("the worked example of docs/row-level-security.md", () => {
+  test("the page writes exactly the model and data this test runs", async () => {
+    const page = await Bun.file(new URL("../../docs/row-level-security.md", import.meta.url)).text();
+    const example = page.slice(page.indexOf("## Worked example"));
+    const heredoc = "cat > \"$DIR/models/sales.malloy\" <<'EOF'\n";
+    const start = example.indexOf(heredoc) + heredoc.length;
+    expect(start).toBeGreaterThan(heredoc.length);
+    expect(example.slice(start, example.indexOf("\nEOF\n", start) + 1)).toBe(SALES_MODEL);
+    for (const [name, csv] of [["orders", ORDERS_CSV], ["payroll", PAYROLL_CSV]]) {
+      expect(example).toContain(`printf '${csv!.replaceAll("\n", "\\n")}' > "$DIR/data/${name}.csv"`);
+    }
     for (const row of ORDERS_CSV.trim().split("\n").slice(1)) {
       const [, region, amount] = row.split(",");
       expect(example).toContain(`${region} ${amount}`);

@@ -1,5 +1,5 @@
 /**
- * The worked example of the README ("Row-level security: a worked example"),
+ * The worked example of docs/row-level-security.md ("Worked example"),
  * built through the API: a model with a region-bound source and a
  * finance-only source, two users in two groups, an API key.
  * @module
@@ -77,7 +77,7 @@ export async function admin(w: World, method: string, path: string, body: unknow
   return r.body;
 }
 
-/** Builds the worked example through the API (every step the README shows); `files` are added to the package. */
+/** Builds the worked example through the API (every step the page shows); `files` are added to the package. */
 export async function startSalesWorld(env: Record<string, string> = {}, options: { model?: string; files?: Map<string, Uint8Array> } = {}): Promise<SalesWorld> {
   const w = await startWorld(env);
   // the attribute, declared before the model that binds it
