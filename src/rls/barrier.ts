@@ -82,12 +82,30 @@ interface PackageSource {
   def: Node;
   /** Its filter list, as keys. */
   filters: string[];
+  /** Where its trusted notes (its own and inherited) are written. */
+  notes: Set<string>;
 }
 
-/** What {@link behindBarrier} reads about the model: the package's own sources that have filters. */
+/** What {@link behindBarrier} reads about the model: the package's own sources. */
 export interface BarrierContext {
-  /** Sources defined in the package's files with at least one filter; longest filter list first. */
+  /** Sources defined in the package's files; longest filter list first. */
   packageSources: PackageSource[];
+  trusted: (url: string) => boolean;
+}
+
+type Note = { text?: string; at?: { url?: string; range?: { start?: { line?: number; character?: number } } } };
+
+/** Where each trusted note of a source's annotation chain (its own and what it inherits) is written. */
+function noteKeys(def: Node, trusted: (url: string) => boolean): Set<string> {
+  const out = new Set<string>();
+  for (let a = def.annotations as { notes?: Note[]; blockNotes?: Note[]; inherits?: unknown } | undefined; a; a = a.inherits as typeof a) {
+    for (const note of [...(a.blockNotes ?? []), ...(a.notes ?? [])]) {
+      if (!note.at?.url || !trusted(note.at.url)) continue;
+      const start = note.at.range?.start;
+      out.add(`${note.at.url}:${start?.line}:${start?.character}`);
+    }
+  }
+  return out;
 }
 
 /** The context of a model definition: every source of `contents` whose definition is in a file of the package. */
@@ -97,10 +115,10 @@ export function barrierContext(contents: Record<string, Node>, trusted: (url: st
     if (!isSourceDef(def) || typeof def.sourceID !== "string") continue;
     if (!trusted(def.sourceID.slice(def.sourceID.indexOf("@") + 1))) continue;
     const filters = ((def.filterList as Node[] | undefined) ?? []).map(filterKey);
-    if (filters.length > 0) sources.push({ def, filters });
+    sources.push({ def, filters, notes: noteKeys(def, trusted) });
   }
   sources.sort((a, b) => b.filters.length - a.filters.length);
-  return { packageSources: sources };
+  return { packageSources: sources, trusted };
 }
 
 const relationKeys = new WeakMap<Node, string>();
@@ -117,18 +135,20 @@ function relationKey(def: Node): string {
 
 /**
  * The package's sources `def` can be built on: their filters are the first
- * of `def`'s (`extend` appends filters, never removes them) and they read the
- * same relation; longest filter list first. A source that starts with a
- * package source's filters but reads another relation is refused rather
- * than let through without the barrier.
+ * of `def`'s (`extend` appends filters, never removes them), they read the
+ * same relation, and every note they carry is in `def`'s annotation chain
+ * (`extend` keeps the notes of what it extends), so the source that declares
+ * `def`'s `#(bind)` is one of them; longest filter list first. A source that
+ * starts with a package source's filters but reads another relation is
+ * refused rather than let through without the barrier.
  */
 function packageBases(def: Node, context: BarrierContext): PackageSource[] {
   const keys = ((def.filterList as Node[] | undefined) ?? []).map(filterKey);
   const prefixed = context.packageSources.filter((p) => p.filters.length <= keys.length && p.filters.every((k, i) => keys[i] === k));
-  if (prefixed.length === 0) return [];
   const relation = relationKey(def);
-  const same = prefixed.filter((p) => relationKey(p.def) === relation);
-  if (same.length === 0) {
+  const notes = noteKeys(def, context.trusted);
+  const same = prefixed.filter((p) => relationKey(p.def) === relation && [...p.notes].every((k) => notes.has(k)));
+  if (same.length === 0 && prefixed.some((p) => p.filters.length > 0)) {
     throw new BarrierRefused(`source '${activeName(def)}' carries the filters of a row-level security source of the package but reads another relation; query the package's source itself`);
   }
   return same;
@@ -163,6 +183,29 @@ function usagePaths(refSummary: unknown): string[][] {
   return usage.map((u) => u.path ?? []);
 }
 
+/** What a field is, for comparing a derived source's field with the package's field of the same name. */
+function fingerprint(field: Node): string {
+  if (isSourceDef(field)) return JSON.stringify(["join", field.sourceID ?? null, field.join ?? null, field.onExpression ?? null]);
+  if (field.type === "turtle") return JSON.stringify(["view", field.pipeline ?? null]);
+  if (field.e !== undefined) return JSON.stringify(["computed", field.e]);
+  return JSON.stringify(["column", field.name]);
+}
+
+/** The first name of the package's source `packageDef` that `fields` (a derived source's) give another definition, if any. */
+function redefinedName(fields: Node[], packageDef: Node): string | undefined {
+  const own = new Map((packageDef.fields as Node[]).map((f) => [activeName(f), f]));
+  for (const f of fields) {
+    const theirs = own.get(activeName(f));
+    if (theirs && theirs !== f && fingerprint(theirs) !== fingerprint(f)) return activeName(f);
+  }
+  return undefined;
+}
+
+function sourceNameOf(def: Node): string {
+  const id = def.sourceID;
+  return typeof id === "string" && id.includes("@") ? id.slice(0, id.indexOf("@")) : activeName(def);
+}
+
 /** Physical column name -> its active name in `fields` (the columns of a source, as its definition names them). */
 function columnNames(fields: Node[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -187,18 +230,30 @@ function columnNames(fields: Node[]): Map<string, string> {
 export function behindBarrier(def: Node, context: BarrierContext, original: Node = def): Node {
   if (def.type === "composite") return def;
   const candidates = packageBases(original, context);
-  if (candidates.length === 0) return def;
+  if (candidates.length === 0) {
+    throw new BarrierRefused(`source '${activeName(def)}' is restricted by row-level security but is built on no source of the package this query can check; query the package's source itself`);
+  }
   const filters = (def.filterList as Node[] | undefined) ?? [];
   const fields = def.fields as Node[];
   const name = activeName(def);
   const columns = fields.filter(isColumn);
-  // the package source whose columns include every column `def` reads (the one it is built on)
-  const base = candidates.find((p) => {
+  // the package source whose columns include every column `def` reads (the one it is built on), preferring one
+  // whose names `def` keeps as the package defined them
+  const built = candidates.filter((p) => {
     const names = columnNames(p.def.fields as Node[]);
     return columns.every((f) => names.has(f.name as string));
   });
-  if (!base) throw new BarrierRefused(`source '${name}' reads columns its row-level security source does not have; query the package's source itself`);
+  if (built.length === 0) throw new BarrierRefused(`source '${name}' reads columns its row-level security source does not have; query the package's source itself`);
+  const base = built.find((p) => redefinedName(fields, p.def) === undefined) ?? built[0]!;
+  // the package's own fields, views and joins read their names in `def` (a mask `pick amount when region = param`,
+  // a view's where:): a name of the package's source given another definition by the query text would change them
+  const redefined = redefinedName(fields, base.def);
+  if (redefined !== undefined) {
+    throw new BarrierRefused(`the query redefines '${redefined}' of source '${sourceNameOf(base.def)}', whose row-level security definitions read it by name; give your field another name`);
+  }
   const packageDef = base.def;
+  // without filters of the package there are no rows to keep apart: the names are all that needed checking
+  if (base.filters.length === 0) return def;
   const modelFilters = (packageDef.filterList as Node[] | undefined) ?? [];
   const packageFields = packageDef.fields as Node[];
   const problem = joinedFieldProblem(name, modelFilters, packageFields);

@@ -94,13 +94,18 @@ describe("Publisher's governed-analytics, with ROLE and TENANT from trusted attr
     expect(mcp.content[0]!.text).toContain("cannot be set by a request");
   });
 
-  test("query text cannot shadow the column the row filter reads (rename, except, a dimension under the freed name)", async () => {
+  test("query text cannot shadow the column the row filter reads (rename, except, a dimension under the freed name): refused", async () => {
     for (const query of [
       "run: orders_secured extend { rename: t is tenant; dimension: tenant is 'acme' } -> { group_by: t }",
       "run: orders_secured extend { except: tenant; dimension: tenant is 'acme' } -> { group_by: region; aggregate: c is count() }",
       "source: x is orders_secured extend { rename: t is tenant; dimension: tenant is 'acme' }\nrun: x -> { group_by: t; aggregate: order_count }",
     ]) {
       const r = await q({ token: tom }, "secured.malloy", { query });
+      // refused (it puts another definition under a name the package's filter reads), or only tom's rows
+      if (r.status === 400) {
+        expect([query, r.body.message]).toEqual([query, expect.stringContaining("the query redefines 'tenant' of source 'orders_secured'")]);
+        continue;
+      }
       expect([query, r.status, r.body.message]).toEqual([query, 200, undefined]);
       const all = await q({ token: ada }, "secured.malloy", { query: "run: orders_secured -> { aggregate: order_count }" });
       const mine = await q({ token: tom }, "secured.malloy", { query: "run: orders_secured -> { aggregate: order_count }" });

@@ -89,6 +89,9 @@ const callers: [string, () => Auth, string][] = [
   ["the sales_eu API key", () => ({ apiKey: w.salesKey }), "EU"],
 ];
 
+/** Attacks refused outright (see the end of the file). */
+const refusals = new Set<string>();
+
 describe("query text cannot change what a #(bind) filter reads", () => {
   for (const [label, template] of ATTACKS) {
     test(`${label}: REST answers only the caller's rows`, async () => {
@@ -97,6 +100,12 @@ describe("query text cannot change what a #(bind) filter reads", () => {
         const r = await q(auth(), { query });
         // the payroll join variant is bob's (finance) only: others are refused
         if (r.status === 403 && query.includes("payroll_with_orders") && who !== "bob") continue;
+        // refused (the query redefines a name the package's definitions read), or answered with the caller's rows only
+        if (r.status === 400) {
+          expect([who, r.body.message]).toEqual([who, expect.stringMatching(/^the query redefines '(region|r)' of source '(orders|big_orders)', whose row-level security definitions read it by name/)]);
+          refusals.add(label);
+          continue;
+        }
         expect([who, r.status, r.body.message]).toEqual([who, 200, undefined]);
         const seen = ids(r.body.data);
         expect([who, seen]).toEqual([who, expected(query, region)]);
@@ -105,7 +114,10 @@ describe("query text cannot change what a #(bind) filter reads", () => {
   }
 
   test("a dry run's SQL applies the caller's value to the table's region column, in the stage, before anything of the caller", async () => {
-    const query = ATTACKS[0]![1].replaceAll("VALUE", "'EU'");
+    // a rename alone (no redefinition under the freed name) is answered, its column read from the stage
+    const query = "source: x is orders extend { rename: r is region }\nrun: x -> { group_by: id, r; order_by: id }";
+    const answered = await q({ token: w.ann }, { query });
+    expect([answered.status, answered.body.data]).toEqual([200, [{ id: 1, r: "EU" }, { id: 2, r: "EU" }]]);
     const r = await q({ token: w.ann }, { query, dryRun: true });
     expect(r.status).toBe(200);
     const sql = String(r.body.sql);
@@ -120,7 +132,10 @@ describe("query text cannot change what a #(bind) filter reads", () => {
       const query = template.replaceAll("VALUE", "'EU'");
       for (const [who, client] of [["API key", keyClient], ["OAuth", oauthClient]] as const) {
         const result = await client.callTool({ name: "execute_query", arguments: { ...base, query } }) as { isError?: boolean; structuredContent?: { data?: unknown }; content: { text: string }[] };
-        expect([label, who, result.isError ?? false, result.content[0]?.text.slice(0, 200)]).toEqual([label, who, false, result.content[0]?.text.slice(0, 200)]);
+        if (result.isError) {
+          expect([label, who, result.content[0]!.text]).toEqual([label, who, expect.stringContaining("the query redefines '")]);
+          continue;
+        }
         const data = result.structuredContent?.data ?? JSON.parse(result.content[0]!.text).data;
         expect([label, who, ids(data)]).toEqual([label, who, expected(query, "EU")]);
       }
@@ -144,7 +159,13 @@ describe("filter<string> and string_list binds read the package's column too", (
   test("rename, except and redefinition answer ann's EU rows only", async () => {
     for (const [label, template] of ATTACKS.slice(0, 5)) {
       const r = await q({ token: w.ann }, { query: template.replaceAll("VALUE", "'EU'") }, path);
-      expect([label, r.status, ids(r.body.data)]).toEqual([label, 200, [1, 2]]);
+      if (r.status === 400) expect([label, r.body.message]).toEqual([label, expect.stringContaining("the query redefines '")]);
+      else expect([label, r.status, ids(r.body.data)]).toEqual([label, 200, [1, 2]]);
     }
   });
+});
+
+test("every attack above is refused or answered with the caller's rows; the refused ones are listed", () => {
+  expect(refusals.size).toBeGreaterThan(0);
+  console.log(`refused outright: ${[...refusals].join("; ")}`);
 });
