@@ -28,6 +28,8 @@ export interface QueryArgs {
   limit?: number;
   /** Compile and authorize only: answer `{ sql, schema, sources }`. */
   dry_run?: boolean;
+  /** Also answer Malloy's own result (`malloyResult`) for a renderer (REST `malloyResult: true`). */
+  malloy_result?: boolean;
 }
 
 /** How argument names appear in error messages: the MCP tool's (`snake`) or REST's (`camel`). */
@@ -46,6 +48,7 @@ const CAMEL: Record<string, string> = {
   source_name: "sourceName",
   version_id: "versionId",
   dry_run: "dryRun",
+  malloy_result: "malloyResult",
 };
 
 /** The name of an argument in the given style. */
@@ -122,9 +125,12 @@ export function checkQueryArgs(input: unknown, options: { style?: ArgumentStyle 
   }
   const dryRun = args.dry_run === undefined || args.dry_run === null ? undefined : args.dry_run;
   if (dryRun !== undefined && typeof dryRun !== "boolean") throw badRequest(`${n("dry_run")} must be true or false`);
+  const malloyResult = args.malloy_result === undefined || args.malloy_result === null ? undefined : args.malloy_result;
+  if (malloyResult !== undefined && typeof malloyResult !== "boolean") throw badRequest(`${n("malloy_result")} must be true or false`);
   return {
     organization, environment_name, package_name, model_uri: args.model_uri, modelPath, query, query_name, source_name, version_id, workspace,
     ...(limit === undefined ? {} : { limit: limit as number }),
     ...(dryRun === undefined ? {} : { dry_run: dryRun as boolean }),
+    ...(malloyResult ? { malloy_result: true } : {}),
   };
 }

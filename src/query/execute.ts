@@ -34,6 +34,8 @@ export interface QueryEnvelope {
   /** Milliseconds spent compiling the query and running it. */
   executionTime: number;
   metadata: QueryMetadata;
+  /** Malloy's own result (`Malloy.Result`: schema with the query's tags, data as cells), when the request asked for it. */
+  malloyResult?: unknown;
 }
 
 /** What a result is and where it came from. */
@@ -152,6 +154,7 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
       restricted,
       modelDef,
       dryRun: args.dry_run,
+      malloyResult: args.malloy_result,
       authorize: async (query) => {
         try {
           const authorized = await authorizeQuery(ctx.sql, caller, query, { compiled, text: args.query, prefetched: pkg.effective, groups });
@@ -193,5 +196,6 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
       rowLimit,
       ...(materialization ? { materialization } : {}),
     },
+    ...(result.malloyResult === undefined ? {} : { malloyResult: result.malloyResult }),
   };
 }
