@@ -58,6 +58,11 @@ export async function keysPanel(panel: HTMLElement, org: string): Promise<void> 
     // the groups whose tokens the user may list are the ones it administers
     const managed = (await Promise.all(groups.map(async (g) => ({ g, tokens: await apiOrNull<Token[]>(`/organizations/${enc(org)}/groups/${enc(g.name)}/tokens`) }))))
       .filter((x) => x.tokens !== null);
+    if (groups.length === 0) {
+      fill(body, h("p", { class: "muted", "data-testid": "no-keys" }, "This organization has no group yet. API keys belong to groups: an organization admin creates one (POST /api/v0/organizations/",
+        org, "/groups), grants it roles, and then manages its keys here."));
+      return;
+    }
     if (managed.length === 0) {
       fill(body, h("p", { class: "muted", "data-testid": "no-keys" }, "You administer no group of this organization, so you manage no API key here. Ask a group admin for a key."));
       return;
@@ -89,7 +94,7 @@ function groupKeys(org: string, group: Group, initial: Token[]): HTMLElement {
     } }, "Revoke"),
   }, { empty: "No API key yet." }));
   show(initial);
-  const name = h("input", { name: "keyName", placeholder: "key name, e.g. claude-desktop", pattern: "[A-Za-z0-9_-]+", required: true, "aria-label": "key name" }) as HTMLInputElement;
+  const name = h("input", { name: "keyName", placeholder: "key name, e.g. claude-desktop", pattern: "[A-Za-z0-9_\\-]+", required: true, "aria-label": "key name" }) as HTMLInputElement;
   const days = h("input", { type: "number", min: 1, value: 90, class: "limit", "aria-label": "days valid" }) as HTMLInputElement;
   const form = h("form", { class: "inline", onsubmit: async (e: Event) => {
     e.preventDefault();

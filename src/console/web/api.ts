@@ -64,7 +64,8 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
     json = { message: text };
   }
   if (!r.ok) {
-    throw new ApiFailure(r.status, String(json.code ?? "ERROR"), String(json.message ?? r.statusText), json.details as Record<string, unknown> | undefined);
+    // more than code and message (a compile error's `problems`) arrives beside them
+    throw new ApiFailure(r.status, String(json.code ?? "ERROR"), String(json.message ?? r.statusText), json);
   }
   return json as T;
 }

@@ -54,17 +54,20 @@ export async function homeView(): Promise<HTMLElement> {
   const orgs = await api<Organization[]>("GET", "/organizations");
   return h("section", {}, h("h1", {}, "Organizations"),
     orgs.length === 0
-      ? h("p", { class: "muted" }, "You belong to no organization yet. A system administrator creates one (POST /api/v0/organizations) and grants you a role.")
+      ? h("p", { class: "muted" }, "You belong to no organization yet. A system administrator creates one (POST /api/v0/organizations) and grants you a role. ",
+        "If you were granted an environment directly, open it by its address: #/o/<organization>/e/<environment>.")
       : h("div", { class: "cards" }, orgs.map((o) => h("a", { class: "card", href: `#/o/${enc(o.name)}` },
         h("h3", {}, o.displayName || o.name), h("p", { class: "muted" }, o.description || ""), h("span", { class: "role" }, `your role: ${o.permission ?? "member"}`)))));
 }
 
 /** An organization: its environments, API keys, access and (admins) query log. */
 export async function organizationView(org: string, tab?: string): Promise<HTMLElement> {
-  const [info, envs] = await Promise.all([
-    api<Organization>("GET", `/organizations/${enc(org)}`),
+  // a user granted an environment or package directly is no member: the organization itself is 404 to it
+  const [known, envs] = await Promise.all([
+    apiOrNull<Organization>(`/organizations/${enc(org)}`),
     api<Environment[]>("GET", `/organizations/${enc(org)}/environments`),
   ]);
+  const info: Organization = known ?? { name: org, permission: "none (granted inside it)" };
   const admin = info.permission === "admin";
   const items = [
     { id: "environments", label: "Environments", show: (panel: HTMLElement) => panel.append(table(envs, {

@@ -30,7 +30,10 @@ interface Run {
   units?: Unit[];
 }
 
-const RUN_EVENTS = new Set(["run_started", "run_progress", "run_finished", "indexed", "published", "ready"]);
+/** Events after which the runs are read again. */
+const REFRESH_EVENTS = new Set(["run_started", "run_progress", "run_finished", "indexed", "published"]);
+/** Events that report run progress (while they arrive, nothing is read between them). */
+const PROGRESS_EVENTS = new Set(["run_started", "run_progress", "run_finished", "indexed"]);
 const IN_FLIGHT = new Set(["queued", "running"]);
 
 function seconds(run: Run): string {
@@ -72,18 +75,27 @@ export async function runsPanel(panel: HTMLElement, where: { base: string; signa
       }
     } }, `Start a full run of ${where.latestVersion}`)
     : null;
-  let lastEvent = 0;
+  let lastProgress = 0;
+  let inFlight = false;
   let fallback: ReturnType<typeof setTimeout> | undefined;
+  // a run in flight whose progress the stream does not report is read again every 3 s
+  const watch = () => {
+    clearTimeout(fallback);
+    if (where.signal.aborted || !inFlight) return;
+    fallback = setTimeout(() => {
+      if (Date.now() - lastProgress > 5000) void refresh();
+      else watch();
+    }, 3000);
+  };
   const refresh = async () => {
     try {
       const runs = await api<Run[]>("GET", `${where.base}/runs?limit=20`);
       // the units of the newest runs (the list answers runs without them)
       const detailed = await Promise.all(runs.slice(0, 5).map((r) => api<Run>("GET", `${where.base}/runs/${r.id}`)));
       const byId = new Map(detailed.map((r) => [r.id, r]));
-      fill(list, runs.length === 0 ? h("p", { class: "muted" }, "No run yet: a publish starts one (unless INDEX_ON_PUBLISH=false).") : runs.map((r) => runCard(byId.get(r.id) ?? r, { base: where.base, canRun, refresh })));
-      // until the stream carries run progress, a run in flight is looked at again now and then
-      clearTimeout(fallback);
-      if (!where.signal.aborted && runs.some((r) => IN_FLIGHT.has(r.state)) && Date.now() - lastEvent > 5000) fallback = setTimeout(() => void refresh(), 3000);
+      fill(list, runs.length === 0 ? h("p", { class: "muted" }, "No run yet: a publish starts one (unless INDEX_ON_PUBLISH=false).") : runs.map((r, i) => runCard(byId.get(r.id) ?? r, { base: where.base, canRun, refresh, open: i === 0 })));
+      inFlight = runs.some((r) => IN_FLIGHT.has(r.state));
+      watch();
     } catch (error) {
       fill(list, errorBox(error));
     }
@@ -93,15 +105,13 @@ export async function runsPanel(panel: HTMLElement, where: { base: string; signa
   await refresh();
   void followEvents(`${where.base}/events`, (e) => {
     status.textContent = "live: updates as the package's events arrive";
-    if (RUN_EVENTS.has(e.event)) {
-      lastEvent = Date.now();
-      void refresh();
-    }
+    if (PROGRESS_EVENTS.has(e.event)) lastProgress = Date.now();
+    if (REFRESH_EVENTS.has(e.event)) void refresh();
   }, where.signal);
   status.textContent = "live: updates as the package's events arrive";
 }
 
-function runCard(run: Run, ctx: { base: string; canRun: boolean; refresh: () => Promise<void> }): HTMLElement {
+function runCard(run: Run, ctx: { base: string; canRun: boolean; refresh: () => Promise<void>; open: boolean }): HTMLElement {
   const units = run.units;
   const cancel = ctx.canRun && IN_FLIGHT.has(run.state)
     ? h("button", { type: "button", class: "small", onclick: async () => {
@@ -118,5 +128,5 @@ function runCard(run: Run, ctx: { base: string; canRun: boolean; refresh: () => 
       h("span", { class: "muted" }, `${run.full ? "full run" : "scoped run"} · started ${when(run.startedAt ?? run.createdAt)} · ${seconds(run)}`),
       units ? progress(units) : null, cancel),
     run.error ? h("p", { class: "error-text" }, run.error) : null,
-    units ? h("details", { open: IN_FLIGHT.has(run.state) || undefined }, h("summary", {}, `${units.length} unit${units.length === 1 ? "" : "s"}`), unitsTable(units)) : null);
+    units ? h("details", { open: ctx.open || IN_FLIGHT.has(run.state) || undefined }, h("summary", {}, `${units.length} unit${units.length === 1 ? "" : "s"}`), unitsTable(units)) : null);
 }
