@@ -10,7 +10,7 @@
  * inline script, no eval); inline styles are allowed because Malloy's renderer
  * inserts its own style sheets and sizes its charts with style attributes.
  */
-export const CONSOLE_CSP = [
+const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

@@ -35,19 +35,12 @@ async function freshToken(): Promise<string> {
 }
 
 /** The current access token (renewed a minute before it expires). */
-export async function accessToken(): Promise<string> {
+async function accessToken(): Promise<string> {
   if (token && Date.now() < token.renewAt) return token.value;
   pendingToken ??= freshToken().finally(() => {
     pendingToken = undefined;
   });
   return await pendingToken;
-}
-
-/** The user name of the console's token (its `name` claim). */
-export async function currentUser(): Promise<string> {
-  const [, payload] = (await accessToken()).split(".");
-  const json = JSON.parse(atob((payload ?? "").replace(/-/g, "+").replace(/_/g, "/")));
-  return String(json.name ?? "");
 }
 
 /** A JSON call of the REST API (`path` below `/api/v0`); throws {@link ApiFailure}. */

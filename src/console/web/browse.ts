@@ -103,15 +103,18 @@ export async function environmentView(org: string, env: string): Promise<HTMLEle
 }
 
 /** A package: models (and notebooks) of a version, versions, runs with live progress, access. */
-export async function packageView(where: { org: string; env: string; pkg: string; tab?: string; signal: AbortSignal }): Promise<HTMLElement> {
+export async function packageView(where: { org: string; env: string; pkg: string; tab?: string; version?: string; signal: AbortSignal }): Promise<HTMLElement> {
   const { org, env, pkg } = where;
   const base = `/organizations/${enc(org)}/environments/${enc(env)}/packages/${enc(pkg)}`;
   const route = `/o/${enc(org)}/e/${enc(env)}/p/${enc(pkg)}`;
   const [info, versions] = await Promise.all([api<Package>("GET", base), api<Version[]>("GET", `${base}/versions`)]);
+  const shown = where.version ?? info.latestVersion ?? undefined;
   const modelsPanel = async (panel: HTMLElement) => {
-    const models = await apiOrNull<ModelItem[]>(`${base}/models`) ?? [];
+    const models = await apiOrNull<ModelItem[]>(`${base}/models${where.version ? `?versionId=${enc(where.version)}` : ""}`) ?? [];
+    panel.append(h("p", { class: "muted" }, `Models and notebooks of version ${shown ?? "—"}`, where.version && where.version !== info.latestVersion ? " (not the latest)" : " (the latest)",
+      "; the Versions tab opens another version's."));
     panel.append(table(models, {
-      Model: (m) => link(`${route}/m/${m.path}`, m.path),
+      Model: (m) => link(`${route}/m/${m.path}${where.version ? `?v=${enc(where.version)}` : ""}`, m.path),
       Kind: (m) => (m.path.endsWith(".malloynb") ? badge("notebook") : badge("model")),
       Sources: (m) => m.sources.join(", "),
       "Named queries": (m) => m.queries.join(", ") || "—",
@@ -124,7 +127,7 @@ export async function packageView(where: { org: string; env: string; pkg: string
     tabs([
       { id: "models", label: "Models", show: (panel) => void modelsPanel(panel) },
       { id: "versions", label: "Versions", show: (panel) => panel.append(table(versions, {
-        Version: (v) => h("span", {}, v.id, v.isLatest ? h("span", { class: "badge s-latest" }, "latest") : null),
+        Version: (v) => h("span", {}, link(`${route}?tab=models&v=${enc(v.id)}`, v.id, { title: "this version's models" }), v.isLatest ? h("span", { class: "badge s-latest" }, "latest") : null),
         Published: (v) => when(v.createdAt),
         Status: (v) => badge(v.archiveStatus === "unarchive" ? "active" : v.archiveStatus),
         Index: (v) => badge(v.indexStatus),

@@ -42,7 +42,7 @@ async function render(): Promise<void> {
     if (!org) view = await homeView();
     else if (!env) view = await organizationView(org, query.get("tab") ?? undefined);
     else if (!pkg) view = await environmentView(org, env);
-    else if (m !== "m" || !model.length) view = await packageView({ org, env, pkg, tab: query.get("tab") ?? undefined, signal });
+    else if (m !== "m" || !model.length) view = await packageView({ org, env, pkg, tab: query.get("tab") ?? undefined, version: query.get("v") ?? undefined, signal });
     else view = await modelView({ org, env, pkg, modelPath: model.join("/"), version: query.get("v") ?? undefined, run: query.get("run") ?? undefined });
     if (!signal.aborted) fill(main, view);
   } catch (error) {

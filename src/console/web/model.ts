@@ -84,14 +84,18 @@ export async function modelView(where: ModelWhere): Promise<HTMLElement> {
 }
 
 function sourceBlock(source: Source, ctx: { pkgBase: string; model: Model; editor: Editor }): HTMLElement {
-  const values = h("div", { class: "values" });
-  const fieldRow = (f: Field) => h("tr", {},
-    h("td", {}, h("button", { type: "button", class: "name", title: "insert into the query", onclick: () => ctx.editor.insert(f.path) }, f.path)),
-    h("td", {}, h("span", { class: `type t-${f.dataType}` }, f.dataType)),
-    h("td", { class: "doc" }, f.description ?? ""),
-    h("td", {}, f.indexed ? h("button", { type: "button", class: "small", onclick: () => void showValues(values, { ...ctx, source: source.name, field: f.path }) }, "values") : null));
-  const fieldTable = (title: string, fields: Field[]) => fields.length
-    ? h("details", { open: true }, h("summary", {}, `${title} (${fields.length})`), h("table", { class: "fields" }, h("tbody", {}, fields.map(fieldRow))))
+  const fieldItem = (f: Field) => {
+    const values = h("div", { class: "values" });
+    return h("li", { class: "field", "data-field": f.path },
+      h("div", { class: "field-head" },
+        h("button", { type: "button", class: "name", title: "insert into the query", onclick: () => ctx.editor.insert(f.path) }, f.path),
+        h("span", { class: `type t-${f.dataType}` }, f.dataType),
+        f.indexed ? h("button", { type: "button", class: "small", title: "the values the index holds", onclick: () => void showValues(values, { ...ctx, source: source.name, field: f.path }) }, "values") : null),
+      f.description ? h("div", { class: "doc" }, f.description) : null,
+      values);
+  };
+  const fieldList = (title: string, fields: Field[]) => fields.length
+    ? h("details", { open: true }, h("summary", {}, `${title} (${fields.length})`), h("ul", { class: "fields" }, fields.map(fieldItem)))
     : null;
   return h("div", { class: "source", "data-source": source.name },
     h("h3", {}, source.name, source.authorized === false ? h("span", { class: "badge s-failed" }, "not authorized for you") : null),
@@ -99,25 +103,24 @@ function sourceBlock(source: Source, ctx: { pkgBase: string; model: Model; edito
     source.views.length ? h("div", { class: "views" }, h("h4", {}, "Views"), source.views.map((v) =>
       h("div", { class: "view" }, h("button", { type: "button", class: "run", title: `run ${source.name} -> ${v.name}`, onclick: () => ctx.editor.runNamed(v.name, source.name) }, "▶ ", v.name),
         v.description ? h("span", { class: "doc" }, v.description) : null))) : null,
-    fieldTable("Dimensions", source.dimensions),
-    fieldTable("Measures", source.measures),
-    values);
+    fieldList("Dimensions", source.dimensions),
+    fieldList("Measures", source.measures));
 }
 
 async function showValues(target: HTMLElement, where: { pkgBase: string; model: Model; source: string; field: string }): Promise<void> {
   const vBase = `${where.pkgBase}/versions/${enc(where.model.versionId)}/indexes`;
-  fill(target, h("p", { class: "muted" }, "Loading values…"));
+  fill(target, h("p", { class: "doc" }, "Loading values…"));
   try {
     const list = await api<IndexItem[]>("GET", vBase);
     const index = list.find((i) => i.sourceName === where.source && i.dimension === where.field && i.status === "built");
     if (!index) {
-      fill(target, h("p", { class: "muted" }, `${where.field}: no built index yet (a run of this version builds it).`));
+      fill(target, h("p", { class: "doc" }, "No built index yet: a run of this version builds it."));
       return;
     }
     const detail = await api<{ values: { value: string; count: number }[] }>("GET", `${vBase}/${enc(index.id)}`);
     fill(target, h("div", { class: "index-values", "data-field": where.field },
-      h("h4", {}, `Indexed values of ${where.field} (${index.valueCount})`),
-      h("div", { class: "chips" }, detail.values.map((v) => h("span", { class: "chip" }, v.value, h("small", {}, ` ${v.count}`))))));
+      h("div", { class: "chips", title: `${index.valueCount} indexed values, most frequent first (count of rows)` },
+        detail.values.map((v) => h("span", { class: "chip" }, v.value, h("small", {}, ` ${v.count}`))))));
   } catch (error) {
     fill(target, errorBox(error));
   }
@@ -134,11 +137,13 @@ interface Editor {
 function queryEditor(ctx: { pkgBase: string; model: Model }): Editor {
   const first = ctx.model.sources[0];
   const start = first ? `run: ${first.name} -> {\n  aggregate: ${first.measures[0]?.name ?? "row_count is count()"}\n}` : "";
-  const text = h("textarea", { class: "code", spellcheck: "false", rows: 10, "aria-label": "Malloy query" }) as HTMLTextAreaElement;
+  const text = h("textarea", { class: "code", spellcheck: "false", rows: 6, "aria-label": "Malloy query" }) as HTMLTextAreaElement;
   text.value = start;
   const gutter = h("div", { class: "gutter", "aria-hidden": "true" });
   const limit = h("input", { type: "number", min: 1, value: 100, class: "limit", "aria-label": "row limit" }) as HTMLInputElement;
-  const output = h("div", { class: "output" });
+  const output = h("div", { class: "output" }, h("p", { class: "hint" },
+    "Run a view on the left (▶), or write Malloy here and press Run. The result appears below as the chart its tags ask for ",
+    h("code", {}, "# bar_chart"), ", ", h("code", {}, "# line_chart"), ", ", h("code", {}, "# dashboard"), " (a table otherwise), with its rows and SQL."));
   const problems = h("div", { class: "problems" });
   let errorLines = new Set<number>();
   const paintGutter = () => {

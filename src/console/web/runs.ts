@@ -56,6 +56,7 @@ function unitsTable(units: Unit[]): HTMLElement {
     Kind: (u) => u.kind,
     State: (u) => badge(u.state),
     Built: (u) => (u.kind === "index" ? `${u.valueCount ?? "—"} values` : `${u.rowCount ?? "—"} rows`),
+    Time: (u) => (u.startedAt ? `${(((u.finishedAt ? Date.parse(u.finishedAt) : Date.now()) - Date.parse(u.startedAt)) / 1000).toFixed(1)} s` : "—"),
     Error: (u) => (u.error ? h("span", { class: "error-text" }, u.error) : ""),
   }, { empty: "No unit: this version has no #@ persist source and no #(index) dimension.", cls: "grid units" });
 }
