@@ -186,4 +186,24 @@ describe.skipIf(!existsSync(CHROMIUM))("the console in Chromium", () => {
     // the viewer's access tabs answer "only admins see who has access" (403 or 404 of the permissions lists are expected)
     expect(problems.filter((p) => !/http (403|404)\] .*\/(permissions|tokens)$/.test(p))).toEqual([]);
   });
+
+  test("the API docs page loads from the service only and renders the operations", async () => {
+    // the viewer's expected refusals are behind
+    problems.length = 0;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const foreign: string[] = [];
+    page.on("request", (r) => {
+      if (!r.url().startsWith(base) && !r.url().startsWith("data:")) foreign.push(r.url());
+    });
+    page.on("pageerror", (e) => problems.push(`[docs page error] ${e.message}`));
+    await page.goto(`${base}/api/v0/docs`);
+    await page.waitForSelector(".opblock", { timeout: 30_000 });
+    // Swagger UI (served by the service) read the OpenAPI document and draws its operations
+    expect(await page.textContent(".info .title")).toContain("Malloy data-modeling platform");
+    expect(await page.locator(".opblock").count()).toBeGreaterThan(0);
+    expect(foreign).toEqual([]);
+    await context.close();
+    expect(problems).toEqual([]);
+  });
 });
