@@ -119,6 +119,13 @@ describe.skipIf(!existsSync(CHROMIUM))("the console in Chromium", () => {
     await page.click('.result .tabs button:has-text("SQL")');
     expect(await page.textContent("pre.sql")).toMatch(/SELECT/i);
 
+    // completion of the model's names: typing a prefix offers them, Tab takes the first
+    await page.fill("textarea.code", "");
+    await page.type("textarea.code", "run: orders -> { aggregate: order_c");
+    await page.waitForSelector('.suggest button:has-text("order_count")');
+    await page.keyboard.press("Tab");
+    expect(await page.inputValue("textarea.code")).toBe("run: orders -> { aggregate: order_count");
+
     // Malloy text with an error on its third line: the error names the line, and the gutter marks it
     await page.fill("textarea.code", "run: orders -> {\n  group_by: product_category\n  aggregate: no_such_measure\n}");
     await page.click('button.primary:has-text("Run")');

@@ -151,9 +151,37 @@ function queryEditor(ctx: { pkgBase: string; model: Model }): Editor {
     fill(gutter, Array.from({ length: lines }, (_, i) => h("div", { class: errorLines.has(i + 1) ? "ln err" : "ln" }, i + 1)));
     gutter.scrollTop = text.scrollTop;
   };
+  // completion: the model's names starting with the word before the cursor; Tab takes the first
+  const names = [...new Set(ctx.model.sources.flatMap((s) => [s.name, ...[...s.dimensions, ...s.measures, ...s.views].map((f) => f.path)])
+    .concat(ctx.model.queries.map((q) => q.name)))].sort();
+  const suggestions = h("div", { class: "suggest", "aria-live": "polite" });
+  let offered: string[] = [];
+  const wordBefore = () => /[A-Za-z_][\w.]*$/.exec(text.value.slice(0, text.selectionStart ?? 0))?.[0] ?? "";
+  const complete = (name: string) => {
+    const word = wordBefore();
+    const at = (text.selectionStart ?? 0) - word.length;
+    text.value = text.value.slice(0, at) + name + text.value.slice(text.selectionStart ?? at);
+    text.focus();
+    text.selectionStart = text.selectionEnd = at + name.length;
+    fill(suggestions);
+    offered = [];
+    paintGutter();
+  };
+  const suggest = () => {
+    const word = wordBefore();
+    offered = word ? names.filter((n) => n.startsWith(word) && n !== word).slice(0, 8) : [];
+    fill(suggestions, offered.length ? [h("span", { class: "muted" }, "Tab ↹ "), ...offered.map((n) => h("button", { type: "button", class: "small", onclick: () => complete(n) }, n))] : []);
+  };
   text.addEventListener("input", () => {
     errorLines = new Set();
     paintGutter();
+    suggest();
+  });
+  text.addEventListener("keydown", (e) => {
+    if ((e as KeyboardEvent).key === "Tab" && offered.length) {
+      e.preventDefault();
+      complete(offered[0] ?? "");
+    }
   });
   text.addEventListener("scroll", () => {
     gutter.scrollTop = text.scrollTop;
@@ -190,6 +218,7 @@ function queryEditor(ctx: { pkgBase: string; model: Model }): Editor {
   paintGutter();
   const element = h("div", { class: "work" },
     h("div", { class: "editor" }, gutter, text),
+    suggestions,
     h("div", { class: "controls" },
       h("button", { type: "button", class: "primary", onclick: runText }, "Run"),
       h("label", {}, "Row limit ", limit),
