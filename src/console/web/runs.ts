@@ -88,7 +88,24 @@ export async function runsPanel(panel: HTMLElement, where: { base: string; signa
       else watch();
     }, 3000);
   };
-  const refresh = async () => {
+  // events can come fast (one per unit): one read at a time, and one more after it when asked meanwhile
+  let reading: Promise<void> | undefined;
+  let again = false;
+  const refresh = async (): Promise<void> => {
+    if (reading) {
+      again = true;
+      return await reading;
+    }
+    reading = read().finally(() => {
+      reading = undefined;
+    });
+    await reading;
+    if (again && !where.signal.aborted) {
+      again = false;
+      await refresh();
+    }
+  };
+  const read = async () => {
     try {
       const runs = await api<Run[]>("GET", `${where.base}/runs?limit=20`);
       // the units of the newest runs (the list answers runs without them)
