@@ -91,6 +91,7 @@ const QueryAnswer = t.Union([
   t.Object({
     data: t.Array(Json, { description: "Result rows" }), totalRows: t.Number(), executionTime: t.Number({ description: "ms" }),
     metadata: t.Object({ schema: t.Array(t.Object({ name: Str, type: Str })) }, { description: "schema, sourceName, versionId, modelPath, connection, sql, truncated, rowLimit, materialization" }),
+    malloyResult: t.Optional(t.Object({}, { additionalProperties: true, description: "With `malloyResult: true` in the request: Malloy's own result (`Malloy.Result`: schema with the query's tags, data as cells), what `@malloydata/render` draws" })),
   }, { title: "Query result" }),
   t.Object({ sql: Str, schema: t.Array(t.Object({ name: Str, type: Str })), sources: Strings }, { title: "Dry run (dryRun: true)" }),
 ]);
