@@ -205,6 +205,7 @@ interface EntityRow {
   version: string;
   modelPath: string;
   kind: EntityRecord["kind"];
+  fieldType: string | null;
   path: string;
   sourceName: string | null;
   dataType: string | null;
@@ -219,7 +220,7 @@ interface EntityRow {
 async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise<void> {
   const uuids = versions.map((v) => v.versionUuid);
   const rows = await db<EntityRow[]>`
-    SELECT me.id, me.version, me.model_path AS "modelPath", me.kind, me.path, me.source_name AS "sourceName",
+    SELECT me.id, me.version, me.model_path AS "modelPath", me.kind, me.field_type AS "fieldType", me.path, me.source_name AS "sourceName",
            me.data_type AS "dataType", me.description, ee.text, ee.lexical_terms AS "lexicalTerms",
            ee.indexed_values AS "indexedValues", ee.model, ee.embedding::text AS embedding
       FROM model_entities me JOIN entity_embeddings ee ON ee.entity_id = me.id
@@ -237,7 +238,7 @@ async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise
       name: r.path,
       sourceName: r.sourceName ?? "",
       modelPath: r.modelPath,
-      fieldType: kind,
+      fieldType: kind === "dimension" && r.fieldType === "column" ? "column" : kind,
       dataType: r.dataType ?? kind,
       ...(r.description ? { description: r.description } : {}),
       text: r.text,
