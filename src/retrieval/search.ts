@@ -16,6 +16,7 @@ import { type QuestionRankOptions, rankQuestionEntities } from "./ranking/questi
 import { prepareScope } from "./ranking/scope_index.ts";
 import type { RankedPhrase } from "./ranking/types.ts";
 import { checkScope, type ScopedVersion, scopedEntities, scopedVersions, type StoredEntity } from "./index/scoped_entities.ts";
+import { type Phrase, type PhraseSplit, splitPhrases } from "./text/phrases.ts";
 
 /** Arguments of a search, snake_case exactly as the MCP tool `get_context` takes them. */
 interface ContextSearchArgs {
@@ -32,7 +33,7 @@ interface ContextSearchArgs {
 /** A `get_context` searcher bound to an app. */
 export interface ContextSearcher {
   /** Searches what `principal` may read; throws `ApiError` 400 (scope chain) or 404 (unknown scope). */
-  search(principal: Principal, args: ContextSearchArgs): Promise<ContextResult>;
+  search(principal: Principal, args: ContextSearchArgs): Promise<ContextAnswer>;
 }
 
 /** Options of {@link createContextSearcher}. */
@@ -43,6 +44,12 @@ export interface ContextSearcherOptions {
   rank?: QuestionRankOptions;
 }
 
+/** What `get_context` adds to the seed's result: which path split the question. */
+export interface ContextAnswer extends ContextResult {
+  /** `llm`: the language model (`LLM_BASE_URL`) split the question into phrases; `local`: the local path answered. */
+  retrieval: "local" | "llm";
+}
+
 /** Phrases ranked against the scoped entities, before shaping (shared with the REST search). */
 export interface RankedSearch {
   ranked: RankedPhrase[];
@@ -50,6 +57,8 @@ export interface RankedSearch {
   versions: ScopedVersion[];
   /** `semantic+lexical`, or `lexical` when no embedding model is available. */
   mode: "semantic+lexical" | "lexical";
+  /** How the question was split, when {@link RankQuestionInput.split} was given. */
+  split?: PhraseSplit;
 }
 
 /**
@@ -62,19 +71,28 @@ export interface RankedSearch {
 export function createContextSearcher(ctx: AppContext, options: ContextSearcherOptions = {}): ContextSearcher {
   return {
     async search(principal, args) {
+      const { llmBaseUrl, llmModel, llmApiKey, llmTimeoutMs } = ctx.config;
+      const split = llmBaseUrl
+        ? (question: string) => splitPhrases(question, { baseUrl: llmBaseUrl, model: llmModel, apiKey: llmApiKey, timeoutMs: llmTimeoutMs })
+        : undefined;
       const found = await rankQuestion(ctx.sql, principal, {
         organization: args.organization,
         question: args.natural_language_query,
         scope: args,
         workspace: args.workspace,
+        split,
       }, options);
+      if (found.split?.fallbackReason) {
+        ctx.log({ level: "warn", event: "llm_phrases_fallback", reason: found.split.fallbackReason });
+      }
       const descriptions: Record<string, string> = {};
       for (const e of found.entities) {
         if (e.kind === "source" && e.description && e.origin) {
           descriptions[`${e.origin.environmentName}/${e.origin.packageName}/${e.modelPath}#${e.name}`] = e.description;
         }
       }
-      return buildContextResult(found.ranked, { sourceDescriptions: descriptions });
+      const result = buildContextResult(found.ranked, { sourceDescriptions: descriptions });
+      return { ...result, retrieval: found.split?.source === "llm" ? "llm" : "local" };
     },
   };
 }
@@ -87,7 +105,18 @@ export interface RankQuestionInput {
   workspace?: string;
   /** Only entities of these kinds. */
   kinds?: ReadonlyArray<StoredEntity["kind"]>;
+  /**
+   * Splits the question into phrases (the language model, text/phrases.ts); called once the scope is
+   * known to be readable. Phrases of a split by `llm` are ranked each beside the whole question.
+   */
+  split?: (question: string) => Promise<PhraseSplit>;
 }
+
+/** Phrases of a language model's split ranked at most (each is one ranking of the scope). */
+const MAX_RANKED_PHRASES = 8;
+
+/** Entities kept per phrase of a language model's split. */
+const PHRASE_LIMIT = 8;
 
 /** Scope check, permissions and ranking of one question (question_rank.ts), on in-memory vectors. */
 export async function rankQuestion(db: Db, principal: Principal, input: RankQuestionInput, options: ContextSearcherOptions = {}): Promise<RankedSearch> {
@@ -96,15 +125,39 @@ export async function rankQuestion(db: Db, principal: Principal, input: RankQues
   }
   checkScope(input.scope);
   const versions = await scopedVersions(db, principal, { organization: input.organization, scope: input.scope, workspace: input.workspace });
-  const [entities, embedder] = await Promise.all([scopedEntities(db, versions, input.scope), getEmbedder()]);
+  const [entities, embedder, split] = await Promise.all([
+    scopedEntities(db, versions, input.scope),
+    getEmbedder(),
+    input.split ? input.split(input.question) : undefined,
+  ]);
   // Vectors are the stored ones, made by the active model (another model's are left out: the version is re-indexed).
   const model = embedder?.model;
   const scope = await prepareScope(entities, embedder, (e) => ((e as StoredEntity).vectorModel === model ? (e as StoredEntity).vector : null));
   const kinds = input.kinds ? new Set(input.kinds) : null;
   const limit = options.limit ?? 20;
   // Kinds filter the ranking of the whole scope (its statistics are memoized per scope, not per kind).
-  let matches = await rankQuestionEntities(input.question, scope, embedder, { ...options.rank, limit: kinds ? Math.max(limit * 10, 200) : limit });
-  if (kinds) matches = matches.filter((m) => kinds.has(m.entity.kind)).slice(0, limit);
-  const ranked: RankedPhrase[] = [{ phrase: input.question.trim(), description: "the question", matches }];
-  return { ranked, entities: entities.filter((e) => !kinds || kinds.has(e.kind)), versions, mode: embedder ? "semantic+lexical" : "lexical" };
+  const rank = async (text: string, keep: number) => {
+    const found = await rankQuestionEntities(text, scope, embedder, { ...options.rank, limit: kinds ? Math.max(keep * 10, 200) : keep });
+    return kinds ? found.filter((m) => kinds.has(m.entity.kind)).slice(0, keep) : found;
+  };
+  const question = input.question.trim();
+  const ranked: RankedPhrase[] = [];
+  // A language model's phrases first, each ranked on its own; the whole question last, as the local splitter orders them.
+  for (const phrase of split?.source === "llm" ? llmPhrases(split.phrases, question) : []) {
+    ranked.push({ phrase: phrase.phrase, description: phrase.description || "part of the question", matches: await rank(phrase.phrase, PHRASE_LIMIT) });
+  }
+  ranked.push({ phrase: question, description: "the question", matches: await rank(input.question, limit) });
+  return {
+    ranked,
+    entities: entities.filter((e) => !kinds || kinds.has(e.kind)),
+    versions,
+    mode: embedder ? "semantic+lexical" : "lexical",
+    ...(split ? { split } : {}),
+  };
+}
+
+/** The language model's phrases worth a ranking of their own: not the whole question again, at most {@link MAX_RANKED_PHRASES}. */
+function llmPhrases(phrases: readonly Phrase[], question: string): Phrase[] {
+  const whole = question.toLowerCase().replace(/[?.!]+$/, "");
+  return phrases.filter((p) => p.phrase.toLowerCase().replace(/[?.!]+$/, "") !== whole).slice(0, MAX_RANKED_PHRASES);
 }
