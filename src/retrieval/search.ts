@@ -11,7 +11,8 @@ import type { AppContext } from "../http/context.ts";
 import { badRequest } from "../http/errors.ts";
 import type { Principal } from "../access/principal.ts";
 import { buildContextResult, type ContextResult } from "./answer/context_result.ts";
-import { getEmbedder } from "./embedding/embedder.ts";
+import { type Embedder, getEmbedder } from "./embedding/embedder.ts";
+import { EmbeddingServiceError } from "./embedding/remote_embedder.ts";
 import { type QuestionRankOptions, rankQuestionEntities } from "./ranking/question_rank.ts";
 import { prepareScope } from "./ranking/scope_index.ts";
 import type { RankedPhrase } from "./ranking/types.ts";
@@ -130,30 +131,51 @@ export async function rankQuestion(db: Db, principal: Principal, input: RankQues
     getEmbedder(),
     input.split ? input.split(input.question) : undefined,
   ]);
-  // Vectors are the stored ones, made by the active model (another model's are left out: the version is re-indexed).
-  const model = embedder?.model;
-  const scope = await prepareScope(entities, embedder, (e) => ((e as StoredEntity).vectorModel === model ? (e as StoredEntity).vector : null));
   const kinds = input.kinds ? new Set(input.kinds) : null;
   const limit = options.limit ?? 20;
-  // Kinds filter the ranking of the whole scope (its statistics are memoized per scope, not per kind).
-  const rank = async (text: string, keep: number) => {
-    const found = await rankQuestionEntities(text, scope, embedder, { ...options.rank, limit: kinds ? Math.max(keep * 10, 200) : keep });
-    return kinds ? found.filter((m) => kinds.has(m.entity.kind)).slice(0, keep) : found;
-  };
   const question = input.question.trim();
-  const ranked: RankedPhrase[] = [];
-  // A language model's phrases first, each ranked on its own; the whole question last, as the local splitter orders them.
-  for (const phrase of split?.source === "llm" ? llmPhrases(split.phrases, question) : []) {
-    ranked.push({ phrase: phrase.phrase, description: phrase.description || "part of the question", matches: await rank(phrase.phrase, PHRASE_LIMIT) });
+  const phrases = split?.source === "llm" ? llmPhrases(split.phrases, question) : [];
+  let ranked: RankedPhrase[];
+  let semantic = embedder;
+  try {
+    ranked = await rankPhrases(entities, embedder, { question: input.question, phrases, kinds, limit, rank: options.rank });
+  } catch (error) {
+    // An embeddings server that fails now (EMBEDDING_BASE_URL): this answer is lexical, as without a model.
+    if (!(error instanceof EmbeddingServiceError)) throw error;
+    console.warn(`embedding server failed, this search falls back to lexical matching: ${error.message}`);
+    semantic = null;
+    ranked = await rankPhrases(entities, null, { question: input.question, phrases, kinds, limit, rank: options.rank });
   }
-  ranked.push({ phrase: question, description: "the question", matches: await rank(input.question, limit) });
   return {
     ranked,
     entities: entities.filter((e) => !kinds || kinds.has(e.kind)),
     versions,
-    mode: embedder ? "semantic+lexical" : "lexical",
+    mode: semantic ? "semantic+lexical" : "lexical",
     ...(split ? { split } : {}),
   };
+}
+
+/** A language model's phrases first, each ranked on its own; the whole question last, as the local splitter orders them. */
+async function rankPhrases(
+  entities: readonly StoredEntity[],
+  embedder: Embedder | null,
+  input: { question: string; phrases: readonly Phrase[]; kinds: ReadonlySet<string> | null; limit: number; rank?: QuestionRankOptions },
+): Promise<RankedPhrase[]> {
+  // Vectors are the stored ones, made by the active model (another model's are left out: the version is re-indexed).
+  const model = embedder?.model;
+  const scope = await prepareScope(entities, embedder, (e) => ((e as StoredEntity).vectorModel === model ? (e as StoredEntity).vector : null));
+  const { kinds } = input;
+  // Kinds filter the ranking of the whole scope (its statistics are memoized per scope, not per kind).
+  const rank = async (text: string, keep: number) => {
+    const found = await rankQuestionEntities(text, scope, embedder, { ...input.rank, limit: kinds ? Math.max(keep * 10, 200) : keep });
+    return kinds ? found.filter((m) => kinds.has(m.entity.kind)).slice(0, keep) : found;
+  };
+  const ranked: RankedPhrase[] = [];
+  for (const phrase of input.phrases) {
+    ranked.push({ phrase: phrase.phrase, description: phrase.description || "part of the question", matches: await rank(phrase.phrase, PHRASE_LIMIT) });
+  }
+  ranked.push({ phrase: input.question.trim(), description: "the question", matches: await rank(input.question, input.limit) });
+  return ranked;
 }
 
 /** The language model's phrases worth a ranking of their own: not the whole question again, at most {@link MAX_RANKED_PHRASES}. */
