@@ -18,6 +18,7 @@ import { prepareScope } from "./ranking/scope_index.ts";
 import type { RankedPhrase } from "./ranking/types.ts";
 import { checkScope, type ScopedVersion, scopedEntities, scopedVersions, type StoredEntity } from "./index/scoped_entities.ts";
 import { type Phrase, type PhraseSplit, splitPhrases } from "./text/phrases.ts";
+import { type IndexState, scopeIndexState } from "./index/index_state.ts";
 
 /** Arguments of a search, snake_case exactly as the MCP tool `get_context` takes them. */
 interface ContextSearchArgs {
@@ -45,8 +46,8 @@ export interface ContextSearcherOptions {
   rank?: QuestionRankOptions;
 }
 
-/** What `get_context` adds to the seed's result: which path split the question. */
-export interface ContextAnswer extends ContextResult {
+/** What `get_context` adds to the seed's result: which path split the question, and whether its scope is fully indexed. */
+export interface ContextAnswer extends ContextResult, IndexState {
   /** `llm`: the language model (`LLM_BASE_URL`) split the question into phrases; `local`: the local path answered. */
   retrieval: "local" | "llm";
 }
@@ -93,7 +94,8 @@ export function createContextSearcher(ctx: AppContext, options: ContextSearcherO
         }
       }
       const result = buildContextResult(found.ranked, { sourceDescriptions: descriptions });
-      return { ...result, retrieval: found.split?.source === "llm" ? "llm" : "local" };
+      const state = await scopeIndexState(ctx.sql, found.versions);
+      return { ...result, retrieval: found.split?.source === "llm" ? "llm" : "local", ...state };
     },
   };
 }

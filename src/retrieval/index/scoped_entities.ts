@@ -39,6 +39,8 @@ export interface ScopedVersion {
   packageName: string;
   environmentName: string;
   stamp: string;
+  /** The version's `indexStatus`: `unknown`, `indexing`, `indexed` or `failed`. */
+  indexStatus: string;
   /** What the caller may not see of this version's sources (`#(authorize)`, `#(bind)`); absent when nothing. */
   access?: VersionAccess;
 }
@@ -71,6 +73,7 @@ export function checkScope(scope: SearchScope): void {
 /** A row of {@link scopedVersions}: the latest version of a readable package. */
 interface ScopedRow {
   versionUuid: string;
+  indexStatus: string;
   versionId: string;
   updatedAt: Date;
   packageId: string;
@@ -94,7 +97,7 @@ export async function scopedVersions(
   const pkg = where.scope.package_name || null;
   const ws = where.workspace || null;
   const rows = await db<ScopedRow[]>`
-    SELECT v.id AS "versionUuid", v.version_id AS "versionId", v.updated_at AS "updatedAt", pk.id AS "packageId",
+    SELECT v.id AS "versionUuid", v.version_id AS "versionId", v.updated_at AS "updatedAt", v.index_status AS "indexStatus", pk.id AS "packageId",
            pk.name AS "packageName", e.name AS "environmentName"
       FROM organizations o
       JOIN environments e ON e.org_id = o.id
