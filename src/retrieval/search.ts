@@ -47,7 +47,7 @@ export interface ContextSearcherOptions {
 }
 
 /** What `get_context` adds to the seed's result: which path split the question, and whether its scope is fully indexed. */
-export interface ContextAnswer extends ContextResult, IndexState {
+interface ContextAnswer extends ContextResult, IndexState {
   /** `llm`: the language model (`LLM_BASE_URL`) split the question into phrases; `local`: the local path answered. */
   retrieval: "local" | "llm";
 }
