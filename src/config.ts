@@ -59,13 +59,13 @@ export interface Config {
   extensionMinVersion: string;
   /** Newest editor-extension version (`EXTENSION_LATEST_VERSION`, default 0.1.0). */
   extensionLatestVersion: string;
-  /** OpenAI-compatible chat endpoint for answer synthesis (`LLM_BASE_URL`); none when unset. */
+  /** OpenAI-compatible chat endpoint (`LLM_BASE_URL`, up to the API version, e.g. `http://127.0.0.1:11434/v1`) for the coding API's answers and `get_context`'s phrase splitting; none when unset. */
   llmBaseUrl?: string;
   /** Model sent to it (`LLM_MODEL`). */
   llmModel?: string;
   /** Bearer key sent to it (`LLM_API_KEY`). */
   llmApiKey?: string;
-  /** How long an answer may take, ms (`LLM_TIMEOUT_MS`, default 8,000). */
+  /** How long an answer may take, ms (`LLM_TIMEOUT_MS`, default 8,000); past it, the local path answers. */
   llmTimeoutMs: number;
   /** Folder of watch mode: `<org>/<env>/<package>/` package folders (`WATCH_ROOT`, default `DATA_DIR/watch`). */
   watchRoot: string;
