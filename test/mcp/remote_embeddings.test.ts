@@ -114,6 +114,10 @@ describe("EMBEDDING_BASE_URL", () => {
       const entities = await ask(client, "xylophone quokka shipping cost");
       expect(entities.map((e) => e.name)).toContain("shipping_cost");
       expect(entities.some((e) => e.match_reason.includes("semantic"))).toBe(false);
+      // the documentation search too answers by words
+      const docs = await w.s.call("GET", `${API}/coding/docs/search?q=${encodeURIComponent("join another source with join_one")}`, { token: w.admin });
+      expect(docs.status).toBe(200);
+      expect(String(docs.body)).toContain("join_one");
     } finally {
       mode = "ok";
     }
