@@ -183,5 +183,13 @@ async function rankPhrases(
 /** The language model's phrases worth a ranking of their own: not the whole question again, at most {@link MAX_RANKED_PHRASES}. */
 function llmPhrases(phrases: readonly Phrase[], question: string): Phrase[] {
   const whole = question.toLowerCase().replace(/[?.!]+$/, "");
-  return phrases.filter((p) => p.phrase.toLowerCase().replace(/[?.!]+$/, "") !== whole).slice(0, MAX_RANKED_PHRASES);
+  // A phrase is a part of the question: one longer than it (or than a line) is not, and is left out.
+  const longest = Math.max(MAX_PHRASE_CHARS, question.length);
+  return phrases
+    .filter((p) => p.phrase.length <= longest && p.phrase.toLowerCase().replace(/[?.!]+$/, "") !== whole)
+    .slice(0, MAX_RANKED_PHRASES)
+    .map((p) => (p.description.length > MAX_PHRASE_CHARS ? { ...p, description: `${p.description.slice(0, MAX_PHRASE_CHARS - 1)}…` } : p));
 }
+
+/** Characters of a language model's phrase (beyond the question's length) and of its description kept. */
+const MAX_PHRASE_CHARS = 200;

@@ -101,6 +101,21 @@ describe("get_context with LLM_BASE_URL", () => {
     expect(request.body.messages?.[1]?.content).toBe(QUESTION);
   });
 
+  test("a phrase longer than the question is left out, a long description is cut", async () => {
+    reply = () => completion(JSON.stringify({
+      phrases: [
+        { phrase: `delay ${"very ".repeat(100)}long`, description: "not a part of the question" },
+        { phrase: "carrier", description: "x".repeat(1000) },
+      ],
+    }));
+    const answer = await ask();
+    expect(answer.retrieval).toBe("llm");
+    const phrases = answer.sources.flatMap((s) => s.phrases);
+    expect(phrases.some((p) => p.phrase.includes("very very"))).toBe(false);
+    const carrier = phrases.find((p) => p.phrase === "carrier")!;
+    expect(carrier.phrase_description.length).toBe(200);
+  });
+
   test("a failing model falls back to the local path: HTTP 500, garbage, a wrong shape, no phrases; retrieval says local", async () => {
     reply = () => new Response("unused", { status: 200 });
     const failures: Array<[string, () => Response]> = [
