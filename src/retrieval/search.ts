@@ -19,6 +19,7 @@ import type { RankedPhrase } from "./ranking/types.ts";
 import { checkScope, type ScopedVersion, scopedEntities, scopedVersions, type StoredEntity } from "./index/scoped_entities.ts";
 import { type Phrase, type PhraseSplit, splitPhrases } from "./text/phrases.ts";
 import { type IndexState, scopeIndexState } from "./index/index_state.ts";
+import { pickWithModel } from "./ranking/llm_pick.ts";
 
 /** Arguments of a search, snake_case exactly as the MCP tool `get_context` takes them. */
 interface ContextSearchArgs {
@@ -86,6 +87,15 @@ export function createContextSearcher(ctx: AppContext, options: ContextSearcherO
       }, options);
       if (found.split?.fallbackReason) {
         ctx.log({ level: "warn", event: "llm_phrases_fallback", reason: found.split.fallbackReason });
+      }
+      // LLM_PICK: the model that split the question reorders the question's ranking (never adds to it).
+      if (llmBaseUrl && ctx.config.llmPick && found.split?.source === "llm" && found.ranked.length > 0) {
+        const last = found.ranked.length - 1;
+        try {
+          found.ranked[last] = await pickWithModel(args.natural_language_query, found.ranked[last]!, { baseUrl: llmBaseUrl, model: llmModel, apiKey: llmApiKey, timeoutMs: llmTimeoutMs });
+        } catch (error) {
+          ctx.log({ level: "warn", event: "llm_pick_fallback", reason: error instanceof Error ? error.message : String(error) });
+        }
       }
       const descriptions: Record<string, string> = {};
       for (const e of found.entities) {

@@ -19,6 +19,8 @@ interface Received {
 }
 
 let reply: () => Response | Promise<Response>;
+/** Answers the candidate pick (LLM_PICK): the request's candidate lines in, a response out. */
+let pickReply: (candidates: string[]) => Response | Promise<Response> = () => completion('{"picks":[]}');
 const received: Received[] = [];
 let llm: ReturnType<typeof Bun.serve>;
 let w: World;
@@ -56,7 +58,12 @@ beforeAll(async () => {
     port: 0,
     async fetch(request) {
       const url = new URL(request.url);
-      received.push({ path: url.pathname, authorization: request.headers.get("authorization"), body: await request.json().catch(() => ({})) });
+      const body = await request.json().catch(() => ({}));
+      received.push({ path: url.pathname, authorization: request.headers.get("authorization"), body });
+      const messages = (body as Received["body"]).messages ?? [];
+      if (messages[0]?.content.includes("choose which fields")) {
+        return await pickReply(messages[1]!.content.split("\n").filter((l) => /^\d+\. /.test(l)));
+      }
       return await reply();
     },
   });
@@ -65,6 +72,7 @@ beforeAll(async () => {
     LLM_MODEL: "phrase-model",
     LLM_API_KEY: "sk-loopback",
     LLM_TIMEOUT_MS: "400",
+    LLM_PICK: "true",
   });
   expect((await publish(w, "shop", "1.0.0", { token: w.admin, files: ecommerceFiles() })).status).toBe(201);
   await waitForRuns(w.s.service.ctx);
@@ -92,13 +100,49 @@ describe("get_context with LLM_BASE_URL", () => {
     expect(entityNames(answer)).toEqual(expect.arrayContaining(["avg_delivery_delay", "carrier"]));
     const shipments = answer.sources.find((s) => s.source_name === "shipments")!;
     expect(shipments.phrases.find((p) => p.phrase === "average delivery delay")!.entities[0]!.name).toBe("avg_delivery_delay");
-    expect(received).toHaveLength(1);
+    // the split, then the pick among the question's candidates (answered: none)
+    expect(received).toHaveLength(2);
     const request = received[0]!;
     expect(request.path).toBe("/v1/chat/completions");
     expect(request.authorization).toBe("Bearer sk-loopback");
     expect(request.body.model).toBe("phrase-model");
     expect(request.body.messages?.map((m) => m.role)).toEqual(["system", "user"]);
     expect(request.body.messages?.[1]?.content).toBe(QUESTION);
+  });
+
+  test("LLM_PICK: the model's pick moves a candidate to the top of the question's ranking; it cannot add one", async () => {
+    reply = () => completion(JSON.stringify(PHRASES));
+    const questionPhrase = (answer: Answer) =>
+      answer.sources.flatMap((s) => s.phrases.filter((p) => p.phrase === QUESTION).map((p) => ({ source: s.source_name, entities: p.entities as unknown as { name: string; score: number; match_reason: string }[] })));
+    let sent: string[] = [];
+    pickReply = (candidates) => {
+      sent = candidates;
+      const n = candidates.findIndex((l) => l.includes("shipments.shipping_cost ("));
+      return completion(JSON.stringify({ picks: [999, "x", 0, n + 1] }));
+    };
+    try {
+      const answer = await ask();
+      expect(answer.retrieval).toBe("llm");
+      // the candidates are the question's ranked fields, numbered, with kind and type
+      expect(sent.length).toBeGreaterThan(1);
+      expect(sent.some((l) => l.includes("shipments.shipping_cost (measure, number)"))).toBe(true);
+      const shipments = questionPhrase(answer).find((p) => p.source === "shipments")!;
+      expect(shipments.entities[0]!.name).toBe("shipping_cost");
+      expect(shipments.entities[0]!.match_reason).toStartWith("picked by the language model (#1); ");
+      const scores = shipments.entities.map((e) => e.score);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      // numbers outside the list add nothing: every entity of the answer was a candidate or ranked before
+      const names = answer.sources.flatMap((s) => s.phrases.flatMap((p) => p.entities.map((e) => e.name)));
+      expect(names.filter((n) => n === "shipping_cost")).toHaveLength(1);
+      // a failing pick leaves the ranking as it was
+      pickReply = () => new Response("boom", { status: 500 });
+      const unpicked = await ask();
+      expect(unpicked.retrieval).toBe("llm");
+      const first = questionPhrase(unpicked).flatMap((p) => p.entities)[0];
+      expect(first?.match_reason ?? "").not.toContain("picked by the language model");
+    } finally {
+      pickReply = () => completion('{"picks":[]}');
+    }
   });
 
   test("a phrase longer than the question is left out, a long description is cut", async () => {
