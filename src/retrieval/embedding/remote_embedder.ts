@@ -9,7 +9,13 @@
  *
  * @module
  */
-import type { Embedder } from "./embedder.ts";
+
+/** What {@link loadRemoteEmbedder} returns: an `Embedder` (embedder.ts, which imports this module, so the shape is written here). */
+interface RemoteEmbedder {
+  model: string;
+  dimension: number;
+  embed(texts: string[]): Promise<(Float32Array | null)[]>;
+}
 
 /** The embedding server failed: unreachable, timed out, an HTTP error, or an answer of the wrong shape. */
 export class EmbeddingServiceError extends Error {
@@ -37,7 +43,7 @@ export interface RemoteEmbedderOptions {
  * @example
  * const embedder = await loadRemoteEmbedder({ baseUrl: "http://127.0.0.1:11434/v1", model: "nomic-embed-text", batchSize: 32, timeoutMs: 10_000 });
  */
-export async function loadRemoteEmbedder(options: RemoteEmbedderOptions): Promise<Embedder> {
+export async function loadRemoteEmbedder(options: RemoteEmbedderOptions): Promise<RemoteEmbedder> {
   const url = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
   const [probe] = await requestVectors(url, ["data"], options);
   const dimension = probe!.length;
