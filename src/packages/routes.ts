@@ -212,7 +212,7 @@ function organizationPackagesPlugin(ctx: AppContext) {
       {
         params: t.Object({ org: name("organizationName") }),
         orgListingAccess: "package-viewer",
-        query: t.Composite([pageQuery, t.Object({ onlyShareable: t.Optional(t.BooleanString({ error: "onlyShareable must be true or false" })) })]),
+        query: t.Composite([pageQuery, t.Object({ onlyShareable: t.Optional(t.BooleanString({ default: true, description: "true (default): only packages the caller can share (admin or modeler); false: every package the caller can read", error: "onlyShareable must be true or false" })) })]),
         detail: { summary: "List packages across an organization: shareable ones (admin or modeler) by default, all readable with onlyShareable=false", tags: ["packages"] },
       },
     );

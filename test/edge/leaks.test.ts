@@ -72,7 +72,7 @@ describe("no server file paths", () => {
 
   test("the OpenAPI document keeps its API paths (only server paths are rewritten)", async () => {
     const r = await s.call("GET", `${API}/openapi.json`);
-    expect(Object.keys(r.body.paths)).toContain("/api/v0/organizations/{org}/environments/{env}/packages/{pkg}/runs");
+    expect(Object.keys(r.body.paths)).toContain("/api/v0/organizations/{organizationName}/environments/{projectName}/packages/{packageName}/runs");
   });
 });
 
