@@ -166,7 +166,7 @@ export const SUCCESS: Record<string, DocumentedAnswer> = {
   [`PATCH ${E}/connections/{conn}`]: ok(S.Connection),
   [`DELETE ${E}/connections/{conn}`]: none(),
   [`GET ${E}/packages`]: ok(t.Array(S.Package)),
-  [`POST ${P}`]: created(t.Composite([S.Package, t.Object({ version: S.Version, runId: t.Optional(Nullable(Str)), models: Strings })]), "Published: the package, its new version, the queued run and the models"),
+  [`POST ${P}`]: created(t.Composite([S.Package, t.Object({ version: S.Version, runId: t.Optional(Nullable(Str)), models: t.Array(Str, { description: "Model files (.malloy)" }), notebooks: t.Array(Str, { description: "Notebook files (.malloynb)" }) })]), "Published: the package, its new version, the queued run, the models and the notebooks"),
   [`GET ${P}`]: ok(S.Package),
   [`PATCH ${P}`]: ok(S.Package),
   [`DELETE ${P}`]: none(),
@@ -183,7 +183,7 @@ export const SUCCESS: Record<string, DocumentedAnswer> = {
   [`GET ${V}/indexes/{indexId}`]: ok(t.Composite([S.Index, t.Object({ values: t.Array(t.Object({ value: t.Unknown(), count: t.Number() })) })])),
   [`GET ${V}/materializations`]: ok(t.Array(S.Materialization)),
   [`GET ${V}/materializations/{materializationId}`]: ok(S.Materialization),
-  [`GET ${P}/models`]: ok(t.Array(t.Object({ path: Str, sources: Strings, queries: Strings, packageName: Str, versionId: Str }))),
+  [`GET ${P}/models`]: ok(t.Array(t.Object({ path: Str, kind: t.Union([t.Literal("model"), t.Literal("notebook")]), sources: Strings, queries: Strings, packageName: Str, versionId: Str }))),
   [`GET ${P}/models/*`]: ok(t.Object({
     sources: t.Array(t.Object({ name: Str }, { description: "file, name, joins, views, measures, dimensions with types and docs" })),
     queries: t.Array(t.Object({ name: Str })),

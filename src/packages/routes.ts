@@ -108,7 +108,9 @@ function packagePlugin(ctx: AppContext, prefix: string) {
           ...packageView(pkg!),
           version: versionView({ ...version, isLatest: pkg!.latestVersion === published.version.id }),
           ...(runId ? { runId } : {}),
-          models: published.models.map((m) => m.modelPath),
+          // notebooks (.malloynb) compile like models but are listed as what they are
+          models: published.models.map((m) => m.modelPath).filter((path) => !isNotebook(path)),
+          notebooks: published.models.map((m) => m.modelPath).filter(isNotebook),
           ...(published.failedNotebooks ? { failedNotebooks: published.failedNotebooks } : {}),
         };
       },
@@ -189,6 +191,11 @@ function packagePlugin(ctx: AppContext, prefix: string) {
         },
       },
     );
+}
+
+/** Whether a model path is a notebook (`.malloynb`). */
+function isNotebook(path: string): boolean {
+  return path.endsWith(".malloynb");
 }
 
 function organizationPackagesPlugin(ctx: AppContext) {
