@@ -56,6 +56,7 @@ import { runRoutes } from "./runs/routes.ts";
 import { indexRoutes } from "./indexes/routes.ts";
 import { materializationRoutes } from "./materializations/routes.ts";
 import { signInRoutes } from "./signin/routes.ts";
+import { consoleRoutes } from "./console/routes.ts";
 import { docsRoutes } from "./docs/routes.ts";
 import { appPreflight, withAppCors } from "./apps/cors.ts";
 import { documentResponses } from "./docs/responses.ts";
@@ -128,6 +129,7 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
     .use(statusRoutes(ctx))
     .use(docsRoutes())
     .use(signInRoutes(ctx))
+    .use(consoleRoutes(ctx))
     .group("/api/v0", (api) =>
       api
         .use(authRoutes(ctx))

@@ -59,14 +59,16 @@ export interface Config {
   extensionMinVersion: string;
   /** Newest editor-extension version (`EXTENSION_LATEST_VERSION`, default 0.1.0). */
   extensionLatestVersion: string;
-  /** OpenAI-compatible chat endpoint for answer synthesis (`LLM_BASE_URL`); none when unset. */
+  /** OpenAI-compatible chat endpoint (`LLM_BASE_URL`, up to the API version, e.g. `http://127.0.0.1:11434/v1`) for the coding API's answers and `get_context`'s phrase splitting; none when unset. */
   llmBaseUrl?: string;
   /** Model sent to it (`LLM_MODEL`). */
   llmModel?: string;
   /** Bearer key sent to it (`LLM_API_KEY`). */
   llmApiKey?: string;
-  /** How long an answer may take, ms (`LLM_TIMEOUT_MS`, default 8,000). */
+  /** How long an answer may take, ms (`LLM_TIMEOUT_MS`, default 8,000); past it, the local path answers. */
   llmTimeoutMs: number;
+  /** Whether `get_context` also asks the language model to pick among its top candidates (`LLM_PICK`, default false; a second request per search). */
+  llmPick: boolean;
   /** Folder of watch mode: `<org>/<env>/<package>/` package folders (`WATCH_ROOT`, default `DATA_DIR/watch`). */
   watchRoot: string;
   /** Quiet time before a changed package folder is republished, ms (`WATCH_DEBOUNCE_MS`, default 200). */
@@ -269,6 +271,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     llmModel: env.LLM_MODEL || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
     llmTimeoutMs: intFrom(env.LLM_TIMEOUT_MS, 8000, "LLM_TIMEOUT_MS"),
+    llmPick: env.LLM_PICK === "true",
     watchRoot: env.WATCH_ROOT || `${env.DATA_DIR || "./.data"}/watch`,
     watchDebounceMs: intFrom(env.WATCH_DEBOUNCE_MS, 200, "WATCH_DEBOUNCE_MS"),
     runHeartbeatMs: Math.max(10, intFrom(env.RUN_HEARTBEAT_MS, 2_000, "RUN_HEARTBEAT_MS")),

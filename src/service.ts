@@ -11,6 +11,7 @@ import { buildApp, createContext, createHandler, type App, type HandlerOptions }
 import type { AppContext } from "./http/context.ts";
 import type { McpRoutesOptions } from "./mcp/routes.ts";
 import { resumeIndexing, waitForIndexing } from "./retrieval/index/indexer.ts";
+import { onEmbedderRecovered } from "./retrieval/embedding/embedder.ts";
 import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";
 import { closePackageStreams } from "./events/hub.ts";
@@ -57,9 +58,16 @@ export async function startService(config: Config, options: StartOptions = {}): 
     const resumed = resumeIndexing(ctx).catch((error) =>
       ctx.log({ level: "error", event: "resume_indexing_failed", error: error instanceof Error ? error.message : String(error) })
     );
+    // An embeddings server (EMBEDDING_BASE_URL) that answers again: versions indexed without it get vectors.
+    const stopRecovery = onEmbedderRecovered(() => {
+      resumeIndexing(ctx).catch((error) =>
+        ctx.log({ level: "error", event: "resume_indexing_failed", error: error instanceof Error ? error.message : String(error) })
+      );
+    });
     // Runs queued by any node (and runs a dead node left running) are claimed here.
     startWorker(ctx);
     const close = async () => {
+      stopRecovery();
       await closePackageStreams(ctx); // open event streams end, LISTEN stops before the pool closes
       await settleWatching(ctx);
       stopWatching(ctx);

@@ -29,7 +29,6 @@ const userParams = t.Object({ org: name("organizationName"), attr: name("attribu
 const groupParams = t.Object({ org: name("organizationName"), attr: name("attributeName"), group: name("groupName") });
 const tags = ["attributes"];
 
-/** The attribute named in a path, for a caller with at least `need` on the organization. */
 /** The attribute `{attr}` of the organization the route's `orgAccess` resolved (404 when not declared). */
 async function attributeFor(ctx: AppContext, org: { id: string }, params: { org: string; attr: string }) {
   const [attr] = await listAttributes(ctx.sql, org.id, { limit: 1, name: params.attr });
@@ -84,7 +83,8 @@ export function attributeRoutes(ctx: AppContext) {
         }),
         detail: {
           summary: "Declare or replace an attribute's schema (organization admin)",
-          description: "201 when declared, 200 when replaced. Changing the type drops the attribute's user and group values.",
+          description:
+            "201 when declared, 200 when replaced (same type: user and group values stay). Changing the type while user or group values exist answers 409 CONFLICT naming how many values and which published sources bind the attribute with #(bind); delete the values first. Boolean, number, string and string_list values are stored and returned as JSON of that type.",
           tags,
         },
       },

@@ -3,7 +3,7 @@
  * and group-scoped values (values are jsonb).
  * @module
  */
-import { ValidationError } from "../errors.ts";
+import { ConflictError, ValidationError } from "../errors.ts";
 import type { Db } from "../db/database.ts";
 
 /** Types an attribute can declare. */
@@ -74,25 +74,62 @@ export async function listAttributes(db: Db, orgId: string, options: AttributeLi
   }));
 }
 
-/** Declares or replaces an attribute; a type change drops its values. Returns whether it was created. */
+/**
+ * A value as a jsonb parameter. postgres.js sends a JavaScript boolean as a
+ * `bool` parameter, which PostgreSQL cannot cast to jsonb; the JSON text cast
+ * from `text` works for every type.
+ */
+function jsonb(db: Db, value: unknown) {
+  return db`${value === undefined || value === null ? null : JSON.stringify(value)}::text::jsonb`;
+}
+
+/** Published sources (`package@version model#source`) whose `#(bind)` names attribute `name` of organization `orgId`. */
+async function bindingSources(db: Db, orgId: string, name: string): Promise<string[]> {
+  const rows = await db<{ where: string }[]>`
+    SELECT DISTINCT p.name || '@' || v.version_id || ' ' || vm.model_path || '#' || (s->>'name') AS "where"
+      FROM version_models vm JOIN package_versions v ON v.id = vm.version JOIN packages p ON p.id = v.package_id
+      JOIN environments e ON e.id = p.env_id
+      CROSS JOIN LATERAL jsonb_array_elements(vm.metadata->'sources') s
+     WHERE e.org_id = ${orgId}
+       AND EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(s->'access'->'bindings', '[]'::jsonb)) b WHERE b->>'attribute' = ${name})
+     ORDER BY 1`;
+  return rows.map((r) => r.where);
+}
+
+/**
+ * Declares or replaces an attribute. Same type: the values stay. Another
+ * type while user or group values exist: ConflictError naming how many and
+ * which published sources bind the attribute (values are never dropped
+ * silently; delete them first). Without values the type changes. Returns whether it was created.
+ */
 export async function putAttribute(db: Db, orgId: string, attr: { name: string; type: AttributeType; defaultValue: unknown }): Promise<boolean> {
-  const dflt = attr.defaultValue === undefined ? null : (attr.defaultValue as never);
   const [old] = await db<{ id: string; type: AttributeType }[]>`SELECT id, type FROM attributes WHERE org_id = ${orgId} AND name = ${attr.name} FOR UPDATE`;
   if (!old) {
-    await db`INSERT INTO attributes (org_id, name, type, default_value) VALUES (${orgId}, ${attr.name}, ${attr.type}, ${dflt}::jsonb)`;
+    await db`INSERT INTO attributes (org_id, name, type, default_value) VALUES (${orgId}, ${attr.name}, ${attr.type}, ${jsonb(db, attr.defaultValue)})`;
     return true;
   }
   if (old.type !== attr.type) {
-    await db`DELETE FROM attribute_user_values WHERE attribute_id = ${old.id}`;
-    await db`DELETE FROM attribute_group_values WHERE attribute_id = ${old.id}`;
+    const [n] = await db<{ users: number; groups: number }[]>`
+      SELECT (SELECT count(*)::int FROM attribute_user_values WHERE attribute_id = ${old.id}) AS users,
+             (SELECT count(*)::int FROM attribute_group_values WHERE attribute_id = ${old.id}) AS groups`;
+    if (n!.users + n!.groups > 0) {
+      const sources = await bindingSources(db, orgId, attr.name);
+      const held = `${n!.users} user value${n!.users === 1 ? "" : "s"} and ${n!.groups} group value${n!.groups === 1 ? "" : "s"}`;
+      const used = sources.length > 0
+        ? `published sources bind it with #(bind): ${sources.slice(0, 20).join(", ")}${sources.length > 20 ? ` and ${sources.length - 20} more` : ""}`
+        : "no published source binds it";
+      throw new ConflictError(
+        `attribute '${attr.name}' is ${old.type} and holds ${held} (${used}); to make it ${attr.type}, delete its values first (DELETE .../attributes/${attr.name}/users/{userName} and .../groups/{group}); models that bind it must then fit the new type`,
+      );
+    }
   }
-  await db`UPDATE attributes SET type = ${attr.type}, default_value = ${dflt}::jsonb, updated_at = now() WHERE id = ${old.id}`;
+  await db`UPDATE attributes SET type = ${attr.type}, default_value = ${jsonb(db, attr.defaultValue)}, updated_at = now() WHERE id = ${old.id}`;
   return false;
 }
 
 /** Sets (creates or replaces) a user's value. */
 export async function putUserValue(db: Db, attributeId: string, value: { userId: string; value: unknown }): Promise<void> {
-  await db`INSERT INTO attribute_user_values (attribute_id, user_id, value) VALUES (${attributeId}, ${value.userId}, ${value.value as never}::jsonb)
+  await db`INSERT INTO attribute_user_values (attribute_id, user_id, value) VALUES (${attributeId}, ${value.userId}, ${jsonb(db, value.value)})
            ON CONFLICT (attribute_id, user_id) DO UPDATE SET value = excluded.value, updated_at = now()`;
 }
 
@@ -104,7 +141,7 @@ export async function deleteUserValue(db: Db, attributeId: string, userName: str
 /** Sets (creates or replaces) a group's value and rank. */
 export async function putGroupValue(db: Db, attributeId: string, value: { groupId: string; value: unknown; rank: number | null }): Promise<void> {
   await db`INSERT INTO attribute_group_values (attribute_id, group_id, value, rank)
-           VALUES (${attributeId}, ${value.groupId}, ${value.value as never}::jsonb, ${value.rank})
+           VALUES (${attributeId}, ${value.groupId}, ${jsonb(db, value.value)}, ${value.rank})
            ON CONFLICT (attribute_id, group_id) DO UPDATE SET value = excluded.value, rank = excluded.rank, updated_at = now()`;
 }
 

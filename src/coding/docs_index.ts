@@ -13,6 +13,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { getEmbedder } from "../retrieval/embedding/embedder.ts";
+import { EmbeddingServiceError } from "../retrieval/embedding/remote_embedder.ts";
 import { STOP_WORDS, expandAbbreviations, stem, words } from "../retrieval/text/text_terms.ts";
 
 /** Folder of the documentation the coding API serves. */
@@ -109,10 +110,16 @@ async function buildIndex(dir: string): Promise<DocsIndex> {
   const documentFrequency = new Map<string, number>();
   for (const p of passages) for (const t of p.terms.keys()) documentFrequency.set(t, (documentFrequency.get(t) ?? 0) + 1);
   const averageLength = passages.reduce((n, p) => n + p.length, 0) / Math.max(1, passages.length);
-  const embedder = await getEmbedder();
+  let embedder = await getEmbedder();
   if (embedder) {
-    const vectors = await embedder.embed(passages.map((p) => `${p.title}. ${p.text.replace(/```[\s\S]*?```/g, " ")}`));
-    passages.forEach((p, i) => (p.vector = vectors[i] ?? null));
+    // an embeddings server (EMBEDDING_BASE_URL) failing now: the docs are searched by words only
+    const vectors = await embedder.embed(passages.map((p) => `${p.title}. ${p.text.replace(/```[\s\S]*?```/g, " ")}`))
+      .catch((error: unknown) => {
+        if (error instanceof EmbeddingServiceError) return null;
+        throw error;
+      });
+    if (vectors) passages.forEach((p, i) => (p.vector = vectors[i] ?? null));
+    else embedder = null;
   }
   return { passages, documentFrequency, averageLength, embed: embedder ? (texts) => embedder.embed(texts) : null };
 }
@@ -172,7 +179,12 @@ export async function searchDocs(query: string, options: SearchDocsOptions = {})
   const asked = new Set(terms);
   const lexical = index.passages.map((p) => bm25(index, p, terms));
   const top = Math.max(0, ...lexical);
-  const [queryVector] = index.embed ? await index.embed([query]) : [null];
+  const [queryVector] = index.embed
+    ? await index.embed([query]).catch((error: unknown) => {
+      if (error instanceof EmbeddingServiceError) return [null];
+      throw error;
+    })
+    : [null];
   const scored: ScoredPassage[] = [];
   index.passages.forEach((p, i) => {
     const lex = top > 0 ? lexical[i]! / top : 0;

@@ -35,19 +35,30 @@ export class MissingChunkError extends Error {
   override name = "MissingChunkError";
 }
 
+/** A stored file's bytes do not match its sha256 or size: the database copy is damaged. */
+export class DamagedFileError extends Error {
+  override name = "DamagedFileError";
+}
+
 /**
  * Stores the file at `path` under its sha256, one chunk at a time (no-op when
- * stored already). Call it inside the transaction that points a row at the
+ * stored already, unless `rewrite`: then its chunks are replaced, repairing a
+ * damaged copy). Call it inside the transaction that points a row at the
  * file: the stored row is locked (`FOR KEY SHARE`) so a concurrent orphan
  * sweep cannot remove it, and a rolled-back transaction stores nothing.
  */
-export async function putChunkedFile(tx: Db, kind: ChunkedKind, file: { path: string; sha256: string; size: number }): Promise<void> {
-  const [known] = await tx`SELECT 1 FROM ${tx(kind.files)} WHERE sha256 = ${file.sha256} FOR KEY SHARE`;
-  if (known) return;
+export async function putChunkedFile(tx: Db, kind: ChunkedKind, file: { path: string; sha256: string; size: number; rewrite?: boolean }): Promise<void> {
+  const [known] = await tx`SELECT 1 FROM ${tx(kind.files)} WHERE sha256 = ${file.sha256} FOR ${file.rewrite ? tx`UPDATE` : tx`KEY SHARE`}`;
   const chunks = Math.max(1, Math.ceil(file.size / CHUNK_BYTES));
-  const [inserted] = await tx`INSERT INTO ${tx(kind.files)} (sha256, size, chunks)
-    VALUES (${file.sha256}, ${file.size}, ${chunks}) ON CONFLICT (sha256) DO NOTHING RETURNING sha256`;
-  if (!inserted) return;
+  if (known && !file.rewrite) return;
+  if (known) {
+    await tx`DELETE FROM ${tx(kind.chunks)} WHERE sha256 = ${file.sha256}`;
+    await tx`UPDATE ${tx(kind.files)} SET size = ${file.size}, chunks = ${chunks} WHERE sha256 = ${file.sha256}`;
+  } else {
+    const [inserted] = await tx`INSERT INTO ${tx(kind.files)} (sha256, size, chunks)
+      VALUES (${file.sha256}, ${file.size}, ${chunks}) ON CONFLICT (sha256) DO NOTHING RETURNING sha256`;
+    if (!inserted) return;
+  }
   const handle = await open(file.path, "r");
   const moved = gcHint(CHUNK_BYTES);
   try {
@@ -87,8 +98,9 @@ export async function* fileChunks(db: Db, kind: ChunkedKind, file: StoredFile): 
 
 /**
  * Writes a stored file to `target` (created here, `0600`; it must not exist)
- * chunk by chunk, checking its sha256 and size; false when the database does
- * not have it. The caller removes `target` when this throws.
+ * chunk by chunk, checking its sha256 and size (DamagedFileError when they
+ * differ); false when the database does not have it. The caller removes
+ * `target` when this throws.
  */
 export async function writeChunkedFile(db: Db, kind: ChunkedKind, where: { sha256: string; target: string }): Promise<boolean> {
   const file = await findChunkedFile(db, kind, where.sha256);
@@ -107,7 +119,7 @@ export async function writeChunkedFile(db: Db, kind: ChunkedKind, where: { sha25
     await handle.close();
   }
   if (size !== file.size || hash.digest("hex") !== where.sha256) {
-    throw new Error(`the ${kind.label} ${where.sha256} is damaged in the database (its size or hash differs)`);
+    throw new DamagedFileError(`the ${kind.label} ${where.sha256} is damaged in the database (its size or hash differs)`);
   }
   return true;
 }

@@ -4,15 +4,16 @@
  * error of the API has) as a shared component answered by every operation
  * (`default`); the typed success answer of each operation from the registry
  * of ./schemas.ts (unless its route declares one); a generic success answer
- * for the rest.
+ * for the rest; then the specification's names (./openapi_names.ts).
  * @module
  */
 import { t } from "elysia";
+import { specificationNames } from "./openapi_names.ts";
 import { SUCCESS, successKey } from "./schemas.ts";
 
 /** The error body of every failed request. */
 const ErrorBody = t.Object({
-  code: t.String({ description: "Stable error code, e.g. VALIDATION_ERROR, AUTHENTICATION_REQUIRED, FORBIDDEN, NOT_FOUND, CONFLICT" }),
+  code: t.String({ description: "Stable error code: one of the enumeration (its usual status: VALIDATION_ERROR 400 or 413, INVALID_PATH, INVALID_CURSOR and QUERY_NOT_ALLOWED 400, AUTHENTICATION_REQUIRED 401, INSUFFICIENT_PERMISSIONS 403, RESOURCE_NOT_FOUND 404, CONFLICT 409, PACKAGE_TOO_LARGE 413, RATE_LIMIT_EXCEEDED 429, INTERNAL_ERROR 500, SERVICE_UNAVAILABLE 503)" }),
   message: t.String({ description: "What went wrong and how to fix it" }),
   details: t.Optional(t.Record(t.String(), t.Unknown(), { description: "Extra facts, e.g. problems of a compile error" })),
 }, { additionalProperties: true });
@@ -33,7 +34,9 @@ export interface ResponseCounts {
 /**
  * Adds the error component, the success answers of the registry (./schemas.ts)
  * and a generic success answer where neither the route nor the registry has
- * one, to an OpenAPI document (in place); returns counts.
+ * one, to an OpenAPI document (in place), then names its parameters and
+ * folds its `/projects/` aliases as the specification does; returns counts
+ * (of the operations before folding).
  */
 export function documentResponses(doc: Record<string, unknown>): ResponseCounts {
   const components = (doc.components ??= {}) as Record<string, Record<string, unknown>>;
@@ -70,6 +73,7 @@ export function documentResponses(doc: Record<string, unknown>): ResponseCounts 
       responses.default ??= { $ref: "#/components/responses/Error" };
     }
   }
+  specificationNames(doc);
   return counts;
 }
 

@@ -57,7 +57,11 @@ const Shapes = {
   Group: t.Object({ name: Str, description: Str, createdAt: Time, updatedAt: Time }),
   Member: t.Object({ userGroupId: t.String({ description: "user:<name> or group:<name>" }), status: t.String({ description: "admin or member" }) }),
   GroupToken: t.Object({ name: Str, groupName: Str, createdAt: Time, expiresAt: Nullable(Time), expired: t.Boolean() }),
-  Permission: t.Object({ userGroupId: Str, permission: Str, createdAt: Time, updatedAt: Time }),
+  Permission: t.Object({
+    userGroupId: Str, permission: t.String({ description: "The role granted; on a pending request, the role asked for" }), createdAt: Time, updatedAt: Time,
+    pending: t.Optional(t.Literal(true, { description: "An access request not approved yet; it confers nothing" })),
+    currentPermission: t.Optional(t.String({ description: "On a request from a principal that already holds a grant here: the role it holds until approval" })),
+  }),
   Invite: t.Object({ token: Str, consumed: t.Boolean(), createdAt: Time, consumedAt: Nullable(Time) }),
   Attribute: t.Object({
     name: Str, type: t.String({ description: "string, number, boolean or string_list" }), defaultValue: t.Unknown(),
@@ -91,6 +95,7 @@ const QueryAnswer = t.Union([
   t.Object({
     data: t.Array(Json, { description: "Result rows" }), totalRows: t.Number(), executionTime: t.Number({ description: "ms" }),
     metadata: t.Object({ schema: t.Array(t.Object({ name: Str, type: Str })) }, { description: "schema, sourceName, versionId, modelPath, connection, sql, truncated, rowLimit, materialization" }),
+    malloyResult: t.Optional(t.Object({}, { additionalProperties: true, description: "With `malloyResult: true` in the request: Malloy's own result (`Malloy.Result`: schema with the query's tags, data as cells), what `@malloydata/render` draws" })),
   }, { title: "Query result" }),
   t.Object({ sql: Str, schema: t.Array(t.Object({ name: Str, type: Str })), sources: Strings }, { title: "Dry run (dryRun: true)" }),
 ]);
@@ -162,7 +167,7 @@ export const SUCCESS: Record<string, DocumentedAnswer> = {
   [`PATCH ${E}/connections/{conn}`]: ok(S.Connection),
   [`DELETE ${E}/connections/{conn}`]: none(),
   [`GET ${E}/packages`]: ok(t.Array(S.Package)),
-  [`POST ${P}`]: created(t.Composite([S.Package, t.Object({ version: S.Version, runId: t.Optional(Nullable(Str)), models: Strings })]), "Published: the package, its new version, the queued run and the models"),
+  [`POST ${P}`]: created(t.Composite([S.Package, t.Object({ version: S.Version, runId: t.Optional(Nullable(Str)), models: t.Array(Str, { description: "Model files (.malloy)" }), notebooks: t.Array(Str, { description: "Notebook files (.malloynb)" }) })]), "Published: the package, its new version, the queued run, the models and the notebooks"),
   [`GET ${P}`]: ok(S.Package),
   [`PATCH ${P}`]: ok(S.Package),
   [`DELETE ${P}`]: none(),
@@ -179,7 +184,7 @@ export const SUCCESS: Record<string, DocumentedAnswer> = {
   [`GET ${V}/indexes/{indexId}`]: ok(t.Composite([S.Index, t.Object({ values: t.Array(t.Object({ value: t.Unknown(), count: t.Number() })) })])),
   [`GET ${V}/materializations`]: ok(t.Array(S.Materialization)),
   [`GET ${V}/materializations/{materializationId}`]: ok(S.Materialization),
-  [`GET ${P}/models`]: ok(t.Array(t.Object({ path: Str, sources: Strings, queries: Strings, packageName: Str, versionId: Str }))),
+  [`GET ${P}/models`]: ok(t.Array(t.Object({ path: Str, kind: t.Union([t.Literal("model"), t.Literal("notebook")]), sources: Strings, queries: Strings, packageName: Str, versionId: Str }))),
   [`GET ${P}/models/*`]: ok(t.Object({
     sources: t.Array(t.Object({ name: Str }, { description: "file, name, joins, views, measures, dimensions with types and docs" })),
     queries: t.Array(t.Object({ name: Str })),
@@ -265,8 +270,11 @@ export const SUCCESS: Record<string, DocumentedAnswer> = {
   "POST /mcp/{org}/workspace/{workspace_name}": ok(t.Object({ jsonrpc: t.Literal("2.0") }, { description: "A JSON-RPC 2.0 response (or `text/event-stream` when the client prefers it); 202 for notifications" })),
 };
 
-/** The registry key of an OpenAPI operation. */
+const ROUTE_NAMES: Record<string, string> = { organizationName: "org", projectName: "env", packageName: "pkg" };
+
+/** The registry key of an OpenAPI operation (its path with the routes' parameter names, as generated or as published). */
 export function successKey(method: string, path: string): string {
-  const normal = path.replace(/^(\/api\/v0\/organizations\/\{org\})\/projects(?=\/|$)/, "$1/environments");
+  const routeNamed = path.replace(/\{([^}]+)\}/g, (whole, name: string) => (ROUTE_NAMES[name] ? `{${ROUTE_NAMES[name]}}` : whole));
+  const normal = routeNamed.replace(/^(\/api\/v0\/organizations\/\{org\})\/projects(?=\/|$)/, "$1/environments");
   return `${method.toUpperCase()} ${normal.length > 1 ? normal.replace(/\/$/, "") : normal}`;
 }

@@ -22,6 +22,7 @@ import { guardPostgres } from "./guards/postgres_guard.ts";
 import { guardSnowflake } from "./guards/snowflake_guard.ts";
 import { guardTrino } from "./guards/trino_guard.ts";
 import { packageBaseUrl, packageFileOf, packageRelativePath } from "./package_url.ts";
+import { explainDataPaths } from "./data_path_hint.ts";
 import { formatProblems, type Problem, problemsOf, redactPath } from "./problems.ts";
 
 /** Finds an environment connection (postgres, bigquery, ...) by name. */
@@ -183,7 +184,7 @@ export async function compileModel(
   options: CompileModelOptions = {},
 ): Promise<CompiledModel> {
   const result = await tryCompile(pkg, modelPath, options);
-  if ("problems" in result) throw compileFailure(result.problems, 1);
+  if ("problems" in result) throw compileFailure(explainDataPaths(result.problems, pkg.packageDir), 1);
   return result;
 }
 
@@ -215,7 +216,7 @@ export async function compilePackage(
       models.set(path, result);
     }
   }
-  if (problems.length > 0) throw compileFailure(problems, failed);
+  if (problems.length > 0) throw compileFailure(explainDataPaths(problems, pkg.packageDir), failed);
   return { packageDir: pkg.packageDir, models };
 }
 

@@ -32,6 +32,8 @@ export interface FieldMetadata {
   joinPath: string[];
   /** Other tag lines (e.g. `# bar_chart`), as written. */
   tags?: string[];
+  /** True for a raw table column the model takes as it is: no expression, not renamed (`get_context` field type `column`). */
+  column?: true;
 }
 
 /** A join of a source. */
@@ -169,12 +171,21 @@ function fieldsOf(
       out.views.push(describeField(field, "view", "view", joinPath));
     } else if (field.isAtomicField()) {
       const measure = field.isCalculation();
-      out[measure ? "measures" : "dimensions"].push(
-        describeField(field, measure ? "measure" : "dimension", String(field.type), joinPath),
-      );
+      const described = describeField(field, measure ? "measure" : "dimension", String(field.type), joinPath);
+      out[measure ? "measures" : "dimensions"].push(!measure && isRawColumn(field) ? { ...described, column: true } : described);
     }
   }
   return out;
+}
+
+/**
+ * Whether a dimension is a column of the source's table taken as it is: Malloy
+ * calls a field without an expression intrinsic, and a `rename:` keeps the
+ * column's name in the definition under a new field name.
+ */
+function isRawColumn(field: Field): boolean {
+  const def = (field as unknown as { fieldTypeDef?: { name?: string; e?: unknown } }).fieldTypeDef;
+  return field.isIntrinsic() && def !== undefined && !("e" in def) && def.name === field.name;
 }
 
 function describeField(

@@ -23,6 +23,7 @@ import {
   type QueryMaterializer,
   type QueryRecord,
   Result,
+  API,
 } from "@malloydata/malloy";
 import type { CompiledModel } from "./compile.ts";
 import { QueryError, problemsOf, redactPath } from "./problems.ts";
@@ -70,6 +71,8 @@ export interface RunQueryOptions {
   authorize?: (query: PreparedQuery) => PreparedQuery | Promise<PreparedQuery>;
   /** Compile (and authorize) only: answer the SQL and schema without running. */
   dryRun?: boolean;
+  /** Also answer Malloy's own result (schema with its tags, data as cells) for `@malloydata/render`. */
+  malloyResult?: boolean;
 }
 
 /** A column of the result. */
@@ -96,6 +99,8 @@ export interface QueryResponse {
     sql: string;
     connection: string;
   };
+  /** Malloy's result (`Malloy.Result` of `@malloydata/malloy-interfaces`) when asked for, without its SQL. */
+  malloyResult?: unknown;
 }
 
 /** Default most rows of a result. */
@@ -193,7 +198,14 @@ async function execute(
     truncated,
     executionTime: elapsed(),
     metadata,
+    ...(options.malloyResult ? { malloyResult: stableResult(result) } : {}),
   };
+}
+
+/** Malloy's stable result of a query (what `@malloydata/render` draws), JSON-safe, without the SQL (the metadata carries it redacted). */
+function stableResult(result: Result): unknown {
+  const { sql: _sql, ...stable } = API.util.wrapResult(result);
+  return jsonSafe(stable);
 }
 
 /** A query compiled against a model definition: what {@link chooseQuery} chose, compiled. */

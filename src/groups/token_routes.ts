@@ -36,6 +36,14 @@ function expiry(text: string | undefined, config: { apiKeyDefaultDays: number; a
   return d;
 }
 
+/** A field given in the query or the JSON body (400 when both give different values). */
+function oneOf(field: string, inQuery: string | undefined, inBody: string | undefined): string | undefined {
+  if (inQuery !== undefined && inBody !== undefined && inQuery !== inBody) {
+    throw badRequest(`${field} is given twice with different values (query '${inQuery}', body '${inBody}'); give it once`);
+  }
+  return inQuery ?? inBody;
+}
+
 const tags = ["groups"];
 
 /** Routes of group tokens. */
@@ -45,13 +53,17 @@ export function groupTokenRoutes(ctx: AppContext) {
     .use(routeAccess(ctx))
     .post(
       "/",
-      async ({ group, query, set }) => {
-        const expiresAt = expiry(query.expiresAt, ctx.config);
+      async ({ group, query, body, set }) => {
+        const unknown = Object.keys(body ?? {}).filter((k) => k !== "name" && k !== "expiresAt");
+        if (unknown.length > 0) throw badRequest(`the body may hold name and expiresAt (ISO 8601) only, not ${unknown.join(", ")}`);
+        const tokenName = oneOf("name", query.name, body?.name);
+        if (tokenName === undefined) throw badRequest("name is required: give the token a name with ?name= (or a JSON body { \"name\": ... })");
+        const expiresAt = expiry(oneOf("expiresAt", query.expiresAt, body?.expiresAt), ctx.config);
         const secret = newSecret();
         const token = await ctx.sql.begin(async (tx) => {
-          const [dup] = await tx`SELECT 1 FROM group_tokens WHERE group_id = ${group.id} AND name = ${query.name}`;
-          if (dup) throw conflict(`group '${group.name}' already has a token named '${query.name}'; delete it or pick another name`);
-          return await insertToken(tx, group, { name: query.name, secretHash: await sha256Hex(secret), expiresAt });
+          const [dup] = await tx`SELECT 1 FROM group_tokens WHERE group_id = ${group.id} AND name = ${tokenName}`;
+          if (dup) throw conflict(`group '${group.name}' already has a token named '${tokenName}'; delete it or pick another name`);
+          return await insertToken(tx, group, { name: tokenName, secretHash: await sha256Hex(secret), expiresAt });
         });
         set.status = 201;
         return { ...token, secret };
@@ -60,12 +72,18 @@ export function groupTokenRoutes(ctx: AppContext) {
         params: groupParams,
         groupAccess: "admin",
         query: t.Object({
-          name: name("name"),
+          name: t.Optional(name("name")),
           expiresAt: t.Optional(t.String({ maxLength: 64, error: "expiresAt must be an ISO 8601 date-time" })),
         }),
+        body: t.Optional(t.Object({
+          name: t.Optional(name("name")),
+          expiresAt: t.Optional(t.String({ maxLength: 64, error: "expiresAt must be an ISO 8601 date-time" })),
+        }, { additionalProperties: true, description: "The query's fields, in a JSON body; any other field is 400" })),
         detail: {
           summary: "Create a group token (API key); the response is the only one that carries its secret",
-          description: "`?name=` (required) and `?expiresAt=` (ISO 8601; default one year, `API_KEY_DEFAULT_DAYS`; at most `API_KEY_MAX_DAYS`, 365 by default). Send the secret as " +
+          description: "`?name=` (required) and `?expiresAt=` (ISO 8601; default one year, `API_KEY_DEFAULT_DAYS`; at most `API_KEY_MAX_DAYS`, 365 by default), " +
+            "or the same fields in a JSON body `{ name, expiresAt }` (honoured alike; a field given in both places with different values, or any other " +
+            "body field, is 400). Send the secret as " +
             "`Authorization: ApiKey <secret>`; it acts with the group's permissions. Group admins and organization admins only.",
           tags,
         },

@@ -36,6 +36,9 @@ const STATUS: Record<ErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
+/** Every error code the service answers (the OpenAPI document's `Error.code` enumeration). */
+export const ERROR_CODES = Object.keys(STATUS) as ErrorCode[];
+
 /** Options of an {@link ApiError}. */
 export interface ApiErrorOptions {
   /** Overrides the code's default status (for example 413 for VALIDATION_ERROR). */

@@ -33,11 +33,11 @@
  * @module
  */
 import { Elysia } from "elysia";
-import { ADMIN, MODEL, READ } from "../access/roles.ts";
+import { ADMIN, MODEL, READ, roleName } from "../access/roles.ts";
 import { isSystemAdmin, type Principal } from "../access/principal.ts";
 import { required, requiredUser } from "./auth.ts";
 import { type AppContext, requestMeta } from "./context.ts";
-import { ForbiddenError, NotFoundError } from "../errors.ts";
+import { ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { organizationFor } from "../organizations/lookup.ts";
 import { environmentFor, organizationSeenThrough } from "../environments/lookup.ts";
 import { packageFor, publishTarget } from "../packages/lookup.ts";
@@ -45,7 +45,7 @@ import { versionFor } from "../packages/version_lookup.ts";
 import { shareTarget, workspaceFor } from "../workspaces/lookup.ts";
 import { documentFor, documentsWorkspace } from "../documents/lookup.ts";
 import { groupFor } from "../groups/access.ts";
-import { checkKind, checkRole, locate, requireManage, requireOwn, self, type Located, type PermissionLevel } from "../permissions/access.ts";
+import { checkKind, checkRole, locate, mayShare, requireManage, requireOwn, requireRequester, self, type Located, type PermissionLevel } from "../permissions/access.ts";
 import { watchScope, watchStartTarget } from "../watch/access.ts";
 import { parsePrincipal } from "./params.ts";
 import { security } from "./security.ts";
@@ -179,15 +179,18 @@ export interface Grants {
 
 /**
  * The permissions of a resource of `spec`'s level: 404 when the caller cannot
- * see it (nor, for its own grant, is a member of its organization), 403 when
- * the operation needs the managing role it lacks. A grant or change of a role
- * stronger than the caller's own is 403; the role name and principal kind of
- * the body are checked first (400), as before the resource.
+ * see it (nor, for its own grant or request, is allowed to ask: see
+ * requireRequester), 403 when the operation needs the managing role it lacks.
+ * A grant or change of a role stronger than the caller's own is 403; sharing
+ * callers (package modelers) grant and read grants but do not change or
+ * revoke them. A request for a role the caller already holds is 409. The
+ * role name and principal kind of the body are checked first (400), as
+ * before the resource.
  */
 async function permissionRule(
   ctx: AppContext,
   principal: Principal | null | undefined,
-  input: { params: Params; query: Record<string, unknown>; body: unknown },
+  input: { params: Params; query: Record<string, unknown>; body: unknown; method: string },
   spec: PermissionLevel,
   need: PermissionRule,
 ): Promise<Grants> {
@@ -206,23 +209,28 @@ async function permissionRule(
   if (need === "manage-or-own") {
     const one = input.params.principal;
     if (one === undefined) {
-      if (loc.rank >= spec.manage) return { loc, mode: "grant" };
+      if (mayShare(spec, loc)) return { loc, mode: "grant" };
       await requireOwn(ctx, p, loc);
       return { loc, mode: "grant", only: self(p) };
     }
     if (one === self(p).ref) await requireOwn(ctx, p, loc);
-    else requireManage(spec, loc);
+    else if (!(mayShare(spec, loc) && input.method === "GET")) requireManage(spec, loc);
     return { loc, mode: "grant" };
   }
-  if (loc.rank >= spec.manage) {
+  const asked = input.query.requestPermission === true || body.requestPermission === true;
+  // a caller who may grant grants, unless it asks for a role for itself
+  if (mayShare(spec, loc) && !(asked && body.userGroupId === self(p).ref)) {
     if (roleRank > loc.rank) throw stronger();
     return { loc, mode: "grant" };
   }
-  if (input.query.requestPermission !== true && body.requestPermission !== true) requireManage(spec, loc);
-  await requireOwn(ctx, p, loc);
+  if (!asked) requireManage(spec, loc);
+  await requireRequester(ctx, p, loc);
   if (p.kind !== "user") throw new ForbiddenError("API keys act as their group and cannot request access; use a user's access token");
   if (body.userGroupId !== `user:${p.userName}`) {
     throw new ForbiddenError(`an access request is for yourself: set userGroupId to user:${p.userName}, or ask an admin to grant ${body.userGroupId}`);
+  }
+  if (roleRank <= loc.rank) {
+    throw new ConflictError(`you already have ${roleName(spec.level, loc.rank)} on ${loc.label}, which includes ${body.permission}; request a stronger role`);
   }
   return { loc, mode: "request" };
 }
@@ -381,8 +389,8 @@ export function routeAccess(ctx: AppContext) {
       }),
       permissionAccess: ({ level, need }: { level: PermissionLevel; need: PermissionRule }) => ({
         detail: declared(`permissions:${need}`),
-        async resolve({ params, principal, query, body }) {
-          return { grants: await permissionRule(ctx, principal, { params: params, query, body }, level, need) };
+        async resolve({ params, principal, query, body, request }) {
+          return { grants: await permissionRule(ctx, principal, { params: params, query, body, method: request.method }, level, need) };
         },
       }),
       documentsAccess: (need: "viewer-of-any") => ({

@@ -4,9 +4,10 @@
  * tool code ({@link callTool}), the answer's rows serialized once (the
  * structured content's JSON text is also the text content), and no schema
  * pass over the result. Every other request (initialize, tools/list,
- * notifications, batches, anything malformed or with headers the transport
+ * notifications, batches, text that is not JSON or with headers the transport
  * would refuse) goes to the SDK's transport unchanged, which answers it as
- * before; test/mcp/protocol.test.ts compares both answers.
+ * before; valid JSON that is not a JSON-RPC message is answered here with
+ * -32600; test/mcp/protocol.test.ts compares both answers.
  * @module
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
@@ -24,6 +25,9 @@ export interface Deferred {
 /** JSON-RPC "Internal error", for a thrown error without a code. */
 const INTERNAL_ERROR = -32603;
 
+/** JSON-RPC "Invalid Request": valid JSON that is not a request, notification or response. */
+const INVALID_REQUEST = -32600;
+
 function plainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -36,6 +40,35 @@ function headersPass(request: Request): boolean {
   if (type !== "application/json" && type !== "application/json;charset=utf-8") return false;
   const version = request.headers.get("mcp-protocol-version");
   return version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+}
+
+function validId(id: unknown): id is string | number {
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+}
+
+/** Whether a parsed value is one JSON-RPC 2.0 message: a request or notification (a method), or a response (an id with a result or an error). */
+function isMessage(value: unknown): boolean {
+  if (!plainObject(value) || value.jsonrpc !== "2.0") return false;
+  if ("id" in value && value.id !== null && !validId(value.id)) return false;
+  if (typeof value.method === "string") return true;
+  return "id" in value && ("result" in value || "error" in value);
+}
+
+/**
+ * The 400 answer to valid JSON that is not a JSON-RPC message nor a non-empty
+ * batch of them (the SDK's transport calls any body it cannot read a parse
+ * error, -32700; JSON-RPC 2.0 names this case -32600), or null.
+ */
+function invalidRequest(parsed: unknown): Response | null {
+  if (Array.isArray(parsed) ? parsed.length > 0 && parsed.every(isMessage) : isMessage(parsed)) return null;
+  const id = plainObject(parsed) && validId(parsed.id) ? parsed.id : null;
+  const message = Array.isArray(parsed)
+    ? "Invalid Request: a batch must be a non-empty array of JSON-RPC 2.0 messages"
+    : 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 message; send {"jsonrpc":"2.0","id":1,"method":"tools/list"} or a tools/call with params {name, arguments}';
+  return new Response(JSON.stringify({ jsonrpc: "2.0", id, error: { code: INVALID_REQUEST, message } }), {
+    status: 400,
+    headers: { "content-type": "application/json" },
+  });
 }
 
 /** One `tools/call` request with a valid id, a tool name and object arguments, or null. */
@@ -85,6 +118,8 @@ export async function directToolCall(request: Request, principal: Principal, opt
   } catch {
     return again();
   }
+  const invalid = invalidRequest(message);
+  if (invalid) return invalid;
   const call = toolCallOf(message);
   if (!call) return again();
   const id = JSON.stringify(call.id);

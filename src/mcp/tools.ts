@@ -138,10 +138,13 @@ export const GET_CONTEXT_TOOL = {
   name: "get_context",
   title: "Find data entities for a question",
   description:
-    "Finds the sources, dimensions, measures, views and indexed values of published models that match a " +
+    "Finds the sources, dimensions, measures, views, raw table columns and indexed values of published models that match a " +
     "natural-language question (semantic matching, not exact). Narrow the search with environment_name, then " +
     "package_name, then model_uri, then source_name; each needs the ones before it. To widen a search, drop " +
-    "arguments from the right. The result says how to write the query for execute_query.",
+    "arguments from the right. The result says how to write the query for execute_query. It also says `retrieval` " +
+    "(`llm` when the server's language model split the question into phrases, else `local`) and `status`: `ready`, or " +
+    "`indexing` (with `progress`), `index_failed` or `not_indexed` (with `reason`) when the scope is not fully indexed " +
+    "and the answer may miss indexed values.",
   inputSchema: jsonSchema(GetContextSchema),
   outputSchema: {
     type: "object",
@@ -149,6 +152,17 @@ export const GET_CONTEXT_TOOL = {
       sources: { type: "array", items: { type: "object" } },
       next_steps: { type: "array", items: { type: "string" } },
       malloy_documentation: { type: "string" },
+      retrieval: { type: "string", enum: ["local", "llm"], description: "which path split the question into phrases" },
+      status: {
+        type: "string",
+        enum: ["ready", "indexing", "index_failed", "not_indexed"],
+        description: "whether the scope is fully indexed; when not, the answer comes from what is indexed so far",
+      },
+      progress: {
+        type: "object",
+        description: "while indexing: versions_indexed, versions_total, units_done, units_total, indexing (env/package@version)",
+      },
+      reason: { type: "string", description: "why the scope is not fully indexed, and what to do" },
     },
     required: ["sources", "next_steps", "malloy_documentation"],
   },

@@ -49,11 +49,11 @@ function modelPlugin(ctx: AppContext, prefix: string) {
           // sources of #(authorize) the caller may not query are hidden from viewers
           const meta = await findModel(ctx.sql, version.uuid, m.path);
           const names = meta ? await visibleNames(ctx.sql, p, meta, { rank: pkg.rank, envId: pkg.envId }) : {};
-          out.push({ ...m, ...names, packageName: pkg.name, versionId: version.id });
+          out.push({ ...m, kind: m.path.endsWith(".malloynb") ? "notebook" : "model", ...names, packageName: pkg.name, versionId: version.id });
         }
         return out;
       },
-      { params: pkgParams, pkgAccess: "viewer", query: versionQuery, detail: { summary: "List the models of a version (latest by default)", tags } },
+      { params: pkgParams, pkgAccess: "viewer", query: versionQuery, detail: { summary: "List the models and notebooks of a version (latest by default); `kind` is `model` (.malloy) or `notebook` (.malloynb)", tags } },
     )
     .get(
       "/:env/packages/:pkg/models/*",

@@ -33,7 +33,7 @@ function modelEntities(meta: ModelMetadata): ModelEntity[] {
     for (const field of [...source.dimensions, ...source.measures, ...source.views]) {
       out.push({
         ...base, kind: field.fieldType, name: field.name, path: field.path, sourceName: source.name,
-        fieldType: field.fieldType, dataType: field.dataType, description: field.description ?? null, indexed: field.indexed,
+        fieldType: field.column && field.fieldType === "dimension" ? "column" : field.fieldType, dataType: field.dataType, description: field.description ?? null, indexed: field.indexed,
       });
     }
   }

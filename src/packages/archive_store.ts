@@ -8,7 +8,8 @@
 import { mkdir, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Db } from "../db/database.ts";
-import { fileChunks, findChunkedFile, putChunkedFile, writeChunkedFile, type ChunkedKind, type StoredFile } from "../db/chunked_files.ts";
+import { DamagedFileError, fileChunks, findChunkedFile, putChunkedFile, writeChunkedFile, type ChunkedKind, type StoredFile } from "../db/chunked_files.ts";
+import { ConflictError } from "../errors.ts";
 import { extractArchiveFile, type ReadArchiveOptions } from "../engine/mod.ts";
 
 /** Package archives in the chunked-file store. */
@@ -21,10 +22,18 @@ export type StoredArchive = StoredFile;
  * Stores the archive file at `path` under its sha256, 4 MiB at a time (no-op
  * when stored already). Call it inside the transaction that inserts the
  * version: the stored row is locked (`FOR KEY SHARE`) so a concurrent orphan
- * sweep cannot remove it, and a refused publish stores nothing.
+ * sweep cannot remove it, and a refused publish stores nothing. When versions
+ * of this archive are in `error_state` (their copy was found damaged), its
+ * chunks are written again and those versions return to `unarchive`.
  */
 export async function putArchive(tx: Db, path: string, archive: { sha256: string; size: number }): Promise<void> {
-  await putChunkedFile(tx, ARCHIVES, { path, sha256: archive.sha256, size: archive.size });
+  // the same bytes published again repair a copy found damaged: its versions serve again
+  const [damaged] = await tx`SELECT 1 FROM package_versions WHERE blob_sha256 = ${archive.sha256} AND archive_status = 'error_state' LIMIT 1`;
+  await putChunkedFile(tx, ARCHIVES, { path, sha256: archive.sha256, size: archive.size, rewrite: damaged !== undefined });
+  if (damaged) {
+    await tx`UPDATE package_versions SET archive_status = 'unarchive', updated_at = clock_timestamp()
+              WHERE blob_sha256 = ${archive.sha256} AND archive_status = 'error_state'`;
+  }
 }
 
 /** The stored archive with this sha256, or `null`. */
@@ -38,10 +47,22 @@ export function archiveChunks(db: Db, archive: StoredArchive): AsyncGenerator<Ui
 }
 
 /**
+ * Puts every version stored as archive `sha256` in `archiveStatus`
+ * `error_state`: it cannot be served (its archive is damaged), and
+ * `PATCH .../versions/{versionId}` cannot unarchive it.
+ */
+async function markUnservable(db: Db, sha256: string): Promise<void> {
+  await db`UPDATE package_versions SET archive_status = 'error_state', updated_at = clock_timestamp()
+            WHERE blob_sha256 = ${sha256} AND archive_status <> 'error_state'`;
+}
+
+/**
  * The folder `<cacheDir>/<sha256>` of a stored archive, extracted on first
  * use on this node (another node's publish, or after DATA_DIR was lost): the
  * archive is streamed from the database into a temporary file, then unpacked
  * from it entry by entry. `null` when the database does not have the archive.
+ * An archive whose bytes no longer match its sha256 puts its versions in
+ * `error_state` and is a ConflictError saying so.
  */
 export async function extractStoredArchive(
   db: Db,
@@ -55,7 +76,14 @@ export async function extractStoredArchive(
   await mkdir(cacheDir, { recursive: true });
   const zipPath = join(cacheDir, `.tmp-${sha256}-${crypto.randomUUID()}.zip`);
   try {
-    if (!(await writeChunkedFile(db, ARCHIVES, { sha256, target: zipPath }))) return null;
+    const written = await writeChunkedFile(db, ARCHIVES, { sha256, target: zipPath }).catch(async (error) => {
+      if (!(error instanceof DamagedFileError)) throw error;
+      await markUnservable(db, sha256);
+      throw new ConflictError(
+        "the version's archive is damaged in the platform database (its bytes no longer match the sha256 recorded at publish), so the version is now in archiveStatus error_state and cannot be served; publish the package again as a new version",
+      );
+    });
+    if (!written) return null;
     return await extractArchiveFile(zipPath, { cacheDir, sha256, read: options.read });
   } finally {
     await rm(zipPath, { force: true });

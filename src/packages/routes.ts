@@ -108,7 +108,9 @@ function packagePlugin(ctx: AppContext, prefix: string) {
           ...packageView(pkg!),
           version: versionView({ ...version, isLatest: pkg!.latestVersion === published.version.id }),
           ...(runId ? { runId } : {}),
-          models: published.models.map((m) => m.modelPath),
+          // notebooks (.malloynb) compile like models but are listed as what they are
+          models: published.models.map((m) => m.modelPath).filter((path) => !isNotebook(path)),
+          notebooks: published.models.map((m) => m.modelPath).filter(isNotebook),
           ...(published.failedNotebooks ? { failedNotebooks: published.failedNotebooks } : {}),
         };
       },
@@ -191,6 +193,11 @@ function packagePlugin(ctx: AppContext, prefix: string) {
     );
 }
 
+/** Whether a model path is a notebook (`.malloynb`). */
+function isNotebook(path: string): boolean {
+  return path.endsWith(".malloynb");
+}
+
 function organizationPackagesPlugin(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations" })
     .use(security(ctx))
@@ -212,7 +219,7 @@ function organizationPackagesPlugin(ctx: AppContext) {
       {
         params: t.Object({ org: name("organizationName") }),
         orgListingAccess: "package-viewer",
-        query: t.Composite([pageQuery, t.Object({ onlyShareable: t.Optional(t.BooleanString({ error: "onlyShareable must be true or false" })) })]),
+        query: t.Composite([pageQuery, t.Object({ onlyShareable: t.Optional(t.BooleanString({ default: true, description: "true (default): only packages the caller can share (admin or modeler); false: every package the caller can read", error: "onlyShareable must be true or false" })) })]),
         detail: { summary: "List packages across an organization: shareable ones (admin or modeler) by default, all readable with onlyShareable=false", tags: ["packages"] },
       },
     );

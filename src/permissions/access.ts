@@ -12,7 +12,7 @@ import { effectiveRank } from "../access/store.ts";
 import type { PrincipalRef, Principal } from "../access/principal.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { isMember } from "../organizations/store.ts";
-import type { GrantPrincipal, GrantTarget } from "./store.ts";
+import { findGrant, type GrantPrincipal, type GrantTarget } from "./store.ts";
 
 /** A resource found from path parameters. */
 interface ResolvedResource {
@@ -35,8 +35,14 @@ export interface PermissionLevel {
   resolve(db: Db, params: Record<string, string>): Promise<ResolvedResource | null>;
   /** Principal kinds a grant may target. */
   principalKinds: readonly PrincipalRef["kind"][];
-  /** Rank needed to grant (admin, manager or editor; package modelers may not). */
+  /** Rank needed to manage permissions: grant any role, change and revoke grants (admin, manager or editor). */
   manage: number;
+  /**
+   * Rank that may also share the resource: create grants of a role no
+   * stronger than its own and read the grants (package modelers); absent
+   * when only managers grant.
+   */
+  share?: number;
 }
 
 /** The resource of a permission route, located for the caller. */
@@ -68,6 +74,11 @@ export function requireManage(spec: PermissionLevel, loc: Located): void {
   }
 }
 
+/** Whether the caller may share the resource: it manages its permissions, or holds the level's sharing rank. */
+export function mayShare(spec: PermissionLevel, loc: Located): boolean {
+  return loc.rank >= spec.manage || (spec.share !== undefined && loc.rank >= spec.share);
+}
+
 /** The rank of a role name of the level (400 when the level has no such role). */
 export function checkRole(spec: PermissionLevel, role: string): number {
   if (!ROLES[spec.level].includes(role)) {
@@ -90,15 +101,34 @@ export function self(principal: Principal): GrantPrincipal & { ref: string } {
     : { kind: "group", id: principal.groupId, ref: `group:${principal.groupName}` };
 }
 
-/** Whether the caller may see its own grant or request here: it sees the resource or is a member of its organization. */
+/**
+ * Whether the caller may see its own grant or request here: it sees the
+ * resource; or, for an environment or a package, it is a member of the
+ * organization (it may ask to see one it has not been given); or, for an
+ * organization, it holds a request there. A workspace or a document the
+ * caller cannot see stays hidden (404).
+ */
 async function seesOwn(ctx: AppContext, principal: Principal, loc: Located): Promise<boolean> {
   if (loc.rank >= 1) return true;
-  return principal.kind === "user" && await isMember(ctx.sql, principal.userId, loc.orgId);
+  if (principal.kind !== "user") return false;
+  if (loc.target.kind === "environment" || loc.target.kind === "package") return await isMember(ctx.sql, principal.userId, loc.orgId);
+  if (loc.target.kind === "organization") return (await findGrant(ctx.sql, loc.target, { kind: "user", id: principal.userId })) !== null;
+  return false;
 }
 
 /** 404 unless the caller may see its own grant or request here. */
 export async function requireOwn(ctx: AppContext, principal: Principal, loc: Located): Promise<void> {
   if (!(await seesOwn(ctx, principal, loc))) throw new NotFoundError(`${loc.label} not found`);
+}
+
+/**
+ * 404 unless the caller may file an access request here: what lets it see
+ * its own grant, and at the organization level any signed-in user (asking
+ * to join reveals nothing but the request itself).
+ */
+export async function requireRequester(ctx: AppContext, principal: Principal, loc: Located): Promise<void> {
+  if (loc.target.kind === "organization" && principal.kind === "user") return;
+  await requireOwn(ctx, principal, loc);
 }
 
 /**

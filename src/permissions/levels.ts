@@ -5,7 +5,7 @@
  * Environment and package levels are served under `/environments/` and `/projects/`.
  * @module
  */
-import { ADMIN } from "../access/roles.ts";
+import { ADMIN, MODEL } from "../access/roles.ts";
 import { name, uuid } from "../http/params.ts";
 import type { PermissionLevel } from "./access.ts";
 
@@ -62,8 +62,9 @@ export function packageLevel(prefix: string): PermissionLevel {
       return r ? { id: r.id, orgId: r.org_id } : null;
     },
     principalKinds: ["user", "group", "workspace"],
-    // Only package admins (and admins above) manage who may use a package; modelers publish.
+    // package admins (and admins above) manage who may use a package; its modelers share it as viewer or modeler
     manage: ADMIN,
+    share: MODEL,
   };
 }
 

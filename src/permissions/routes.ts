@@ -19,7 +19,7 @@ import { security } from "../http/security.ts";
 import { isMember } from "../organizations/store.ts";
 import { managesWorkspace, self, type Located, type PermissionLevel } from "./access.ts";
 import { documentLevel, environmentLevel, organizationLevel, packageLevel, workspaceLevel } from "./levels.ts";
-import { deleteGrant, findGrant, listGrants, principalId, putGrant, type GrantPrincipal } from "./store.ts";
+import { deleteGrant, findGrant, listGrants, principalId, putGrant, requestOnTop, type GrantPrincipal } from "./store.ts";
 
 /**
  * Row id of the principal a grant is about. A user must be a member of the
@@ -108,8 +108,9 @@ function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
         const me = self(p);
         const grant = await ctx.sql.begin(async (tx) => {
           const existing = await findGrant(tx, loc.target, me);
-          if (existing && !existing.pending) {
-            throw conflict(`you already have ${existing.permission} on ${loc.label}; ask an admin to change it`);
+          // a grant already held stays until the request is approved
+          if (existing && (existing.currentPermission !== undefined || !existing.pending)) {
+            return await requestOnTop(tx, loc.target, { ...me, role: body.permission });
           }
           return await putGrant(tx, loc.target, { ...me, role: body.permission, pending: true });
         });
@@ -124,10 +125,18 @@ function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
         detail: {
           summary: `Grant a ${spec.level} permission, or request it for yourself`,
           description: `Grants \`permission\` (${ROLES[spec.level].join(", ")}) to \`userGroupId\`; 409 when it already has a grant ` +
-            "(use PATCH). A pending request for that principal is approved (pending cleared). Callers who may not manage " +
-            "permissions add `?requestPermission=true` (or body `requestPermission: true`) to record a pending access request " +
-            "for themselves (userGroupId must be `user:<you>`); it confers nothing until an admin approves it by creating or " +
-            "updating the grant. Without the flag such callers get 403 (404 when they cannot see the resource). You cannot " +
+            "(use PATCH). A pending request for that principal is approved (pending cleared). " +
+            (spec.share !== undefined ? "Package modelers may share the package too: grant viewer or modeler (never a role above their own: 403). " : "") +
+            "Any caller may ask for more than it holds: `?requestPermission=true` (or body `requestPermission: true`) with " +
+            "userGroupId `user:<you>` records a pending request (201, `pending: true`; `currentPermission` names a grant already " +
+            "held, which stays until an admin approves by creating or updating the grant); 409 when the caller already holds " +
+            "that role or a stronger one. " +
+            (spec.level === "organization"
+              ? "A signed-in user who is not a member may ask to join. "
+              : spec.level === "workspace" || spec.level === "document"
+              ? "A caller who cannot see the resource gets 404. "
+              : "Members of the organization may ask even when they cannot see it; others get 404. ") +
+            "Without the flag, callers who may not grant get 403 (404 when they cannot see the resource). You cannot " +
             "grant a role stronger than your own.",
           tags,
         },

@@ -23,18 +23,21 @@ export interface GrantView {
   permission: string;
   createdAt: string;
   updatedAt: string;
-  /** Present (true) on an access request that an admin has not approved yet. */
+  /** Present (true) on an access request that an admin has not approved yet (`permission` is the role asked for). */
   pending?: true;
+  /** On a request from a principal that already holds a grant here: the role it holds until the request is approved. */
+  currentPermission?: string;
 }
 
 function toGrant(r: Record<string, unknown>): GrantView {
   const view: GrantView = {
     userGroupId: `${r.principal_kind}:${r.principal_name}`,
-    permission: r.role as string,
+    permission: (r.requested_role ?? r.role) as string,
     createdAt: (r.created_at as Date).toISOString(),
     updatedAt: (r.updated_at as Date).toISOString(),
   };
-  if (r.pending) view.pending = true;
+  if (r.pending || r.requested_role) view.pending = true;
+  if (r.requested_role) view.currentPermission = r.role as string;
   return view;
 }
 
@@ -51,7 +54,7 @@ export interface ListGrantOptions {
 export async function listGrants(db: Db, target: GrantTarget, options: ListGrantOptions): Promise<GrantView[]> {
   const rows = await db`
     SELECT * FROM (
-      SELECT g.principal_kind, g.role, g.pending, g.created_at, g.updated_at, g.principal_id,
+      SELECT g.principal_kind, g.role, g.pending, g.requested_role, g.created_at, g.updated_at, g.principal_id,
              coalesce(u.user_name, gr.name, w.name) AS principal_name
         FROM grants g
         LEFT JOIN users u ON g.principal_kind = 'user' AND u.id = g.principal_id
@@ -68,7 +71,7 @@ export async function listGrants(db: Db, target: GrantTarget, options: ListGrant
 /** The grant of one principal on a resource, or null. */
 export async function findGrant(db: Db, target: GrantTarget, principal: GrantPrincipal): Promise<GrantView | null> {
   const [r] = await db`
-    SELECT g.principal_kind, g.role, g.pending, g.created_at, g.updated_at,
+    SELECT g.principal_kind, g.role, g.pending, g.requested_role, g.created_at, g.updated_at,
            coalesce(u.user_name, gr.name, w.name) AS principal_name
       FROM grants g
       LEFT JOIN users u ON g.principal_kind = 'user' AND u.id = g.principal_id
@@ -87,13 +90,24 @@ export interface PutGrantOptions {
   pending: boolean;
 }
 
-/** Creates or replaces the grant of a principal on a resource. */
+/** Creates or replaces the grant of a principal on a resource (an approval clears a request on top of it). */
 export async function putGrant(db: Db, target: GrantTarget, grant: GrantPrincipal & PutGrantOptions): Promise<GrantView> {
   await db`
     INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role, pending)
     VALUES (${target.kind}, ${target.id}, ${grant.kind}, ${grant.id}, ${grant.role}, ${grant.pending})
     ON CONFLICT (resource_kind, coalesce(resource_id, '00000000-0000-0000-0000-000000000000'::uuid), principal_kind, principal_id)
-    DO UPDATE SET role = excluded.role, pending = excluded.pending, updated_at = now()`;
+    DO UPDATE SET role = excluded.role, pending = excluded.pending, requested_role = NULL, updated_at = now()`;
+  return (await findGrant(db, target, grant))!;
+}
+
+/**
+ * Records a request for `role` by a principal that holds a (weaker) grant on
+ * the resource: the grant stays as it is until an admin approves.
+ */
+export async function requestOnTop(db: Db, target: GrantTarget, grant: GrantPrincipal & { role: string }): Promise<GrantView> {
+  await db`UPDATE grants SET requested_role = ${grant.role}, updated_at = now()
+            WHERE resource_kind = ${target.kind} AND resource_id = ${target.id}
+              AND principal_kind = ${grant.kind} AND principal_id = ${grant.id} AND NOT pending`;
   return (await findGrant(db, target, grant))!;
 }
 

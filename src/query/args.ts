@@ -30,6 +30,8 @@ export interface QueryArgs {
   dry_run?: boolean;
   /** Values of the model's givens (`$NAME`) by name; givens filled from trusted attributes cannot be set. */
   givens?: Record<string, unknown>;
+  /** Also answer Malloy's own result (`malloyResult`) for a renderer (REST `malloyResult: true`). */
+  malloy_result?: boolean;
 }
 
 /** How argument names appear in error messages: the MCP tool's (`snake`) or REST's (`camel`). */
@@ -48,6 +50,7 @@ const CAMEL: Record<string, string> = {
   source_name: "sourceName",
   version_id: "versionId",
   dry_run: "dryRun",
+  malloy_result: "malloyResult",
 };
 
 /** The name of an argument in the given style. */
@@ -128,10 +131,13 @@ export function checkQueryArgs(input: unknown, options: { style?: ArgumentStyle 
   if (givens !== undefined && (typeof givens !== "object" || Array.isArray(givens))) {
     throw badRequest(`givens must be an object of the model's givens by name, e.g. { "REGION": "us-east" }`);
   }
+  const malloyResult = args.malloy_result === undefined || args.malloy_result === null ? undefined : args.malloy_result;
+  if (malloyResult !== undefined && typeof malloyResult !== "boolean") throw badRequest(`${n("malloy_result")} must be true or false`);
   return {
     organization, environment_name, package_name, model_uri: args.model_uri, modelPath, query, query_name, source_name, version_id, workspace,
     ...(limit === undefined ? {} : { limit: limit as number }),
     ...(dryRun === undefined ? {} : { dry_run: dryRun as boolean }),
     ...(givens === undefined ? {} : { givens: givens as Record<string, unknown> }),
+    ...(malloyResult ? { malloy_result: true } : {}),
   };
 }

@@ -35,6 +35,8 @@ export interface QueryEnvelope {
   /** Milliseconds spent compiling the query and running it. */
   executionTime: number;
   metadata: QueryMetadata;
+  /** Malloy's own result (`Malloy.Result`: schema with the query's tags, data as cells), when the request asked for it. */
+  malloyResult?: unknown;
 }
 
 /** What a result is and where it came from. */
@@ -158,6 +160,7 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
       restricted,
       modelDef,
       dryRun: args.dry_run,
+      malloyResult: args.malloy_result,
       authorize: async (query) => {
         try {
           const authorized = await authorizeQuery(ctx.sql, caller, query, { compiled: served.compiled, text: args.query, prefetched: pkg.effective, groups, givens: args.givens });
@@ -199,5 +202,6 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
       rowLimit,
       ...(materialization ? { materialization } : {}),
     },
+    ...(result.malloyResult === undefined ? {} : { malloyResult: result.malloyResult }),
   };
 }

@@ -28,9 +28,10 @@ const queryBody = t.Object({
   limit: t.Optional(t.Integer({ minimum: 1, error: "limit must be a positive integer (rows to return, at most QUERY_ROW_LIMIT)" })),
   dryRun: t.Optional(t.Boolean({ error: "dryRun must be true or false" })),
   givens: t.Optional(t.Record(t.String(), t.Any(), { description: "values of the model's givens ($NAME) by name; a given named like an attribute of the organization is filled from the caller's attribute and cannot be set here (400)" })),
+  malloyResult: t.Optional(t.Boolean({ error: "malloyResult must be true or false" })),
 }, { additionalProperties: true });
 
-const SNAKE = { query_name: "queryName", source_name: "sourceName", version_id: "versionId", dry_run: "dryRun" } as const;
+const SNAKE = { query_name: "queryName", source_name: "sourceName", version_id: "versionId", dry_run: "dryRun", malloy_result: "malloyResult" } as const;
 
 /**
  * How a REST query arrived: `app` from an in-package app (its app token, a sandboxed page,
@@ -82,6 +83,7 @@ function queryPlugin(ctx: AppContext, prefix: string) {
             limit: fields.limit as number | undefined,
             dry_run: fields.dryRun as boolean | undefined,
             givens: fields.givens as Record<string, unknown> | undefined,
+            malloy_result: fields.malloyResult as boolean | undefined,
           }, { style: "camel", signal: request.signal, via: viaOf(request), since: requestMeta(request)?.start });
         } catch (error) {
           if (error instanceof QueryError) throw queryErrorResponse(error);
@@ -95,7 +97,7 @@ function queryPlugin(ctx: AppContext, prefix: string) {
         // the query runner (shared with MCP and apps) loads the package: 404 unless the caller can read it
         access: "custom:package-viewer-by-query-runner",
         detail: {
-          summary: "Run a query against a model: `query` (Malloy text) or `queryName` + `sourceName` (a view or named query), optional `versionId` (latest unarchived by default), `limit` (rows, at most QUERY_ROW_LIMIT) and `dryRun` (compile and authorize only: { sql, schema, sources }); answers { data, totalRows, executionTime, metadata }. The path is .../models/{modelPath}/query",
+          summary: "Run a query against a model: `query` (Malloy text) or `queryName` + `sourceName` (a view or named query), optional `versionId` (latest unarchived by default), `limit` (rows, at most QUERY_ROW_LIMIT) `dryRun` (compile and authorize only: { sql, schema, sources }) and `malloyResult` (also answer `malloyResult`: Malloy's own result, schema with the query's rendering tags and data as cells, for `@malloydata/render`); answers { data, totalRows, executionTime, metadata }. The path is .../models/{modelPath}/query",
           tags: ["query"],
         },
       },

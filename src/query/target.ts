@@ -76,7 +76,7 @@ export function queryableVersion(target: QueryTarget, options: { versionId?: str
   }
   if (version.archiveStatus === "error_state") {
     throw badRequest(
-      `version ${version.id} of package '${pkg.name}' is in error_state (a build or index run failed) and cannot be queried; publish a fixed version, or leave out ${name} to query the latest version`,
+      `version ${version.id} of package '${pkg.name}' is in error_state (its stored archive was found damaged) and cannot be queried; publish a fixed version, or leave out ${name} to query the latest version`,
     );
   }
   return version;

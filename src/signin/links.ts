@@ -1,8 +1,10 @@
 /**
- * Links to the sign-in page and the browser test, shared by the sign-in and
- * app routes (so the app routes do not import the sign-in route module).
+ * Links to the sign-in page and the browser test, shared by the sign-in,
+ * token and app routes (so they do not import the sign-in route module).
  * @module
  */
+import type { AppContext } from "../http/context.ts";
+import { publicOrigin } from "../mcp/protected_resource.ts";
 
 /** Whether a path would be read by a browser as another host (`//host`, `/\host`; tabs and newlines, which URL parsers drop, left out first). */
 function readsAsHost(path: string): boolean {
@@ -37,4 +39,22 @@ export function signInUrl(returnTo: string): string {
 /** Whether a request comes from a browser that wants a page (Accept names text/html). */
 export function wantsHtml(request: Request): boolean {
   return (request.headers.get("accept") ?? "").includes("text/html");
+}
+
+/**
+ * Whether a request comes from another site: an `Origin` whose host is not
+ * this service's. This service's host is the request's own, or
+ * `X-Forwarded-Host` only with `TRUST_PROXY` (a client could send that header
+ * itself), or the host of `PUBLIC_URL`. A request without `Origin` is not foreign.
+ */
+export function foreignOrigin(ctx: AppContext, request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (!origin) return false;
+  const own = new Set([new URL(publicOrigin(request, { trustProxy: ctx.config.trustProxy })).host]);
+  if (ctx.config.publicUrl) own.add(new URL(ctx.config.publicUrl).host);
+  try {
+    return !own.has(new URL(origin).host);
+  } catch {
+    return true;
+  }
 }

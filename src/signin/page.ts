@@ -25,7 +25,7 @@ button{margin-top:1rem;padding:.5rem 1.2rem}.error{color:#a00}.muted{color:#666;
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+    `<link rel="icon" href="/console/favicon.svg"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
 }
 
 /** The sign-in form; `returnTo` is where a successful sign-in goes. */
@@ -42,11 +42,9 @@ export function signInPage(options: { returnTo: string; error?: string; userName
 </form>`);
 }
 
-/** The landing page of `/` for browsers. */
-export function landingPage(options: { name: string; version: string; docs: string; signedInAs?: string }): string {
-  const who = options.signedInAs
-    ? `<p>Signed in as <strong>${escapeHtml(options.signedInAs)}</strong>.</p><form method="post" action="/signout"><button type="submit">Sign out</button></form>`
-    : `<p><a href="/signin">Sign in</a> (opens in-package apps in this browser)</p>`;
+/** The landing page of `/` for a browser that is not signed in (signed in, `/` is the console). */
+export function landingPage(options: { name: string; version: string; docs: string }): string {
+  const who = `<p><a href="/signin">Sign in</a> to open the console (browse models, run queries, see runs and API keys) and in-package apps in this browser.</p>`;
   return page(options.name, `<h1>${escapeHtml(options.name)}</h1><p class="muted">version ${escapeHtml(options.version)}</p>
 <ul><li><a href="${escapeHtml(options.docs)}">API documentation</a></li><li><a href="/api/v0/openapi.json">OpenAPI document</a></li><li><a href="/health">Health</a></li></ul>${who}`);
 }

@@ -1,62 +1,27 @@
 /**
  * Browser sign-in: `GET /signin` (the form), `POST /signin` (password; sets the
- * browser session cookie and returns to `return`), `POST /signout`, and the
- * landing page `GET /` (HTML for browsers, `{ name, version, docs }` for API clients).
+ * browser session cookie and returns to `return`) and `POST /signout`. The
+ * landing page `GET /` is the console's (src/console/routes.ts).
  * @module
  */
 import { Elysia } from "elysia";
-import pkgJson from "../../package.json" with { type: "json" };
-import { clearSessionCookie, sessionCookie, sessionPrincipal } from "../apps/session.ts";
+import { clearSessionCookie, sessionCookie } from "../apps/session.ts";
 import { type AppContext, requestMeta } from "../http/context.ts";
-import { principalLabel } from "../access/principal.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { RateLimitedError } from "../errors.ts";
 import { publicAccess } from "../http/route_access.ts";
-import { landingPage, PAGE_HEADERS, signInPage } from "./page.ts";
-import { publicOrigin } from "../mcp/protected_resource.ts";
-
-/** Name the landing page and `GET /` answer. */
-const SERVICE_NAME = "Malloy data-modeling platform";
-/** Version of the service (package.json). */
-const SERVICE_VERSION: string = pkgJson.version;
-/** Where the API documentation is served. */
-const DOCS_PATH = "/api/v0/docs";
-
-
-import { safeReturn, wantsHtml } from "./links.ts";
+import { PAGE_HEADERS, signInPage } from "./page.ts";
+import { foreignOrigin, safeReturn } from "./links.ts";
 
 function html(body: string, status = 200, extra: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { ...PAGE_HEADERS, ...extra } });
 }
 
-/**
- * A cross-site form post (an `Origin` whose host is not this service's) is
- * refused. This service's host is the request's own, or `X-Forwarded-Host`
- * only with `TRUST_PROXY` (a client could send that header itself), or the
- * host of `PUBLIC_URL`.
- */
-function foreignOrigin(ctx: AppContext, request: Request): boolean {
-  const origin = request.headers.get("origin");
-  if (!origin) return false;
-  const own = new Set([new URL(publicOrigin(request, { trustProxy: ctx.config.trustProxy })).host]);
-  if (ctx.config.publicUrl) own.add(new URL(ctx.config.publicUrl).host);
-  try {
-    return !own.has(new URL(origin).host);
-  } catch {
-    return true;
-  }
-}
-
-/** The sign-in routes and the landing page. */
+/** The sign-in and sign-out routes. */
 export function signInRoutes(ctx: AppContext) {
   const idpUrl = ctx.config.idpSigninUrl;
   return new Elysia()
     .use(publicAccess)
-    .get("/", async ({ request }) => {
-      if (!wantsHtml(request)) return Response.json({ name: SERVICE_NAME, version: SERVICE_VERSION, docs: DOCS_PATH });
-      const principal = await sessionPrincipal(ctx, request);
-      return html(landingPage({ name: SERVICE_NAME, version: SERVICE_VERSION, docs: DOCS_PATH, signedInAs: principal ? principalLabel(principal).replace(/^user:/, "") : undefined }));
-    }, { access: "public", detail: { summary: "Landing page: HTML for browsers (docs, sign-in, version), `{ name, version, docs }` for API clients", tags: ["auth"], security: [] } })
     .get("/signin", ({ query }) => html(signInPage({ returnTo: safeReturn(query.return), idpUrl })), {
       access: "public",
       detail: { summary: "Sign-in page of browsers (password; the identity provider's link when IDP_SIGNIN_URL is set); `?return=` a path of this service", tags: ["auth"], security: [] },

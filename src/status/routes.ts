@@ -8,7 +8,7 @@ import { required } from "../http/auth.ts";
 import { readableEnvironments } from "../environments/store.ts";
 import { security } from "../http/security.ts";
 import { publicAccess, routeAccess } from "../http/route_access.ts";
-import { embedderStatus } from "../retrieval/embedding/embedder.ts";
+import { embedderStatus, getEmbedder } from "../retrieval/embedding/embedder.ts";
 import { DATABASE_RETRY_AFTER_S } from "../http/error_handler.ts";
 
 /** How long a readiness probe waits for the platform database. */
@@ -26,6 +26,23 @@ async function databaseReady(ctx: AppContext): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** How long the status waits for an embedding model nobody asked for yet (it is loaded on first use). */
+const EMBEDDER_WAIT_MS = 2000;
+
+/** The embedder's state, loading it first (for at most {@link EMBEDDER_WAIT_MS}) when nothing used it yet. */
+async function embeddingsStatus() {
+  if (embedderStatus().state === "not_loaded") {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, EMBEDDER_WAIT_MS);
+    });
+    await Promise.race([getEmbedder().then(() => {}), waited]);
+    clearTimeout(timer);
+  }
+  const embeddings = embedderStatus();
+  return { ...embeddings, retrieval: embeddings.state === "unavailable" ? "lexical" : "semantic+lexical" };
 }
 
 /** Health and status routes. */
@@ -70,7 +87,6 @@ export function statusRoutes(ctx: AppContext) {
         "/status",
         async ({ principal }) => {
           const environments = await readableEnvironments(ctx.sql, required(principal));
-          const embeddings = embedderStatus();
           return {
             initialized: true,
             state: "ready",
@@ -78,10 +94,7 @@ export function statusRoutes(ctx: AppContext) {
             startedAt: ctx.startedAt.toISOString(),
             database: ctx.dbKind,
             environments: environments.map((r) => ({ organizationName: r.organizationName, name: r.name })),
-            embeddings: {
-              ...embeddings,
-              retrieval: embeddings.state === "unavailable" ? "lexical" : "semantic+lexical",
-            },
+            embeddings: await embeddingsStatus(),
           };
         },
         { access: "authenticated", detail: { summary: "Server status and health", tags: ["data"] } },

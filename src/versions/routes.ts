@@ -70,7 +70,7 @@ function archiveChange(current: VersionRow, body: VersionPatch): "archive" | "un
   const wanted = body.archiveStatus;
   if (wanted === undefined || wanted === current.archiveStatus) return undefined;
   if (wanted === "error_state") {
-    throw badRequest("archiveStatus error_state is set by the service when a build or index run fails; send archive or unarchive");
+    throw badRequest("archiveStatus error_state is set by the service, when a version's stored archive is found damaged on load (it can no longer be served); send archive or unarchive");
   }
   if (current.archiveStatus === "error_state") {
     throw badRequest(`version ${current.id} is in error_state and cannot be ${wanted}d; publish a fixed version instead`);
@@ -132,6 +132,11 @@ function versionPlugin(ctx: AppContext, prefix: string) {
         body: versionBody,
         detail: {
           summary: "Update a version's status: archiveStatus archive or unarchive; other fields are read-only (admin or modeler)",
+          description: "`archive` takes the version out of service (queries of it are 400; the latest version is the newest unarchived one); " +
+            "`unarchive` puts it back. `error_state` is set by the service only: when a node loads a version whose stored archive no longer " +
+            "matches the sha256 recorded at publish (damaged in the platform database), every version stored as that archive is put in " +
+            "error_state and the request that found it answers 409. Such a version cannot be queried, archived or unarchived (400): publish " +
+            "the package again as a new version. A failed run does not set it (it sets indexStatus failed).",
           tags,
         },
       },

@@ -20,6 +20,7 @@ import { mergeRankings } from "../../src/retrieval/ranking/rank.ts";
 import { createContextSearcher, rankQuestion } from "../../src/retrieval/search.ts";
 import type { StoredEntity } from "../../src/retrieval/index/scoped_entities.ts";
 import { contentStems, expandAbbreviations, splitName, stem } from "../../src/retrieval/text/text_terms.ts";
+import { splitPhrasesLocally } from "../../src/retrieval/text/phrases.ts";
 import { startTestService } from "../helpers/service.ts";
 import { BENCH_PACKAGES, dim, msr, source, view } from "./retrieval_packages.ts";
 import { HELD_OUT_QUESTIONS, QUESTIONS, type BenchQuestion } from "./retrieval_questions.ts";
@@ -138,4 +139,34 @@ times.sort((a, b) => a - b);
 const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
 const [count] = await sql`SELECT count(*)::int AS n FROM model_entities me JOIN packages p ON p.id = me.package_id WHERE p.name = 'synthetic'`;
 console.log(`get_context latency (warm, ${times.length} searches, ${count!.n} entities): median ${at(0.5)} ms, p95 ${at(0.95)} ms`);
+
+// The LLM_BASE_URL path on the same package: a loopback chat server answering at once with the local
+// splitter's phrases (what a model typically returns), so the figure is the cost of ranking each phrase.
+const llm = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  async fetch(request) {
+    const body = await request.json() as { messages: { content: string }[] };
+    const question = body.messages.at(-1)!.content;
+    const phrases = splitPhrasesLocally(question).filter((p) => p.description !== "the whole question");
+    return Response.json({ choices: [{ message: { role: "assistant", content: JSON.stringify({ phrases }) } }] });
+  },
+});
+const llmSearcher = createContextSearcher({ ...ctx, config: { ...ctx.config, llmBaseUrl: `http://127.0.0.1:${llm.port}/v1`, llmTimeoutMs: 5000 } });
+const askBoth = async (question: string) => {
+  const args = { organization: "bench", natural_language_query: question, environment_name: "prod", package_name: "synthetic" };
+  const t0 = performance.now();
+  const local = await searcher.search(principal, args);
+  const t1 = performance.now();
+  const viaLlm = await llmSearcher.search(principal, args);
+  const t2 = performance.now();
+  if (viaLlm.retrieval !== "llm") throw new Error(`the loopback model was not used for '${question}'`);
+  return { local: t1 - t0, llm: t2 - t1, localChars: JSON.stringify(local).length, llmChars: JSON.stringify(viaLlm).length };
+};
+for (const q of QUESTIONS.slice(0, 5)) await askBoth(q.question);
+const both = [];
+for (const q of QUESTIONS) both.push(await askBoth(q.question));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(`get_context local vs LLM phrases (loopback model answering at once, ${both.length} questions): median ${median(both.map((b) => b.local)).toFixed(1)} ms vs ${median(both.map((b) => b.llm)).toFixed(1)} ms; median answer ${median(both.map((b) => b.localChars))} vs ${median(both.map((b) => b.llmChars))} characters`);
+llm.stop(true);
 await s.close();

@@ -72,7 +72,7 @@ describe("no server file paths", () => {
 
   test("the OpenAPI document keeps its API paths (only server paths are rewritten)", async () => {
     const r = await s.call("GET", `${API}/openapi.json`);
-    expect(Object.keys(r.body.paths)).toContain("/api/v0/organizations/{org}/environments/{env}/packages/{pkg}/runs");
+    expect(Object.keys(r.body.paths)).toContain("/api/v0/organizations/{organizationName}/environments/{projectName}/packages/{packageName}/runs");
   });
 });
 
@@ -91,7 +91,8 @@ describe("a resource the caller cannot read is 404, whether it exists or not", (
         ["GET", "/permissions/user:outsider", undefined],
         ["GET", "/permissions/user:admin", undefined],
         ["POST", "/permissions", { userGroupId: "user:outsider", permission: level === "organization" ? "member" : "viewer" }],
-        ["POST", "/permissions?requestPermission=true", { userGroupId: "user:outsider", permission: level === "organization" ? "member" : "viewer" }],
+        // any signed-in user may ask to join an organization (API.md), so that request is left out there (test/governance/access_requests.test.ts)
+        ...(level === "organization" ? [] : [["POST", "/permissions?requestPermission=true", { userGroupId: "user:outsider", permission: "viewer" }] as const]),
         ["PATCH", "/permissions/user:admin", { permission: level === "organization" ? "member" : "viewer" }],
         ["DELETE", "/permissions/user:admin", undefined],
       ] as const) {

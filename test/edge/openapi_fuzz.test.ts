@@ -35,9 +35,9 @@ interface Schema {
 }
 
 const VALID: Record<string, string> = {
-  org: "acme",
-  env: "prod",
-  pkg: "flights",
+  organizationName: "acme",
+  projectName: "prod",
+  packageName: "flights",
   versionId: "1.0.0",
   group: "team",
   ws: "ws1",
@@ -188,7 +188,7 @@ describe("every operation of the OpenAPI document refuses malformed requests cle
       // Refusals never name a server directory, and nothing answered to a caller without access does.
       const mustNotLeak = answers.filter((a) => a.status >= 400 || a.label === "foreign token" || a.label === "no token");
       expect(mustNotLeak.filter((a) => a.leak).map((a) => `${a.label}: names ${a.leak}`)).toEqual([]);
-      if (names.includes("org") && !path.startsWith("/mcp")) {
+      if (names.includes("organizationName") && !path.startsWith("/mcp")) {
         // 3xx: the in-package app's trailing-slash redirect, the same for any name.
         expect(foreign.status).toBeGreaterThanOrEqual(300);
       }

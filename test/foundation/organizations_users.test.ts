@@ -131,7 +131,7 @@ describe("health, status and the OpenAPI document", () => {
     const r = await s.call("GET", "/api/v0/openapi.json");
     expect(r.status).toBe(200);
     expect(r.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(r.body.paths)).toEqual(expect.arrayContaining(["/api/v0/organizations/{org}", "/api/v0/auth/token", "/api/v0/users/{userName}"]));
+    expect(Object.keys(r.body.paths)).toEqual(expect.arrayContaining(["/api/v0/organizations/{organizationName}", "/api/v0/auth/token", "/api/v0/users/{userName}"]));
     const docs = await s.call("GET", "/api/v0/docs");
     expect(docs.status).toBe(200);
     expect(String(docs.body)).toContain("openapi.json");

@@ -177,8 +177,16 @@ afterAll(async () => {
   if (w) await rm(w.dataDir, { recursive: true, force: true });
 }, 120_000);
 
-/** The OpenAPI path template of a request path (`{param}` matches a segment, `*` the rest). */
+/**
+ * The OpenAPI path template of a request path (`{param}` matches a segment, `*` the rest). The document lists
+ * each operation once: under `/environments/`, but the specification's update-version operation, under `/projects/`.
+ */
 function templateOf(method: string, path: string): string | undefined {
+  const spelled = (from: string, to: string) => path.replace(new RegExp(`^(/api/v0/organizations/[^/]+)/${from}(?=/|$)`), `$1/${to}`);
+  return templateMatching(method, path) ?? templateMatching(method, spelled("projects", "environments")) ?? templateMatching(method, spelled("environments", "projects"));
+}
+
+function templateMatching(method: string, path: string): string | undefined {
   const candidates = Object.keys(doc.paths).filter((t) => doc.paths[t]![method.toLowerCase()]);
   const match = (t: string) => {
     const pattern = t.replace(/\/$/, "").split("/").map((seg) => seg === "*" ? ".*" : seg.startsWith("{") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("/");

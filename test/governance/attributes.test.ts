@@ -80,10 +80,10 @@ describe("attribute routes", () => {
     expect((await s.call("DELETE", `${A}/region/groups/side`, { token: admin })).status).toBe(204);
     expect((await s.call("DELETE", `${A}/region/groups/side`, { token: admin })).status).toBe(204);
     expect((await s.call("GET", `${A}/region`, { token: admin })).body).toMatchObject({ userValues: [], groupValues: [] });
-    // changing the type drops the values
+    // changing the type while values exist is refused; the values stay
     await s.call("PUT", `${A}/c_limit/users/mem`, { token: admin, body: { value: 5 } });
-    await s.call("PUT", `${A}/c_limit`, { token: admin, body: { type: "string" } });
-    expect((await s.call("GET", `${A}/c_limit`, { token: admin })).body.userValues).toEqual([]);
+    expect((await s.call("PUT", `${A}/c_limit`, { token: admin, body: { type: "string" } })).status).toBe(409);
+    expect((await s.call("GET", `${A}/c_limit`, { token: admin })).body.userValues).toEqual([{ userName: "mem", value: 5 }]);
   });
 });
 

@@ -170,4 +170,22 @@ describe("group tokens", () => {
     const list = await s.call("GET", `${G}/bots/tokens`, { token: orgAdmin });
     expect(list.body.find((t: { name: string }) => t.name === "soon").expired).toBe(true);
   });
+
+  test("expiresAt (and name) in a JSON body are honoured; conflicting or unknown body fields are 400", async () => {
+    const at = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
+    const inBody = await s.call("POST", `${G}/bots/tokens?name=bodied`, { token: orgAdmin, body: { expiresAt: at } });
+    expect(inBody.status).toBe(201);
+    expect(inBody.body.expiresAt).toBe(at);
+    const named = await s.call("POST", `${G}/bots/tokens`, { token: orgAdmin, body: { name: "named", expiresAt: at } });
+    expect([named.status, named.body.name, named.body.expiresAt]).toEqual([201, "named", at]);
+    const listed = await s.call("GET", `${G}/bots/tokens`, { token: orgAdmin });
+    expect(listed.body.find((t: { name: string }) => t.name === "bodied").expiresAt).toBe(at);
+    expect((await s.call("POST", `${G}/bots/tokens?name=past`, { token: orgAdmin, body: { expiresAt: "2001-01-01T00:00:00Z" } })).status).toBe(400);
+    const twice = await s.call("POST", `${G}/bots/tokens?name=x1&expiresAt=${at}`, { token: orgAdmin, body: { expiresAt: "2031-01-01T00:00:00Z" } });
+    expect([twice.status, twice.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    expect((await s.call("POST", `${G}/bots/tokens?name=x2`, { token: orgAdmin, body: { expires_at: at } })).status).toBe(400);
+    const nameless = await s.call("POST", `${G}/bots/tokens`, { token: orgAdmin });
+    expect(nameless.status).toBe(400);
+    expect(nameless.body.message).toContain("name is required");
+  });
 });

@@ -78,9 +78,9 @@ describe("effective roles as users see them", () => {
     expect(await probe("orgadm", PDOC())).toBe("hidden");
   });
 
-  test("organization modeler is modeler of environments and packages (shares neither: only admins manage permissions), nothing on workspaces", async () => {
+  test("organization modeler is modeler of environments and packages (shares packages as viewer or modeler, not environments), nothing on workspaces", async () => {
     expect(await probe("orgmod", ENV)).toBe("sees");
-    expect(await probe("orgmod", PKG)).toBe("sees");
+    expect(await probe("orgmod", PKG)).toBe("manage");
     expect(await probe("orgmod", WS)).toBe("hidden");
   });
 

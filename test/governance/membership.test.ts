@@ -66,18 +66,19 @@ describe("members only", () => {
   });
 });
 
-describe("package permissions are for admins", () => {
-  test("an organization modeler gets 403 creating a package grant", async () => {
+describe("package permissions: admins grant anything, modelers share up to modeler", () => {
+  test("an organization modeler gets 403 granting admin on a package, and may share it as viewer", async () => {
     const [o] = await s.service.db.sql`SELECT id FROM organizations WHERE name = 'tenant'`;
     const [e] = await s.service.db.sql`INSERT INTO environments (org_id, name) VALUES (${o!.id as string}, 'prod') RETURNING id`;
     await s.service.db.sql`INSERT INTO packages (env_id, name) VALUES (${e!.id as string}, 'sales')`;
     const mod = await s.createUser("modeler1");
     await grantOrg(s, "tenant", "user:modeler1", "modeler");
     const P = `${API}/organizations/tenant/environments/prod/packages/sales/permissions`;
-    const r = await s.call("POST", P, { token: mod, body: { userGroupId: "user:colleague", permission: "viewer" } });
+    const r = await s.call("POST", P, { token: mod, body: { userGroupId: "user:colleague", permission: "admin" } });
     expect(r.status).toBe(403);
     expect(r.body.code).toBe("INSUFFICIENT_PERMISSIONS");
-    expect((await s.call("POST", P, { token: tenant, body: { userGroupId: "user:colleague", permission: "viewer" } })).status).toBe(201);
+    expect((await s.call("POST", P, { token: mod, body: { userGroupId: "user:colleague", permission: "viewer" } })).status).toBe(201);
+    expect((await s.call("PATCH", `${P}/user:colleague`, { token: tenant, body: { permission: "admin" } })).status).toBe(200);
   });
 });
 

@@ -42,8 +42,10 @@ describe("get_context over MCP with an API key", () => {
       arguments: { natural_language_query: "average delivery delay by carrier", environment_name: "prod" },
     });
     expect(result.isError).toBeFalsy();
-    const body = JSON.parse(text(result)) as { sources: Source[]; next_steps: unknown; malloy_documentation: string };
+    const body = JSON.parse(text(result)) as { sources: Source[]; next_steps: unknown; malloy_documentation: string; retrieval: string };
     expect(result.structuredContent).toEqual(body as unknown as Record<string, unknown>);
+    // no LLM_BASE_URL: the local path split the question
+    expect(body.retrieval).toBe("local");
     expect(body.malloy_documentation.length).toBeGreaterThan(200);
     expect(JSON.stringify(body.next_steps)).toContain("models/shipments.malloy");
     const shipments = body.sources.find((s) => s.source_name === "shipments")!;

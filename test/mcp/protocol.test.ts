@@ -145,6 +145,24 @@ describe("transport", () => {
     expect((await bad.json()).error.code).toBe(-32700);
   });
 
+  test("valid JSON that is not a JSON-RPC message is -32600 (invalid request), not a parse error", async () => {
+    const post = (body: string) => fetch(`${served.url}/mcp/acme`, {
+      method: "POST",
+      headers: { authorization: `ApiKey ${acme.secret}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body,
+    });
+    for (const body of ['{"id":1}', '{"jsonrpc":"2.0","id":1}', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}', "42", "[]", '[{"id":1}]', '{"jsonrpc":"2.0","id":{},"method":"tools/list"}']) {
+      const r = await post(body);
+      expect(r.status).toBe(400);
+      const answer = await r.json();
+      expect(answer.jsonrpc).toBe("2.0");
+      expect(answer.error.code).toBe(-32600);
+      expect(answer.error.message).toContain("Invalid Request");
+    }
+    expect((await (await post('{"id":7}')).json()).id).toBe(7);
+    expect((await (await post('{"id":{}}')).json()).id).toBeNull();
+  });
+
   test("a plain JSON POST without Accept (server-to-server) is answered with JSON; Accept: text/html is 406", async () => {
     const plain = await fetch(`${served.url}/mcp/acme`, {
       method: "POST",

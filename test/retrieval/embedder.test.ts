@@ -99,7 +99,7 @@ describe("default embedder", () => {
     const [a, b] = await Promise.all([getEmbedder(), getEmbedder()]);
     expect(a).toBe(embedder);
     expect(b).toBe(embedder);
-    expect(embedderStatus()).toEqual({ model: "wink-glove-100d", dimension: 100, state: "ready" });
+    expect(embedderStatus()).toEqual({ model: "wink-glove-100d", dimension: 100, state: "ready", provider: "in-process" });
     expect(embedder.model).toBe("wink-glove-100d");
     expect(embedder.dimension).toBe(100);
   });
@@ -206,6 +206,6 @@ describe("no model", () => {
   });
 
   test("status before any load is not_loaded with the configured model name", () => {
-    expect(embedderStatus()).toEqual({ model: "wink-glove-100d", dimension: null, state: "not_loaded" });
+    expect(embedderStatus()).toEqual({ model: "wink-glove-100d", dimension: null, state: "not_loaded", provider: "in-process" });
   });
 });

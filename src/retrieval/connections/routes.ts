@@ -21,6 +21,7 @@ import { visiblePackage } from "../../packages/lookup.ts";
 import { enumerateEntities } from "./connection_entities.ts";
 import { matchTables, unmatchedTables } from "./connection_entities_match.ts";
 import { getEmbedder } from "../embedding/embedder.ts";
+import { EmbeddingServiceError } from "../embedding/remote_embedder.ts";
 
 const NAME = "^[a-zA-Z0-9_-]+$";
 
@@ -58,7 +59,12 @@ export function connectionEntityRoutes(ctx: AppContext) {
           envId: env.id, connectionName: body.connection_name, packageName: body.package_name, connectionReasons: readsConnectionErrors(env),
         });
         found.tables.sort((a, b) => a.connection.localeCompare(b.connection) || (a.package_name ?? "").localeCompare(b.package_name ?? "") || a.table.localeCompare(b.table));
-        const tables = enumerate ? unmatchedTables(found.tables) : await matchTables(found.tables, { searchText: text, embedder: await getEmbedder() });
+        const tables = enumerate ? unmatchedTables(found.tables) : await matchTables(found.tables, { searchText: text, embedder: await getEmbedder() })
+          // an embeddings server (EMBEDDING_BASE_URL) failing now: match names lexically, as without a model
+          .catch((error: unknown) => {
+            if (error instanceof EmbeddingServiceError) return matchTables(found.tables, { searchText: text, embedder: null });
+            throw error;
+          });
         const limit = body.limit ?? 50;
         const offset = Number(body.cursor ?? 0);
         const page = tables.slice(offset, offset + limit);

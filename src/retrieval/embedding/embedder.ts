@@ -9,12 +9,19 @@
  * and `EMBEDDING_MODEL_DIR` gives a local directory holding its files; a
  * non-default model without a directory is downloaded and cached.
  *
+ * With `EMBEDDING_BASE_URL` set, vectors come from that OpenAI-compatible
+ * embeddings server instead (remote_embedder.ts; `EMBEDDING_MODEL` names the
+ * server's model and is the name stored with the vectors, so changing it
+ * re-embeds as any model change does).
+ *
  * If the model cannot be loaded, {@link getEmbedder} resolves `null`, logs one
- * warning, and callers fall back to lexical matching.
+ * warning, and callers fall back to lexical matching. A server that could not
+ * be reached is tried again after {@link REMOTE_RETRY_MS} by the next caller.
  *
  * @module
  */
 import { join, resolve } from "node:path";
+import { loadRemoteEmbedder } from "./remote_embedder.ts";
 
 /** Name of the default, committed model. */
 const DEFAULT_EMBEDDING_MODEL = "wink-glove-100d";
@@ -45,6 +52,8 @@ export interface EmbedderStatus {
   state: "not_loaded" | "ready" | "unavailable";
   /** Why the model is unavailable. */
   reason?: string;
+  /** `remote`: an embeddings server (`EMBEDDING_BASE_URL`); `in-process`: transformers.js. */
+  provider: "remote" | "in-process";
 }
 
 /** Options of {@link getEmbedder}; each falls back to its environment variable. */
@@ -58,8 +67,14 @@ export interface EmbedderOptions {
    * directory to force the "no model" state.
    */
   modelDir?: string;
-  /** Texts per model call; default 64. */
+  /** Texts per model call (per request to a server); default 64 in process, 32 remote. */
   batchSize?: number;
+  /** OpenAI-compatible embeddings server, e.g. `http://127.0.0.1:11434/v1`; default `EMBEDDING_BASE_URL`; empty: in process. */
+  baseUrl?: string;
+  /** Bearer key of the server; default `EMBEDDING_API_KEY`. */
+  apiKey?: string;
+  /** Longest request to the server, ms; default `EMBEDDING_TIMEOUT_MS` or 10,000. */
+  timeoutMs?: number;
 }
 
 interface Resolved {
@@ -67,17 +82,47 @@ interface Resolved {
   dir: string | null;
   batchSize: number;
   key: string;
+  remote?: { baseUrl: string; apiKey?: string; timeoutMs: number; retryMs: number };
 }
 
 interface Slot {
   key: string;
   promise: Promise<Embedder | null>;
   status: EmbedderStatus;
+  /** When a failed load may be tried again (a server that could not be reached); absent: never. */
+  retryAt?: number;
+}
+
+/** How long after a failed connection to the embeddings server the next caller tries again, ms (`EMBEDDING_RETRY_MS`). */
+const REMOTE_RETRY_MS = 30_000;
+
+const recoveryListeners = new Set<(embedder: Embedder) => void>();
+
+/**
+ * Calls `listener` each time the embeddings server answers again after a
+ * failed connection (versions indexed meanwhile have no vectors: re-index
+ * them). Returns a function that removes the listener.
+ */
+export function onEmbedderRecovered(listener: (embedder: Embedder) => void): () => void {
+  recoveryListeners.add(listener);
+  return () => recoveryListeners.delete(listener);
 }
 
 let current: Slot | null = null;
 
 function resolveOptions(options: EmbedderOptions): Resolved {
+  const baseUrl = (options.baseUrl ?? process.env.EMBEDDING_BASE_URL ?? "").trim();
+  if (baseUrl !== "") {
+    const model = options.model ?? process.env.EMBEDDING_MODEL ?? "";
+    const apiKey = options.apiKey ?? (process.env.EMBEDDING_API_KEY || undefined);
+    const timeoutMs = Math.max(1, Math.floor(options.timeoutMs ?? (Number(process.env.EMBEDDING_TIMEOUT_MS) || 10_000)));
+    const batchSize = Math.max(1, Math.floor(options.batchSize ?? 32));
+    const retryMs = Math.max(0, Number(process.env.EMBEDDING_RETRY_MS) || REMOTE_RETRY_MS);
+    return {
+      model, dir: null, batchSize, remote: { baseUrl, apiKey, timeoutMs, retryMs },
+      key: JSON.stringify(["remote", baseUrl, model, apiKey ?? "", timeoutMs, batchSize]),
+    };
+  }
   const model = options.model ?? (process.env.EMBEDDING_MODEL || DEFAULT_EMBEDDING_MODEL);
   const envDir = process.env.EMBEDDING_MODEL_DIR || undefined;
   const given = options.modelDir ?? envDir;
@@ -100,22 +145,28 @@ function resolveOptions(options: EmbedderOptions): Resolved {
  */
 export function getEmbedder(options: EmbedderOptions = {}): Promise<Embedder | null> {
   const resolved = resolveOptions(options);
-  if (current?.key === resolved.key) return current.promise;
+  const retrying = current?.key === resolved.key && current.retryAt !== undefined;
+  if (current?.key === resolved.key && !(retrying && Date.now() >= current.retryAt!)) return current.promise;
+  const provider = resolved.remote ? "remote" : "in-process";
   const slot: Slot = {
     key: resolved.key,
     promise: Promise.resolve(null),
-    status: { model: resolved.model, dimension: null, state: "not_loaded" },
+    status: { model: resolved.model, dimension: null, state: "not_loaded", provider },
   };
+  // While a server is tried again, callers keep the lexical fallback (and its status) until it answers.
+  if (retrying) slot.status = current!.status;
   current = slot;
   slot.promise = load(resolved).then(
     (embedder) => {
-      slot.status = { model: resolved.model, dimension: embedder.dimension, state: "ready" };
+      slot.status = { model: resolved.model, dimension: embedder.dimension, state: "ready", provider };
+      if (retrying) for (const listener of recoveryListeners) listener(embedder);
       return embedder;
     },
     (error: unknown) => {
       const reason = error instanceof Error ? error.message.split("\n")[0]! : String(error);
-      slot.status = { model: resolved.model, dimension: null, state: "unavailable", reason };
-      console.warn(`embedding model '${resolved.model}' unavailable, retrieval falls back to lexical matching: ${reason}`);
+      slot.status = { model: resolved.model, dimension: null, state: "unavailable", reason, provider };
+      if (resolved.remote && resolved.model !== "") slot.retryAt = Date.now() + resolved.remote.retryMs;
+      if (!retrying) console.warn(`embedding model '${resolved.model}' unavailable, retrieval falls back to lexical matching: ${reason}`);
       return null;
     },
   );
@@ -128,7 +179,8 @@ export function getEmbedder(options: EmbedderOptions = {}): Promise<Embedder | n
  */
 export function embedderStatus(): EmbedderStatus {
   if (current) return { ...current.status };
-  return { model: resolveOptions({}).model, dimension: null, state: "not_loaded" };
+  const resolved = resolveOptions({});
+  return { model: resolved.model, dimension: null, state: "not_loaded", provider: resolved.remote ? "remote" : "in-process" };
 }
 
 /** Forgets the loaded embedder so the next {@link getEmbedder} loads again (tests, config reload). */
@@ -158,6 +210,12 @@ interface FeaturePipeline {
 }
 
 async function load(options: Resolved): Promise<Embedder> {
+  if (options.remote) {
+    if (options.model === "") {
+      throw new Error("EMBEDDING_BASE_URL is set but EMBEDDING_MODEL is not: name the server's embedding model, e.g. nomic-embed-text (Ollama) or text-embedding-3-small (OpenAI)");
+    }
+    return await loadRemoteEmbedder({ ...options.remote, model: options.model, batchSize: options.batchSize });
+  }
   if (options.dir !== null) await checkModelDir(options.dir);
   const transformers = await import("@huggingface/transformers");
   const { env, pipeline } = transformers;

@@ -45,8 +45,8 @@ export interface EntityRecord {
   sourceName: string;
   /** Package-relative model file. */
   modelPath: string;
-  /** `source`, `dimension`, `measure`, `view` or `query`. */
-  fieldType: EntityKind;
+  /** `source`, `dimension`, `measure`, `view` or `query`, or `column` for a dimension that is a raw table column (kind `dimension`). */
+  fieldType: EntityKind | "column";
   /** `string`, `number`, `date`, ... for fields; `source`, `view`, `query` otherwise. */
   dataType: string;
   /** The `#(doc)` text, if any. */
@@ -179,6 +179,7 @@ function fieldEntity(
     : undefined;
   return makeEntity({
     kind: field.fieldType,
+    ...(field.column && field.fieldType === "dimension" ? { fieldType: "column" as const } : {}),
     name: field.path,
     nameWords: withoutPrefixes(field.path, options.prefixes),
     sourceName: source.name,
@@ -194,6 +195,8 @@ function fieldEntity(
 
 interface EntityParts {
   kind: EntityKind;
+  /** What the answer calls it, when not its kind (`column`). */
+  fieldType?: "column";
   name: string;
   nameWords: string[];
   sourceName: string;
@@ -265,7 +268,7 @@ function makeEntity(parts: EntityParts, options: EntityTextOptions): EntityRecor
     name: parts.name,
     sourceName: parts.sourceName,
     modelPath: parts.modelPath,
-    fieldType: parts.kind,
+    fieldType: parts.fieldType ?? parts.kind,
     dataType: parts.dataType,
     ...(parts.description ? { description: parts.description } : {}),
     text,

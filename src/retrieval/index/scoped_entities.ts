@@ -39,6 +39,8 @@ export interface ScopedVersion {
   packageName: string;
   environmentName: string;
   stamp: string;
+  /** The version's `indexStatus`: `unknown`, `indexing`, `indexed` or `failed`. */
+  indexStatus: string;
   /** What the caller may not see of this version's sources (`#(authorize)`, `#(bind)`); absent when nothing. */
   access?: VersionAccess;
 }
@@ -71,6 +73,7 @@ export function checkScope(scope: SearchScope): void {
 /** A row of {@link scopedVersions}: the latest version of a readable package. */
 interface ScopedRow {
   versionUuid: string;
+  indexStatus: string;
   versionId: string;
   updatedAt: Date;
   packageId: string;
@@ -94,7 +97,7 @@ export async function scopedVersions(
   const pkg = where.scope.package_name || null;
   const ws = where.workspace || null;
   const rows = await db<ScopedRow[]>`
-    SELECT v.id AS "versionUuid", v.version_id AS "versionId", v.updated_at AS "updatedAt", pk.id AS "packageId",
+    SELECT v.id AS "versionUuid", v.version_id AS "versionId", v.updated_at AS "updatedAt", v.index_status AS "indexStatus", pk.id AS "packageId",
            pk.name AS "packageName", e.name AS "environmentName"
       FROM organizations o
       JOIN environments e ON e.org_id = o.id
@@ -205,6 +208,7 @@ interface EntityRow {
   version: string;
   modelPath: string;
   kind: EntityRecord["kind"];
+  fieldType: string | null;
   path: string;
   sourceName: string | null;
   dataType: string | null;
@@ -219,7 +223,7 @@ interface EntityRow {
 async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise<void> {
   const uuids = versions.map((v) => v.versionUuid);
   const rows = await db<EntityRow[]>`
-    SELECT me.id, me.version, me.model_path AS "modelPath", me.kind, me.path, me.source_name AS "sourceName",
+    SELECT me.id, me.version, me.model_path AS "modelPath", me.kind, me.field_type AS "fieldType", me.path, me.source_name AS "sourceName",
            me.data_type AS "dataType", me.description, ee.text, ee.lexical_terms AS "lexicalTerms",
            ee.indexed_values AS "indexedValues", ee.model, ee.embedding::text AS embedding
       FROM model_entities me JOIN entity_embeddings ee ON ee.entity_id = me.id
@@ -237,7 +241,7 @@ async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise
       name: r.path,
       sourceName: r.sourceName ?? "",
       modelPath: r.modelPath,
-      fieldType: kind,
+      fieldType: kind === "dimension" && r.fieldType === "column" ? "column" : kind,
       dataType: r.dataType ?? kind,
       ...(r.description ? { description: r.description } : {}),
       text: r.text,

@@ -48,7 +48,8 @@ export interface ScopeIndex {
 }
 
 const wordsCache = new WeakMap<EntityRecord, EntityWords>();
-const wordVectorCache = new Map<string, Float32Array | null>();
+/** Word vectors by model, then word (two models' vectors never mix, e.g. in-process and an embeddings server). */
+const wordVectorCaches = new Map<string, Map<string, Float32Array | null>>();
 
 function entityWords(e: EntityRecord): EntityWords {
   let w = wordsCache.get(e);
@@ -72,6 +73,8 @@ function entityWords(e: EntityRecord): EntityWords {
 
 /** Word vectors of `list`, embedding only words never seen by this process. */
 export async function wordVectors(embedder: Embedder, list: readonly string[]): Promise<Map<string, Float32Array>> {
+  let wordVectorCache = wordVectorCaches.get(embedder.model);
+  if (!wordVectorCache) wordVectorCaches.set(embedder.model, wordVectorCache = new Map());
   const missing = [...new Set(list.filter((w) => !wordVectorCache.has(w)))];
   for (let i = 0; i < missing.length; i += 512) {
     const batch = missing.slice(i, i + 512);
@@ -86,7 +89,8 @@ export async function wordVectors(embedder: Embedder, list: readonly string[]): 
   return map;
 }
 
-const scopeCache = new WeakMap<readonly EntityRecord[], Promise<ScopeIndex>>();
+/** Prepared scopes by entity array, then embedding model (`""`: none). */
+const scopeCache = new WeakMap<readonly EntityRecord[], Map<string, Promise<ScopeIndex>>>();
 
 /**
  * Prepares a scope for ranking (word statistics, word vectors, collapse
@@ -100,7 +104,10 @@ export function prepareScope(
   embedder: Embedder | null,
   vectorOf: (e: EntityRecord) => Float32Array | null | undefined,
 ): Promise<ScopeIndex> {
-  const known = scopeCache.get(entities);
+  let byModel = scopeCache.get(entities);
+  if (!byModel) scopeCache.set(entities, byModel = new Map());
+  const model = embedder?.model ?? "";
+  const known = byModel.get(model);
   if (known) return known;
   const promise = (async () => {
     const list = entities.map(entityWords);
@@ -133,8 +140,8 @@ export function prepareScope(
       canonical: collapseKeys(entities),
     };
   })();
-  scopeCache.set(entities, promise);
-  promise.catch(() => scopeCache.delete(entities));
+  byModel.set(model, promise);
+  promise.catch(() => byModel.delete(model));
   return promise;
 }
 

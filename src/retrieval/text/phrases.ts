@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { askChatJson } from "./chat.ts";
 
 /** One semantic phrase of a question. */
 export interface Phrase {
@@ -71,59 +72,15 @@ export async function splitPhrases(question: string, options: SplitPhrasesOption
 }
 
 async function askLanguageModel(question: string, baseUrl: string, options: SplitPhrasesOptions): Promise<Phrase[]> {
-  const model = options.model ?? process.env.LLM_MODEL;
-  const apiKey = options.apiKey ?? process.env.LLM_API_KEY;
-  const timeoutMs = options.timeoutMs ?? 5000;
-  const headers = new Headers({ "content-type": "application/json", accept: "application/json" });
-  if (apiKey) headers.set("authorization", `Bearer ${apiKey}`);
-  const body = {
-    ...(model ? { model } : {}),
-    temperature: 0,
-    response_format: { type: "json_object" },
-    messages: [
-      { role: "system", content: SYSTEM_PROMPT },
-      { role: "user", content: question },
-    ],
-  };
-  const url = `${baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-      throw new Error(`language model at ${url} did not answer within ${timeoutMs} ms`);
-    }
-    throw new Error(`language model at ${url} unreachable: ${error instanceof Error ? error.message : error}`);
-  }
-  if (!response.ok) {
-    await response.body?.cancel();
-    throw new Error(`language model at ${url} answered HTTP ${response.status}`);
-  }
-  let completion: unknown;
-  try {
-    completion = await response.json();
-  } catch {
-    throw new Error(`language model at ${url} answered with a body that is not JSON`);
-  }
-  const content = (completion as { choices?: { message?: { content?: unknown } }[] })?.choices?.[0]?.message?.content;
-  if (typeof content !== "string") throw new Error("language model answer has no choices[0].message.content");
-  return parsePhrases(content);
+  const parsed = await askChatJson(
+    { baseUrl, model: options.model ?? process.env.LLM_MODEL, apiKey: options.apiKey ?? process.env.LLM_API_KEY, timeoutMs: options.timeoutMs ?? 5000 },
+    { system: SYSTEM_PROMPT, user: question },
+  );
+  return parsePhrases(parsed);
 }
 
-/** Parses the model's message content: JSON (possibly inside a code fence) with a `phrases` array. */
-function parsePhrases(content: string): Phrase[] {
-  const unfenced = content.trim().replace(/^```(?:json)?\s*/i, "").replace(/\s*```$/, "");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(unfenced);
-  } catch {
-    throw new Error("language model content is not JSON");
-  }
+/** Reads the model's JSON answer: a `phrases` array (or the array itself). */
+function parsePhrases(parsed: unknown): Phrase[] {
   const list = Array.isArray(parsed) ? parsed : (parsed as { phrases?: unknown })?.phrases;
   if (!Array.isArray(list)) throw new Error('language model JSON has no "phrases" array');
   const phrases: Phrase[] = [];
