@@ -33,6 +33,8 @@ source: nested(region_param::string) is duckdb.table('data/nested.json') extend 
 source: oq is orders(region_param is "ignored") -> { select: * }
 
 source: pay_or_orders is compose(payroll, orders(region_param is "ignored"))
+
+source: pass_through(rp::string) is orders(region_param is rp) extend { dimension: shown is rp }
 `;
 const MODEL = SALES_MODEL.replace("##! experimental.parameters", "##! experimental { parameters composite_sources }") + EXTRA;
 const NESTED = [
@@ -118,6 +120,9 @@ const SHADOWS: [string, string, Record<string, number[]>][] = [
   ["nested JSON: arrays and records read after a redefinition", "run: nested extend { rename: r is region; dimension: region is VALUE } -> { group_by: id, info.code, t is tags.each; order_by: id }", NESTED_IDS],
   ["a package query source over the bound source, renamed and redefined", "run: oq extend { rename: r is region; dimension: region is VALUE } -> { group_by: id; order_by: id }", IDS],
   ["having: on the filtered column after the redefinition", "run: orders extend { rename: r is region; dimension: region is VALUE } -> { group_by: id, r; having: r != VALUE }", { EU: [], US: [] }],
+  ["a package source passing its own (unbound) parameter to the bound one, set by the caller", "run: pass_through(rp is 'APAC') -> { group_by: id, shown; order_by: id }", IDS],
+  ["the same, with the filtered column redefined", "run: pass_through(rp is 'APAC') extend { rename: r is region; dimension: region is 'APAC' } -> { group_by: id; order_by: id }", IDS],
+  ["a caller's where: that is always true", "run: orders -> { where: region = 'APAC' or true; group_by: id; order_by: id }", IDS],
   ["a composite in the caller's text over a redefined bound source", "run: compose(orders extend { except: region; dimension: region is VALUE }, orders) -> { group_by: id; order_by: id }", IDS],
 ];
 
