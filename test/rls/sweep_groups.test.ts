@@ -87,3 +87,34 @@ describe("an app token", () => {
     expect(payroll.status).toBe(403);
   });
 });
+
+describe("a change of attributes or groups takes effect on the next query (no cached value or group answers)", () => {
+  test("dan moved from EU to US, then out of every region; eve removed from finance", async () => {
+    const asAdmin = (method: string, path: string, body?: unknown) => w.s.call(method, `${ORG}${path}`, { token: w.admin, body });
+    const dan = await w.s.createUser("dan");
+    const eve = await w.s.createUser("eve");
+    for (const user of ["dan", "eve"]) {
+      expect((await asAdmin("POST", "/permissions", { userGroupId: `user:${user}`, permission: "member" })).status).toBe(201);
+      // viewers of the environment in their own right, so leaving a group changes only what the group gave
+      expect((await asAdmin("POST", "/environments/prod/permissions", { userGroupId: `user:${user}`, permission: "viewer" })).status).toBe(201);
+    }
+    expect([200, 201]).toContain((await asAdmin("POST", "/groups/sales_eu/members", { members: [{ principal: "user:dan", status: "member" }] })).status);
+    expect([200, 201]).toContain((await asAdmin("POST", "/groups/finance/members", { members: [{ principal: "user:eve", status: "member" }] })).status);
+    const ask = (token: string, query: string) => w.s.call("POST", SALES_QUERY, { token, body: { query } });
+    // warm every cache with the first answers
+    for (let i = 0; i < 3; i++) {
+      expect((await ask(dan, ORDERS)).body.data).toEqual([{ region: "EU", revenue: 30 }]);
+      expect((await ask(eve, PAYROLL)).body.data).toEqual([{ total_salary: 300 }]);
+    }
+    expect([200, 201]).toContain((await asAdmin("PUT", "/attributes/region/users/dan", { value: "US" })).status);
+    expect((await ask(dan, ORDERS)).body.data).toEqual([{ region: "US", revenue: 45 }]);
+    expect([200, 204]).toContain((await asAdmin("DELETE", "/attributes/region/users/dan")).status);
+    expect((await ask(dan, ORDERS)).body.data).toEqual([{ region: "EU", revenue: 30 }]);
+    expect([200, 204]).toContain((await asAdmin("DELETE", "/groups/sales_eu/members", { members: [{ principal: "user:dan" }] })).status);
+    const none = await ask(dan, ORDERS);
+    expect([none.status, none.body.data]).toEqual([403, undefined]);
+    expect([200, 204]).toContain((await asAdmin("DELETE", "/groups/finance/members", { members: [{ principal: "user:eve" }] })).status);
+    const out = await ask(eve, PAYROLL);
+    expect([out.status, out.body.data]).toEqual([403, undefined]);
+  });
+});
