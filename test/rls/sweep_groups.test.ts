@@ -118,3 +118,34 @@ describe("a change of attributes or groups takes effect on the next query (no ca
     expect([out.status, out.body.data]).toEqual([403, undefined]);
   });
 });
+
+describe("an organization of ann's own", () => {
+  test("ann, admin of another organization, with a region attribute there, her value US and a group finance holding her: nothing changes in acme", async () => {
+    // an organization where ann is the admin (made for her by the system admin if she may not make one)
+    const made = await w.s.call("POST", `${API}/organizations`, { token: w.ann, body: { name: "annco" } });
+    if (made.status !== 201) {
+      expect((await w.s.call("POST", `${API}/organizations`, { token: w.admin, body: { name: "annco" } })).status).toBe(201);
+      expect((await w.s.call("POST", `${API}/organizations/annco/permissions`, { token: w.admin, body: { userGroupId: "user:ann", permission: "admin" } })).status).toBe(201);
+    }
+    const OWN = `${API}/organizations/annco`;
+    const steps: [string, string, unknown][] = [
+      ["PUT", `${OWN}/attributes/region`, { type: "string" }],
+      ["PUT", `${OWN}/attributes/region/users/ann`, { value: "US" }],
+      ["POST", `${OWN}/groups`, { name: "finance" }],
+      ["POST", `${OWN}/groups/finance/members`, { members: [{ principal: "user:ann", status: "member" }] }],
+      ["PUT", `${OWN}/attributes/region/groups/finance`, { value: "US", rank: 0 }],
+    ];
+    for (const [method, path, body] of steps) {
+      const r = await w.s.call(method, path, { token: w.ann, body });
+      expect([path, r.status < 300]).toEqual([path, true]);
+    }
+    const orders = await w.s.call("POST", SALES_QUERY, { token: w.ann, body: { query: ORDERS } });
+    expect(orders.body.data).toEqual([{ region: "EU", revenue: 30 }]);
+    expect((await w.s.call("POST", SALES_QUERY, { token: w.ann, body: { query: PAYROLL } })).status).toBe(403);
+    // a key of her own finance group is no key of acme's
+    const key = await w.s.call("POST", `${OWN}/groups/finance/tokens?name=k`, { token: w.ann });
+    expect(key.status).toBe(201);
+    const r = await w.s.call("POST", SALES_QUERY, { apiKey: key.body.secret as string, body: { query: PAYROLL } });
+    expect([403, 404]).toContain(r.status);
+  });
+});
