@@ -74,7 +74,7 @@ export function createContextSearcher(ctx: AppContext, options: ContextSearcherO
           descriptions[`${e.origin.environmentName}/${e.origin.packageName}/${e.modelPath}#${e.name}`] = e.description;
         }
       }
-      return buildContextResult(found.ranked, { sourceDescriptions: descriptions });
+      return buildContextResult(found.ranked, { sourceDescriptions: descriptions, question: args.natural_language_query, scope: found.entities });
     },
   };
 }
