@@ -17,7 +17,7 @@
  */
 import type { EntityRecord } from "../index/entity_text.ts";
 import type { EntityMatch } from "../ranking/types.ts";
-import { contentStems } from "../text/text_terms.ts";
+import { containsWord, contentStems } from "../text/text_terms.ts";
 import { malloyName, malloySourceName } from "./malloy_notes.ts";
 import { type Grain, type QuestionRoles, questionRoles } from "./question_roles.ts";
 
@@ -54,7 +54,7 @@ export interface QuerySource {
  */
 export function planFirstQuery(question: string, top: QuerySource, lookup: (sourceName: string) => QuerySource | undefined, named: readonly EntityMatch[]): { sourceName: string; query: string } {
   const asked = new Set(contentStems(question, { expand: true }));
-  const filters = chooseFilters(top.matches).map((f) => f.match);
+  const filters = chooseFilters(top.matches, question).map((f) => f.match);
   const leading = top.matches.slice(0, 3).filter((m) => m.entity.kind !== "source");
   const candidates = new Map<string, QuerySource>([[top.sourceName, top]]);
   for (const m of leading) {
@@ -69,7 +69,8 @@ export function planFirstQuery(question: string, top: QuerySource, lookup: (sour
   for (const c of candidates.values()) {
     // Every filter must be reachable from the source.
     if (!filters.every((f) => pathIn(f, c) !== undefined)) continue;
-    const nameHit = c.nameTerms.some((t) => asked.has(t)) ? 1 : 0;
+    // Named in the question: another source reaching the best field is where the question's rows are ("customer country on orders").
+    const nameHit = c === top ? (c.nameTerms.some((t) => asked.has(t)) ? 1 : 0) : c.nameTerms.some((t) => asked.has(t) && !top.nameTerms.includes(t)) ? 2 : 0;
     const measureHit = named.some((m) => m.entity.sourceName === c.sourceName || ((m as EntityMatch & { alsoIn?: string[] }).alsoIn ?? []).some((p) => p.startsWith(`${c.sourceName}.`))) ? 1 : 0;
     const score = nameHit + measureHit + (c === top ? 0.5 : 0);
     if (score > bestScore) [best, bestScore] = [c, score];
@@ -111,7 +112,7 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   roles.groupings = roles.groupings.filter((words) => !words.every((w) => own.has(w)));
   const all = fields && fields.length > 0 ? fields.filter((f) => f.kind !== "source" && f.kind !== "query") : matches.map((m) => m.entity);
   const src = malloySourceName(sourceName);
-  const filters = chooseFilters(matches);
+  const filters = chooseFilters(matches, question);
   const view = chooseView(matches, roles, filters.length > 0);
   if (view) {
     const refine = [...(filters.length > 0 ? [`where: ${filters.map((f) => f.text).join(", ")}`] : []), ...(roles.limit ? [`limit: ${roles.limit}`] : [])];
@@ -133,7 +134,7 @@ export function firstQuery(question: string, sourceName: string, matches: readon
     return `run: ${src} -> {\n  ${[...(filters.length > 0 ? [`where: ${filters.map((f) => f.text).join(", ")}`] : []), `select: ${shown.join(", ")}`, "limit: 20"].join("\n  ")}\n}`;
   }
   const groups = chooseGroups(roles, matches, all, filtered);
-  const aggregate = chooseAggregate(roles, matches, all, new Set(groups.map((g) => g.entity.name)));
+  const aggregate = chooseAggregate(roles, matches, all, new Set(groups.map((g) => g.entity.name)), new Set(contentStems(question, { expand: true })));
   const lines: string[] = [];
   if (filters.length > 0) lines.push(`where: ${filters.map((f) => f.text).join(", ")}`);
   const groupItems = groups.map((g) => groupItem(g.entity, g.grain, unique));
@@ -164,13 +165,23 @@ interface Filter {
   text: string;
 }
 
-/** Matched values as filters (at most two fields), leaving out a value made of the field's own name words. */
-function chooseFilters(matches: readonly EntityMatch[]): Filter[] {
+/**
+ * Matched values as filters (at most two fields). A value made of the
+ * field's own name words gives way to another of the field's values written
+ * in the question ("lines shipped by truck": 'TRUCK', not 'SHIP'); a field
+ * with two values written ("Mr or Mrs") is asked for as a whole, not filtered.
+ */
+function chooseFilters(matches: readonly EntityMatch[], question = ""): Filter[] {
   const out: Filter[] = [];
+  const text = question.toLowerCase();
   for (const m of matches) {
-    if (m.matchedValue === undefined || m.entity.kind !== "dimension" || m.value <= 0 || nameValue(m)) continue;
+    if (m.matchedValue === undefined || m.entity.kind !== "dimension" || m.value <= 0) continue;
     if (out.length >= 2 || out.some((f) => f.entity.name === m.entity.name)) continue;
-    out.push({ entity: m.entity, match: m, text: `${malloyName(m.entity.name)} = ${quote(m.matchedValue)}` });
+    const written = (m.entity.values ?? []).filter((v) => v.trim().length > 1 && containsWord(text, v.toLowerCase().replace(/[.]+$/, "")));
+    if (written.length > 1 && new Set(written.map((v) => v.toLowerCase())).size > 1 && !written.some((v) => written.some((w) => w !== v && w.toLowerCase().includes(v.toLowerCase())))) continue;
+    const value = nameValue(m) ? written.filter((v) => v !== m.matchedValue).sort((a, b) => b.length - a.length)[0] : m.matchedValue;
+    if (value === undefined) continue;
+    out.push({ entity: m.entity, match: m, text: `${malloyName(m.entity.name)} = ${quote(value)}` });
   }
   return out;
 }
@@ -193,8 +204,7 @@ function listedField(roles: QuestionRoles, matches: readonly EntityMatch[], filt
   if (shaped(roles)) return undefined;
   const top = matches.find((m) => m.entity.kind !== "source" && !nameValue(m));
   if (!top || (role(top.entity) !== "amount" && role(top.entity) !== "identifier") || filtered.has(top.entity.name)) return undefined;
-  const measure = matches.find((m) => m.entity.kind === "measure");
-  return measure && measure.score >= 0.9 * top.score ? undefined : top.entity;
+  return top.entity;
 }
 
 /** A view the question names: the source's best match, or one whose words the question uses, close to the best. */
@@ -228,7 +238,8 @@ function chooseGroups(roles: QuestionRoles, matches: readonly EntityMatch[], all
   for (const words of roles.groupings) {
     if (out.length >= 2) break;
     const found = bestFor(words, all, rankOf);
-    if (!found || role(found) !== "group" || filtered.has(found.name) || out.some((g) => g.entity.name === found.name)) continue;
+    // A phrase may name an identifier ("payments by customer" -> customer_id), never an amount.
+    if (!found || (role(found) !== "group" && role(found) !== "identifier") || filtered.has(found.name) || out.some((g) => g.entity.name === found.name)) continue;
     out.push({ entity: found });
   }
   if (out.length > 0) return out;
@@ -268,15 +279,16 @@ function bestFor(words: readonly string[], all: readonly EntityRecord[], rankOf:
 type Aggregate = { kind: "measure"; entity: EntityRecord } | { kind: "adhoc"; entity: EntityRecord; fn: "sum" | "avg" } | { kind: "count" };
 
 /** The measure the question asks for. */
-function chooseAggregate(roles: QuestionRoles, matches: readonly EntityMatch[], all: readonly EntityRecord[], grouped: ReadonlySet<string>): Aggregate {
+function chooseAggregate(roles: QuestionRoles, matches: readonly EntityMatch[], all: readonly EntityRecord[], grouped: ReadonlySet<string>, asked: ReadonlySet<string>): Aggregate {
   const best = matches[0]?.score ?? 0;
   // A measure or amount the question's words name, or one close to the best match.
   const named = (m: EntityMatch) => m.lexical > 0 || m.score >= 0.6 * best;
   const measures = matches.filter((m) => m.entity.kind === "measure" && named(m));
   const amounts = matches.filter((m) => role(m.entity) === "amount" && !grouped.has(m.entity.name) && named(m));
   if (roles.aggregate === "count") {
+    // A count measure, unless another measure covers more of the question's words ("active customers count").
     const counted = measures.find((m) => COUNT_NAME.test(m.entity.name.split(".").at(-1)!));
-    if (counted) return { kind: "measure", entity: counted.entity };
+    if (counted && counted.lexical >= (measures[0]?.lexical ?? 0)) return { kind: "measure", entity: counted.entity };
     if (!measures[0] && !amounts[0]) {
       const own = all.filter((e) => e.kind === "measure" && !e.name.includes(".") && COUNT_NAME.test(e.name));
       return own.length === 1 ? { kind: "measure", entity: own[0]! } : { kind: "count" };
@@ -289,7 +301,9 @@ function chooseAggregate(roles: QuestionRoles, matches: readonly EntityMatch[], 
     return { kind: "adhoc", entity: amount.entity, fn };
   }
   if (measure) return { kind: "measure", entity: measure.entity };
-  return { kind: "count" };
+  // "orders by country": the source's own count measure whose words the question uses.
+  const counts = all.filter((e) => e.kind === "measure" && !e.name.includes(".") && COUNT_NAME.test(e.name) && e.lexicalTerms.name.some((w) => asked.has(w)));
+  return counts.length === 1 ? { kind: "measure", entity: counts[0]! } : { kind: "count" };
 }
 
 function aggregateItem(a: Aggregate, unique: (name: string) => string): { text: string; output: string } {
