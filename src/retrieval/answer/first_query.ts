@@ -288,7 +288,8 @@ function chooseAggregate(roles: QuestionRoles, matches: readonly EntityMatch[], 
   if (roles.aggregate === "count") {
     // A count measure, unless another measure covers more of the question's words ("active customers count").
     const counted = measures.find((m) => COUNT_NAME.test(m.entity.name.split(".").at(-1)!));
-    if (counted && counted.lexical >= (measures[0]?.lexical ?? 0)) return { kind: "measure", entity: counted.entity };
+    const covered = (m: EntityMatch | undefined) => (m ? m.entity.lexicalTerms.name.filter((w) => asked.has(w)).length : 0);
+    if (counted && covered(counted) >= covered(measures[0])) return { kind: "measure", entity: counted.entity };
     if (!measures[0] && !amounts[0]) {
       const own = all.filter((e) => e.kind === "measure" && !e.name.includes(".") && COUNT_NAME.test(e.name));
       return own.length === 1 ? { kind: "measure", entity: own[0]! } : { kind: "count" };
