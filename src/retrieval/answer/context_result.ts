@@ -35,6 +35,9 @@ interface ContextEntity {
   also_in?: string[];
 }
 
+/** Lexical score from which a measure counts as named by the question's words (a weak synonym of one word does not). */
+const NAMED_LEXICAL = 0.2;
+
 /** Indexed values shown per entity. */
 const VALUES_SHOWN = 8;
 
@@ -218,7 +221,7 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
     sources,
     ...(close.length > 0 ? { close_sources: close } : {}),
     next_steps: nextSteps(ordered, options.question ?? ranked[0]?.phrase ?? "", { fields: scopeFields, sources: scopeSources },
-      ranked.flatMap((r) => r.matches).filter((m) => m.entity.kind === "measure" && m.lexical > 0)),
+      ranked.flatMap((r) => r.matches).filter((m) => m.entity.kind === "measure" && m.lexical >= NAMED_LEXICAL)),
     malloy_documentation: options.documentation ?? malloyNotes({
       time: shown.some((m) => m.entity.dataType === "date" || m.entity.dataType === "timestamp"),
       values: shown.some((m) => m.matchedValue !== undefined || (m.entity.values?.length ?? 0) > 0),
