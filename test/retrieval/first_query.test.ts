@@ -58,7 +58,7 @@ beforeAll(async () => {
   const vectors = new Map<string, Float32Array>();
   if (embedder) (await embedder.embed(entities.map((e) => e.text))).forEach((v, i) => v && vectors.set(entities[i]!.id, v));
   scope = await prepareScope(entities, embedder, (e) => vectors.get(e.id));
-});
+}, 60_000);
 
 async function answer(question: string): Promise<{ result: ContextResult; query: string }> {
   const matches = await rankQuestionEntities(question, scope, embedder);
@@ -83,7 +83,7 @@ describe("the first next step answers the question", () => {
       for (const pattern of never) expect(query).not.toMatch(pattern);
       const out = await runQuery(model, { query, rowLimit: 100 });
       expect(out.data.length).toBeGreaterThan(0);
-    });
+    }, 30_000);
   }
 
   test("question roles: grain, grouping phrases, order with its limit, aggregate", () => {
