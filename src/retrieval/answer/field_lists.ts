@@ -32,8 +32,8 @@ export interface CompactField {
 /** Characters of a field's description kept in the list. */
 const DESCRIPTION_CHARS = 80;
 
-/** Entity kinds that are fields of a source. */
-const FIELD_KINDS = new Set(["dimension", "measure", "view"]);
+/** Entity kinds that are fields of a source (`column`: a raw table column the model does not rename). */
+const FIELD_KINDS: ReadonlySet<string> = new Set(["dimension", "measure", "view", "column"]);
 
 /**
  * The compact field list of one source from its entities (any order; kinds

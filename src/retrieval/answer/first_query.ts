@@ -148,9 +148,12 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   return `run: ${src} -> {\n  ${lines.join("\n  ")}\n}`;
 }
 
+/** Kinds queried as dimensions (a raw table `column` is one to Malloy). */
+const DIMENSION_KINDS: ReadonlySet<string> = new Set(["dimension", "column"]);
+
 /** How a field is shaped in the query: a string, a grouping code, a date, an amount, an identifier. */
 function role(e: EntityRecord): "group" | "time" | "amount" | "identifier" | "other" {
-  if (e.kind !== "dimension") return "other";
+  if (!DIMENSION_KINDS.has(e.kind)) return "other";
   if (e.dataType === "date" || e.dataType === "timestamp") return "time";
   const leaf = e.name.split(".").at(-1)!;
   if (IDENTIFIER.test(leaf)) return "identifier";
@@ -175,7 +178,7 @@ function chooseFilters(matches: readonly EntityMatch[], question = ""): Filter[]
   const out: Filter[] = [];
   const text = question.toLowerCase();
   for (const m of matches) {
-    if (m.matchedValue === undefined || m.entity.kind !== "dimension" || m.value <= 0) continue;
+    if (m.matchedValue === undefined || !DIMENSION_KINDS.has(m.entity.kind) || m.value <= 0) continue;
     if (out.length >= 2 || out.some((f) => f.entity.name === m.entity.name)) continue;
     const written = (m.entity.values ?? []).filter((v) => v.trim().length > 1 && containsWord(text, v.toLowerCase().replace(/[.]+$/, "")));
     if (written.length > 1 && new Set(written.map((v) => v.toLowerCase())).size > 1 && !written.some((v) => written.some((w) => w !== v && w.toLowerCase().includes(v.toLowerCase())))) continue;
