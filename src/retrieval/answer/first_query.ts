@@ -133,8 +133,9 @@ export function firstQuery(question: string, sourceName: string, matches: readon
     const shown = [...(label && label.name !== listed.name ? [label.name] : []), listed.name].map(malloyName);
     return `run: ${src} -> {\n  ${[...(filters.length > 0 ? [`where: ${filters.map((f) => f.text).join(", ")}`] : []), `select: ${shown.join(", ")}`, "limit: 20"].join("\n  ")}\n}`;
   }
-  const groups = chooseGroups(roles, matches, all, filtered);
-  const aggregate = chooseAggregate(roles, matches, all, new Set(groups.map((g) => g.entity.name)), new Set(contentStems(question, { expand: true })));
+  const asked = new Set(contentStems(question, { expand: true }));
+  const groups = chooseGroups(roles, matches, all, filtered, asked);
+  const aggregate = chooseAggregate(roles, matches, all, new Set(groups.map((g) => g.entity.name)), asked);
   const lines: string[] = [];
   if (filters.length > 0) lines.push(`where: ${filters.map((f) => f.text).join(", ")}`);
   const groupItems = groups.map((g) => groupItem(g.entity, g.grain, unique));
@@ -229,7 +230,7 @@ interface Group {
 }
 
 /** Fields to group by: the time field at the asked grain, the fields the grouping phrases name, or the best-matched field of a listing question. */
-function chooseGroups(roles: QuestionRoles, matches: readonly EntityMatch[], all: readonly EntityRecord[], filtered: ReadonlySet<string>): Group[] {
+function chooseGroups(roles: QuestionRoles, matches: readonly EntityMatch[], all: readonly EntityRecord[], filtered: ReadonlySet<string>, asked: ReadonlySet<string>): Group[] {
   const out: Group[] = [];
   const rankOf = new Map(matches.map((m, i) => [m.entity.name, i] as const));
   const byRank = (a: EntityRecord, b: EntityRecord) => (rankOf.get(a.name) ?? 1e9) - (rankOf.get(b.name) ?? 1e9);
@@ -246,17 +247,20 @@ function chooseGroups(roles: QuestionRoles, matches: readonly EntityMatch[], all
     out.push({ entity: found });
   }
   if (out.length > 0) return out;
-  const top = matches.find((m) => m.entity.kind !== "source" && !nameValue(m));
   // "most popular genres", "list the market segments", "customer name": the best-matched field when it is one to group by.
   const groupable = matches.filter((m) => role(m.entity) === "group" && !filtered.has(m.entity.name));
   if (roles.order || roles.groupings.length > 0) return groupable.slice(0, 1).map((m) => ({ entity: m.entity }));
-  // A measure about as good as the best field answers on its own ("deliveries that missed their deadline").
+  if (roles.quantity) return [];
+  const top = matches.find((m) => (role(m.entity) === "group" || role(m.entity) === "time") && !nameValue(m) && !filtered.has(m.entity.name));
+  // A measure ranked above the best field, covering as many of the question's words, answers on its own ("film name" shows titles; "late deliveries" counts).
   const measure = matches.find((m) => m.entity.kind === "measure");
-  if (top && measure && measure.score >= 0.8 * top.score) return [];
-  if (top && !roles.quantity && (role(top.entity) === "group" || role(top.entity) === "time") && !filtered.has(top.entity.name)) {
-    return [{ entity: top.entity, ...(role(top.entity) === "time" ? { grain: "month" as const } : {}) }];
-  }
-  return [];
+  if (!top || (measure && measure.score >= top.score && covered(measure.entity, asked) >= covered(top.entity, asked))) return [];
+  return [{ entity: top.entity, ...(role(top.entity) === "time" ? { grain: "month" as const } : {}) }];
+}
+
+/** How many of the question's words a field's name words cover. */
+function covered(e: EntityRecord, asked: ReadonlySet<string>): number {
+  return e.lexicalTerms.name.filter((w) => asked.has(w)).length;
 }
 
 /** The field whose words best cover a phrase's words (name words count most, then lexicon synonyms, then the doc); ties go to the better-ranked field. */
