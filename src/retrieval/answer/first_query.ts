@@ -126,7 +126,9 @@ export function firstQuery(question: string, sourceName: string, matches: readon
     return out;
   };
   const filtered = new Set(filters.map((f) => f.entity.name));
-  const listed = listedField(roles, matches, filtered);
+  const number = listedField(roles, matches, filtered);
+  // An identifier shows the name of what it identifies when a join reaches it ("artist of an album": artists.Name, not ArtistId).
+  const listed = number && role(number) === "identifier" ? (labelOf(number, all) ?? number) : number;
   if (listed) {
     // "price of a song": the number itself, beside the source's name field.
     const label = all.find((e) => e.kind === "dimension" && e.dataType === "string" && !e.name.includes(".") && /(^|_|\b)(name|title)$/i.test(e.name));
@@ -209,6 +211,18 @@ function listedField(roles: QuestionRoles, matches: readonly EntityMatch[], filt
   const top = matches.find((m) => m.entity.kind !== "source" && !nameValue(m));
   if (!top || (role(top.entity) !== "amount" && role(top.entity) !== "identifier") || filtered.has(top.entity.name)) return undefined;
   return top.entity;
+}
+
+/** The name or title field of the join an identifier points to (`ArtistId` -> `artists.Name`), if the source has one. */
+function labelOf(id: EntityRecord, all: readonly EntityRecord[]): EntityRecord | undefined {
+  const words = new Set(id.lexicalTerms.name.filter((w) => !["id", "key", "uuid", "no"].includes(w)));
+  if (words.size === 0) return undefined;
+  return all.find((e) => {
+    const parts = e.name.split(".");
+    if (parts.length !== 2 || e.dataType !== "string" || !/^(name|title|[a-z]*_?name)$/i.test(parts[1]!)) return false;
+    const join = contentStems(parts[0]!.replace(/[_]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2"), { expand: true });
+    return join.length > 0 && join.every((w) => words.has(w));
+  });
 }
 
 /** A view the question names: the source's best match, or one whose words the question uses, close to the best. */
