@@ -180,9 +180,16 @@ interface Filter {
 function chooseFilters(matches: readonly EntityMatch[], question = ""): Filter[] {
   const out: Filter[] = [];
   const text = question.toLowerCase();
-  for (const m of matches) {
-    if (m.matchedValue === undefined || !DIMENSION_KINDS.has(m.entity.kind) || m.value <= 0) continue;
-    if (out.length >= 2 || out.some((f) => f.entity.name === m.entity.name)) continue;
+  const asked = new Set(contentStems(question, { expand: true }));
+  for (const [i, m] of matches.entries()) {
+    if (!DIMENSION_KINDS.has(m.entity.kind) || out.length >= 2 || out.some((f) => f.entity.name === m.entity.name)) continue;
+    if (m.matchedValue === undefined || m.value <= 0) {
+      // A value whose words the question writes, among the best few fields ("urgent orders": '1-URGENT').
+      const words = (v: string) => contentStems(v, { expand: true }).filter((w) => /^\p{L}/u.test(w));
+      const found = i < 5 ? (m.entity.values ?? []).filter((v) => words(v).length > 0 && words(v).every((w) => asked.has(w) && !m.entity.lexicalTerms.name.includes(w))) : [];
+      if (found.length === 1) out.push({ entity: m.entity, match: { ...m, matchedValue: found[0]! }, text: `${malloyName(m.entity.name)} = ${quote(found[0]!)}` });
+      continue;
+    }
     const written = (m.entity.values ?? []).filter((v) => v.trim().length > 1 && containsWord(text, v.toLowerCase().replace(/[.]+$/, "")));
     if (written.length > 1 && new Set(written.map((v) => v.toLowerCase())).size > 1 && !written.some((v) => written.some((w) => w !== v && w.toLowerCase().includes(v.toLowerCase())))) continue;
     const value = nameValue(m) ? written.filter((v) => v !== m.matchedValue).sort((a, b) => b.length - a.length)[0] : m.matchedValue;
