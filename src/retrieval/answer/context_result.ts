@@ -31,7 +31,7 @@ interface ContextEntity {
   values?: string[];
   /** How many indexed values the dimension has, when more than are shown. */
   values_total?: number;
-  /** The same field seen through joins or extended sources (`source.path`), at most 3. */
+  /** The same field seen through joins or extended sources (`source.path`), at most 2. */
   also_in?: string[];
 }
 
@@ -39,7 +39,7 @@ interface ContextEntity {
 const NAMED_LEXICAL = 0.2;
 
 /** Indexed values shown per entity. */
-const VALUES_SHOWN = 8;
+const VALUES_SHOWN = 6;
 
 /** One phrase of the question within one source. */
 interface ContextPhrase {
@@ -86,7 +86,7 @@ export interface ContextResult {
 export interface ContextResultOptions {
   /** Sources returned at most; default 2 with `scope` (each carries its field list), else 5. */
   maxSources?: number;
-  /** Entities per phrase and source at most; default 6 with `scope` (the rest are in `fields`), else 8. */
+  /** Entities per phrase and source at most; default 6 with `scope` (4 for sources after the first; the rest are in `fields`), else 8. */
   entitiesPerPhrase?: number;
   /** Source descriptions by `modelPath#sourceName`, prefixed `environment/package/` for entities with an origin (shown with the source). */
   sourceDescriptions?: Readonly<Record<string, string>>;
@@ -173,7 +173,19 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
     }
   });
   const perPhrase = options.entitiesPerPhrase ?? (options.scope ? 6 : 8);
-  const ranking = [...groups.values()].sort((a, b) => b.best - a.best);
+  // Every entity in scope by source: fields (for the field lists and the first query) and the source's own entity.
+  const scopeFields = new Map<string, EntityRecord[]>();
+  const scopeSources = new Map<string, EntityRecord>();
+  for (const e of options.scope ?? []) {
+    if (e.kind === "query") continue;
+    const key = groupKey(e);
+    if (e.kind === "source") scopeSources.set(key, e);
+    else scopeFields.set(key, [...(scopeFields.get(key) ?? []), e]);
+  }
+  // Sources as wholes: the best match, raised by the share of the question's words the source's name and matched fields cover.
+  const asked = new Set(contentStems(options.question ?? ranked[0]?.phrase ?? "", { expand: true }));
+  const adj = new Map([...groups.values()].map((g) => [g, g.best + SOURCE_COVERAGE * coverage(g, asked, scopeSources.get(g.key))] as const));
+  const ranking = [...groups.values()].sort((a, b) => adj.get(b)! - adj.get(a)!);
   const maxSources = options.maxSources ?? (options.scope ? 2 : 5);
   const ordered = ranking.slice(0, maxSources);
   const close = ranking.slice(maxSources, maxSources + 4).map((g): CloseSource => ({
@@ -183,15 +195,10 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
     score: Math.round(g.best * 1000) / 1000,
     matched: g.phrases.flatMap((p) => p.matches).sort((a, b) => b.score - a.score).slice(0, 3).map((m) => m.entity.name),
   }));
-  for (const group of ordered) for (const p of group.phrases) p.matches = p.matches.slice(0, perPhrase);
-  const scopeFields = new Map<string, EntityRecord[]>();
-  const scopeSources = new Map<string, EntityRecord>();
-  for (const e of options.scope ?? []) {
-    if (e.kind === "query") continue;
-    const key = groupKey(e);
-    if (e.kind === "source") scopeSources.set(key, e);
-    else scopeFields.set(key, [...(scopeFields.get(key) ?? []), e]);
-  }
+  // With field lists, a source after the first shows fewer entities (its other fields are in its list).
+  ordered.forEach((group, i) => {
+    for (const p of group.phrases) p.matches = p.matches.slice(0, i > 0 && options.scope ? Math.min(perPhrase, 4) : perPhrase);
+  });
   // Top-level field names of each returned source, for joins whose fields another returned source lists.
   const topNames = new Map(ordered.map((g) => [g.key, new Set((scopeFields.get(g.key) ?? []).filter((e) => !e.name.includes(".")).map((e) => e.name))] as const));
   const sources = ordered.map((group): ContextSource => {
@@ -232,6 +239,21 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
   };
 }
 
+/**
+ * Weight of a source's coverage of the question's words in its rank.
+ * Chosen on the eval's tuning half (0, 0.15, 0.3, 0.5): 0.3 raised the first
+ * query's "answers the question" in environment scope 47.9% -> 50.9%.
+ */
+const SOURCE_COVERAGE = 0.3;
+
+/** Share of the question's words that a source's name words and its matched fields' name and synonym words cover. */
+function coverage(group: SourceGroup, asked: ReadonlySet<string>, source: EntityRecord | undefined): number {
+  if (asked.size === 0) return 0;
+  const words = new Set<string>(source?.lexicalTerms.name ?? []);
+  for (const p of group.phrases) for (const m of p.matches) for (const w of [...m.entity.lexicalTerms.name, ...m.entity.lexicalTerms.related]) words.add(w);
+  return [...asked].filter((w) => words.has(w)).length / asked.size;
+}
+
 function groupKey(e: EntityRecord): string {
   const o = e.origin;
   return `${o ? `${o.environmentName}/${o.packageName}/` : ""}${e.modelPath}#${e.sourceName}`;
@@ -254,7 +276,7 @@ function toContextEntity(match: EntityMatch): ContextEntity {
     match_reason: match.matchReason,
     ...(values && values.length > 0 ? { values } : {}),
     ...(values && e.values && e.values.length > values.length ? { values_total: e.values.length } : {}),
-    ...(also && also.length > 0 ? { also_in: also.slice(0, 3) } : {}),
+    ...(also && also.length > 0 ? { also_in: also.slice(0, 2) } : {}),
   };
 }
 
