@@ -26,8 +26,23 @@
  *   it names any), descending / ascending, and the query has a limit.
  * Order, limit, nests and extra aggregates are not checked otherwise. Only the
  * first stage of a pipeline is read.
+ *
+ * Use: `await judgeFirstStep(pkg, q.question, query)` with the question's own
+ * package; a step that names another package does not answer (the caller
+ * checks that). `verdict.reasons` says what each alternative missed.
+ * `bun test/eval/shape_check.ts` checks that every alternative can be met.
  * @module
  */
+import { HELDOUT_PACKAGES } from "./heldout_packages.ts";
+import { HELDOUT_QUESTIONS } from "./heldout_questions.ts";
+import { HELDOUT2_PACKAGES } from "./heldout2_packages.ts";
+import { HELDOUT2_QUESTIONS } from "./heldout2_questions.ts";
+import { HELDOUT3_PACKAGES } from "./heldout3_packages.ts";
+import { HELDOUT3_QUESTIONS } from "./heldout3_questions.ts";
+import { HELDOUT4_PACKAGES } from "./heldout4_packages.ts";
+import { HELDOUT4_QUESTIONS } from "./heldout4_questions.ts";
+import { HELDOUT5_PACKAGES } from "./heldout5_packages.ts";
+import { HELDOUT5_QUESTIONS } from "./heldout5_questions.ts";
 import { HELDOUT6_PACKAGES } from "./heldout6_packages.ts";
 import { HELDOUT6_QUESTIONS } from "./heldout6_questions.ts";
 import { HELDOUT7_PACKAGES } from "./heldout7_packages.ts";
@@ -38,6 +53,11 @@ import { type Column, type Filter, type QueryFacts, queryFacts } from "./query_f
 import type { EvalPackage } from "./schema.ts";
 import { parseShape, parseShapeLines, type ShapeAlt, type ShapeItem, type ShapeOption } from "./shape_format.ts";
 import { TEST, TUNING } from "./shapes/dev.ts";
+import { HELDOUT } from "./shapes/heldout.ts";
+import { HELDOUT2 } from "./shapes/heldout2.ts";
+import { HELDOUT3 } from "./shapes/heldout3.ts";
+import { HELDOUT4 } from "./shapes/heldout4.ts";
+import { HELDOUT5 } from "./shapes/heldout5.ts";
 import { HELDOUT6 } from "./shapes/heldout6.ts";
 import { HELDOUT7 } from "./shapes/heldout7.ts";
 
@@ -45,6 +65,11 @@ import { HELDOUT7 } from "./shapes/heldout7.ts";
 export const SHAPE_SETS: Array<{ name: string; questions: EvalQuestion[]; packages: EvalPackage[]; shapes: Map<string, string> }> = [
   { name: "tuning", questions: EVAL_QUESTIONS.filter((q) => half(q) === "tuning"), packages: EVAL_PACKAGES, shapes: parseShapeLines(TUNING) },
   { name: "test", questions: EVAL_QUESTIONS.filter((q) => half(q) === "test"), packages: EVAL_PACKAGES, shapes: parseShapeLines(TEST) },
+  { name: "heldout", questions: HELDOUT_QUESTIONS, packages: HELDOUT_PACKAGES, shapes: parseShapeLines(HELDOUT) },
+  { name: "heldout2", questions: HELDOUT2_QUESTIONS, packages: HELDOUT2_PACKAGES, shapes: parseShapeLines(HELDOUT2) },
+  { name: "heldout3", questions: HELDOUT3_QUESTIONS, packages: HELDOUT3_PACKAGES, shapes: parseShapeLines(HELDOUT3) },
+  { name: "heldout4", questions: HELDOUT4_QUESTIONS, packages: HELDOUT4_PACKAGES, shapes: parseShapeLines(HELDOUT4) },
+  { name: "heldout5", questions: HELDOUT5_QUESTIONS, packages: HELDOUT5_PACKAGES, shapes: parseShapeLines(HELDOUT5) },
   { name: "heldout6", questions: HELDOUT6_QUESTIONS, packages: HELDOUT6_PACKAGES, shapes: parseShapeLines(HELDOUT6) },
   { name: "heldout7", questions: HELDOUT7_QUESTIONS, packages: HELDOUT7_PACKAGES, shapes: parseShapeLines(HELDOUT7) },
 ];
@@ -82,13 +107,15 @@ function likeMatches(pattern: string, value: string): boolean {
   return fits[value.length]!;
 }
 
+/** An option names a canonical `source.field`, or (with two dots or more) a path from the query's source. */
+const names = (o: ShapeOption, name: string | undefined, at: string | undefined) => (o.name.split(".").length > 2 ? at === o.name : name === o.name);
 const grainFits = (c: Column, o: ShapeOption) => o.grain === undefined || c.grain === o.grain;
-const columnFits = (c: Column, o: ShapeOption) => c.name === o.name && grainFits(c, o);
-const measureFits = (c: Column, o: ShapeOption) => c.kind === "aggregate" && c.name === o.name && c.fn === o.fn;
+const columnFits = (c: Column, o: ShapeOption) => names(o, c.name, c.at) && grainFits(c, o);
+const measureFits = (c: Column, o: ShapeOption) => c.kind === "aggregate" && names(o, c.name, c.at) && c.fn === o.fn;
 
 /** True when the condition keeps only values the item accepts for its field. */
 function filterFits(f: Filter, item: ShapeItem): boolean {
-  const options = item.filter((o) => o.name === f.field);
+  const options = item.filter((o) => names(o, f.field, f.at));
   if (options.length === 0) return false;
   if (options.some((o) => o.value === undefined)) return true;
   const accepted = options.map((o) => o.value!);
@@ -110,7 +137,7 @@ function judgeAlt(alt: ShapeAlt, facts: QueryFacts): string[] {
   }
   for (const item of alt.filters) {
     if (!facts.filters.some((f) => filterFits(f, item))) {
-      const on = facts.filters.filter((f) => item.some((o) => o.name === f.field)).map((f) => f.code);
+      const on = facts.filters.filter((f) => item.some((o) => names(o, f.field, f.at))).map((f) => f.code);
       why.push(`no where on ${item.map((o) => (o.value !== undefined ? `${o.name}=${o.value}` : o.name)).join(" or ")}${on.length ? ` (has ${on.join(", ")})` : ""}`);
     }
   }

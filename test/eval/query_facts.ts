@@ -20,8 +20,10 @@ import type { EvalPackage } from "./schema.ts";
 /** One output column of the query's first stage. */
 export interface Column {
   kind: "group" | "select" | "aggregate";
-  /** Canonical `source.field` read, `` for `count()`, `?code` for an expression not read as one field. */
+  /** Canonical `source.field` read, the source counted for `count()`, `?code` for an expression not read as one field. */
   name: string;
+  /** The path as written from the query's source (`trips.pickup_zone.Borough`). */
+  at?: string;
   /** Time grain of a truncated (or year-extracted) time dimension. */
   grain?: string;
   /** Aggregate function applied to a dimension (`sum(amount)`). */
@@ -36,6 +38,8 @@ export interface Column {
 export interface Filter {
   /** Canonical field filtered; undefined when the condition is not read as one field. */
   field?: string;
+  /** The path as written from the query's source. */
+  at?: string;
   /** Values kept by an equality or a list of values. */
   values?: string[];
   /** LIKE patterns kept. */
@@ -64,6 +68,7 @@ interface IrNode {
   function?: string;
   filterSrc?: string;
   dataType?: string;
+  structPath?: string[];
   not?: boolean;
 }
 interface IrField {
@@ -88,6 +93,12 @@ interface IrQuery {
   pipeline: IrSegment[];
 }
 
+/** Grain names of extracted parts (`hour(t)` is the hour of the day); `year(t)` is the year itself. */
+const EXTRACTED: Record<string, string> = {
+  year: "year", quarter: "quarter_of_year", month: "month_of_year", week: "week_of_year", day: "day_of_month",
+  day_of_week: "day_of_week", day_of_year: "day_of_year", hour: "hour_of_day", minute: "minute_of_hour", second: "second_of_minute",
+};
+
 const models = new Map<string, Promise<CompiledModel>>();
 
 /** The package's Malloy model, compiled once per process. */
@@ -102,11 +113,24 @@ function modelOf(pkg: EvalPackage): Promise<CompiledModel> {
 }
 
 /** Names and join targets of a package's sources. */
-class Catalog {
+export class Catalog {
   private readonly sources: Map<string, SourceMetadata>;
   private readonly targets = new Map<string, string | undefined>();
   constructor(private readonly pkg: EvalPackage) {
     this.sources = new Map(pkg.models[0]!.sources.map((s) => [s.name, s]));
+  }
+  /** Names of the package's sources. */
+  sourceNames(): string[] {
+    return [...this.sources.keys()];
+  }
+  /** Join names of a source with the source each reaches. */
+  joins(source: string): Array<[string, string]> {
+    const out: Array<[string, string]> = [];
+    for (const j of this.sources.get(source)?.joins ?? []) {
+      const t = this.target(source, j.name);
+      if (t) out.push([j.name, t]);
+    }
+    return out;
   }
   canonical(key: string): string {
     return this.pkg.canonical.get(key) ?? key;
@@ -136,6 +160,12 @@ class Catalog {
     }
     this.targets.set(key, found);
     return found;
+  }
+  /** The source a join path from `source` reaches, or undefined. */
+  reach(source: string, path: string[]): string | undefined {
+    let at: string | undefined = source;
+    for (const join of path) at = at && this.target(at, join);
+    return at;
   }
   /** Canonical `source.field` of a path read from `source`, or undefined. */
   resolve(source: string, path: string[]): string | undefined {
@@ -192,54 +222,59 @@ function stringKeeps(f: StringFilter | null): { values: string[]; patterns: stri
   }
 }
 
-function readFilter(node: IrNode, code: string, resolve: (path: string[]) => string | undefined): Filter[] {
+type Resolve = (path: string[]) => { name?: string; at: string };
+
+function readFilter(node: IrNode, code: string, resolve: Resolve): Filter[] {
   const kid = (name: string) => node.kids?.[name] as IrNode | undefined;
-  const on = (path: string[] | undefined) => (path ? resolve(path) : undefined);
+  const on = (path: string[] | undefined) => {
+    const r = path && resolve(path);
+    return r?.name ? { field: r.name, at: r.at } : {};
+  };
   switch (node.node) {
     case "and": return [...readFilter(kid("left")!, code, resolve), ...readFilter(kid("right")!, code, resolve)];
     case "()": return readFilter(node.e!, code, resolve);
     case "=": {
       const [f, v] = fieldPath(kid("left")) ? [kid("left"), kid("right")] : [kid("right"), kid("left")];
       const value = literal(v);
-      return [{ field: on(fieldPath(f)), ...(value !== undefined ? { values: [value] } : {}), code }];
+      return [{ ...on(fieldPath(f)), ...(value !== undefined ? { values: [value] } : {}), code }];
     }
     case "in": {
       const values = ((node.kids?.oneOf ?? []) as IrNode[]).map(literal);
       const keeps = !node.not && values.every((v) => v !== undefined);
-      return [{ field: on(fieldPath(kid("e"))), ...(keeps ? { values: values as string[] } : {}), code }];
+      return [{ ...on(fieldPath(kid("e"))), ...(keeps ? { values: values as string[] } : {}), code }];
     }
     case "like": {
       const pattern = literal(kid("right"));
-      return [{ field: on(fieldPath(kid("left"))), ...(pattern !== undefined ? { patterns: [pattern] } : {}), code }];
+      return [{ ...on(fieldPath(kid("left"))), ...(pattern !== undefined ? { patterns: [pattern] } : {}), code }];
     }
-    case "field": return [{ field: on(node.path), values: ["true"], code }];
-    case "not": return fieldPath(node.e) ? [{ field: on(node.e!.path), values: ["false"], code }] : [{ field: on(anyPath(node)), code }];
+    case "field": return [{ ...on(node.path), values: ["true"], code }];
+    case "not": return fieldPath(node.e) ? [{ ...on(node.e!.path), values: ["false"], code }] : [{ ...on(anyPath(node)), code }];
     case "or": {
       const [a, b] = [readFilter(kid("left")!, code, resolve), readFilter(kid("right")!, code, resolve)];
       const one = a.length === 1 && b.length === 1 && a[0]!.field && a[0]!.field === b[0]!.field;
       if (one && (a[0]!.values || a[0]!.patterns) && (b[0]!.values || b[0]!.patterns)) {
-        return [{ field: a[0]!.field, values: [...(a[0]!.values ?? []), ...(b[0]!.values ?? [])], patterns: [...(a[0]!.patterns ?? []), ...(b[0]!.patterns ?? [])], code }];
+        return [{ field: a[0]!.field, at: a[0]!.at, values: [...(a[0]!.values ?? []), ...(b[0]!.values ?? [])], patterns: [...(a[0]!.patterns ?? []), ...(b[0]!.patterns ?? [])], code }];
       }
-      return [{ field: one ? a[0]!.field : undefined, code }];
+      return [{ ...(one ? { field: a[0]!.field, at: a[0]!.at } : {}), code }];
     }
     case "filterMatch": {
       const field = on(fieldPath(kid("expr")));
       const src = kid("filterExpr")?.filterSrc;
-      if (src === undefined) return [{ field, code }];
+      if (src === undefined) return [{ ...field, code }];
       if (node.dataType === "string") {
         const keeps = stringKeeps(StringFilterExpression.parse(src).parsed);
-        return [{ field, ...(keeps?.values.length ? { values: keeps.values } : {}), ...(keeps?.patterns.length ? { patterns: keeps.patterns } : {}), code }];
+        return [{ ...field, ...(keeps?.values.length ? { values: keeps.values } : {}), ...(keeps?.patterns.length ? { patterns: keeps.patterns } : {}), code }];
       }
       if (node.dataType === "boolean") {
         const parsed = BooleanFilterExpression.parse(src).parsed;
         if (parsed && (parsed.operator === "true" || parsed.operator === "=true" || parsed.operator === "false" || parsed.operator === "=false")) {
           const truth = parsed.operator.endsWith("true") !== Boolean(parsed.not);
-          return [{ field, values: [String(truth)], code }];
+          return [{ ...field, values: [String(truth)], code }];
         }
       }
-      return [{ field, code }];
+      return [{ ...field, code }];
     }
-    default: return [{ field: on(anyPath(node)), code }];
+    default: return [{ ...on(anyPath(node)), code }];
   }
 }
 
@@ -254,6 +289,7 @@ export async function queryFacts(pkg: EvalPackage, text: string): Promise<QueryF
   const source = typeof query.structRef === "string" ? query.structRef : (query.structRef.as ?? query.structRef.name ?? "");
   const catalog = new Catalog(pkg);
   const resolve = (path: string[]) => catalog.resolve(source, path);
+  const at = (path: string[]) => [source, ...path].join(".");
   const segment = query.pipeline[0]!;
   const isNumber = (name: string) => catalog.field(name)?.dataType === "number" && catalog.field(name)?.fieldType === "dimension";
   const columns: Column[] = [];
@@ -266,31 +302,33 @@ export async function queryFacts(pkg: EvalPackage, text: string): Promise<QueryF
     if (f.type === "fieldref") {
       const name = resolve(f.path ?? []) ?? `?${(f.path ?? []).join(".")}`;
       const kind = catalog.field(name)?.fieldType === "measure" ? "aggregate" : segment.type === "project" ? "select" : "group";
-      columns.push({ kind, name, output, number: isNumber(name) });
+      columns.push({ kind, name, at: at(f.path ?? []), output, number: isNumber(name) });
       continue;
     }
     const e = f.e;
     if (f.expressionType === "aggregate" || e?.node === "aggregate") {
       if (e?.node === "aggregate") {
         const arg = fieldPath(e.e);
-        const name = arg ? (resolve(arg) ?? `?${f.code}`) : e.e?.node === "" ? "" : `?${f.code}`;
-        columns.push({ kind: "aggregate", name, fn: e.function, output, number: false });
+        // count() is read as count(source), the source its join path reaches (`orders.count()` from lineitem counts orders)
+        const counted = e.e?.node === "" ? catalog.reach(source, e.structPath ?? []) : undefined;
+        const name = arg ? (resolve(arg) ?? `?${f.code}`) : (counted ?? `?${f.code}`);
+        columns.push({ kind: "aggregate", name, ...(arg ? { at: at(arg) } : {}), fn: e.function, output, number: false });
       } else {
         const path = fieldPath(e);
-        columns.push({ kind: "aggregate", name: (path && resolve(path)) ?? `?${f.code}`, output, number: false });
+        columns.push({ kind: "aggregate", name: (path && resolve(path)) ?? `?${f.code}`, ...(path ? { at: at(path) } : {}), output, number: false });
       }
       continue;
     }
     const kind = segment.type === "project" ? "select" : "group";
-    const inner = e?.node === "trunc" || (e?.node === "extract" && e.units === "year") ? e.e : e;
-    const path = fieldPath(inner);
+    const timed = e?.node === "trunc" || e?.node === "extract";
+    const path = fieldPath(timed ? e.e : e);
     const name = (path && resolve(path)) ?? `?${f.code ?? output}`;
-    const grain = e?.node === "trunc" || e?.node === "extract" ? e.units : undefined;
-    columns.push({ kind, name, output, number: grain === undefined && isNumber(name), ...(grain ? { grain } : {}) });
+    const grain = e?.node === "trunc" ? e.units : e?.node === "extract" ? (EXTRACTED[e.units ?? ""] ?? e.units) : undefined;
+    columns.push({ kind, name, ...(path ? { at: at(path) } : {}), output, number: grain === undefined && isNumber(name), ...(grain ? { grain } : {}) });
   }
   const filters = (segment.filterList ?? [])
     .filter((f) => f.expressionType !== "aggregate" && !f.isSourceFilter)
-    .flatMap((f) => readFilter(f.e, f.code ?? "", resolve));
+    .flatMap((f) => readFilter(f.e, f.code ?? "", (path) => ({ name: resolve(path), at: at(path) })));
   const orderBy = (segment.orderBy ?? []).map((o) => ({
     column: typeof o.field === "number" ? columns[o.field - 1] : columns.find((c) => c.output === o.field),
     dir: o.dir === "desc" ? ("desc" as const) : ("asc" as const),

@@ -7,11 +7,14 @@
  * fits any one of them. An alternative is clauses separated by `; `:
  * - `view: orders.by_month` — the query runs that view (refinements allowed);
  * - `measure: A|B, C` — it aggregates (A or B) and C; an option is a measure
- *   `source.field` or an aggregate of a dimension `sum(source.field)` (also
- *   avg, min, max, count);
+ *   `source.field`, an aggregate of a dimension `sum(source.field)` (also avg,
+ *   min, max, distinct for `count(field)`), or `count(source)` for `count()`
+ *   of that source's rows (`orders.count()` through a join counts orders);
  * - `group: A@month|B, C` — it groups by exactly these (each item matched,
  *   nothing else grouped but a field filtered to one value); `@grain` asks for
- *   a time dimension truncated to that grain, no grain accepts any;
+ *   a time dimension truncated to that grain (`@month`), or a part extracted
+ *   from it (`@month_of_year` for `month(t)`, `@hour_of_day`, `@day_of_week`;
+ *   `year(t)` is `@year`), no grain accepts any;
  * - `field: A|B` — it outputs the field (group_by or select), any other
  *   column allowed except a grouping by a number dimension the shape does not name;
  * - `filter: A=v|A=w, B` — it filters (where) on each item: a value option
@@ -22,7 +25,9 @@
  *   names any), descending / ascending, with a limit.
  * Values may be double-quoted when they hold `,`, `|`, `;` or `=`. Field names
  * are canonical: `source.field` as the field's own source defines it (a field
- * reached through a join or an extend is the same field).
+ * reached through a join or an extend is the same field); a name with a join
+ * in it (`trips.pickup_zone.Borough`) is that path read from that source, for
+ * a source that joins the same source twice.
  * @module
  */
 import type { EvalPackage } from "./schema.ts";
@@ -124,8 +129,9 @@ export function parseShapeLines(raw: string): Map<string, string> {
   return shapes;
 }
 
-const TIME_GRAINS = new Set(["second", "minute", "hour", "day", "week", "month", "quarter", "year"]);
-const FUNCTIONS = new Set(["sum", "avg", "min", "max", "count"]);
+const TIME_GRAINS = new Set(["second", "minute", "hour", "day", "week", "month", "quarter", "year", "quarter_of_year", "month_of_year",
+  "week_of_year", "day_of_month", "day_of_week", "day_of_year", "hour_of_day", "minute_of_hour", "second_of_minute"]);
+const FUNCTIONS = new Set(["sum", "avg", "min", "max", "distinct"]);
 
 /**
  * What a shape names that its package lacks: unknown sources and fields, a
@@ -138,7 +144,8 @@ export function shapeProblems(pkg: EvalPackage, shape: string): string[] {
   const field = (name: string) => {
     const dot = name.indexOf(".");
     const src = sources.get(name.slice(0, dot));
-    return src && [...src.dimensions, ...src.measures, ...src.views].find((f) => f.path === name.slice(dot + 1) && f.joinPath.length === 0);
+    const path = name.slice(dot + 1);
+    return src && [...src.dimensions, ...src.measures, ...src.views].find((f) => f.path === path && (f.joinPath.length === 0 || path.includes(".")));
   };
   let alts: ShapeAlt[];
   try {
@@ -150,10 +157,14 @@ export function shapeProblems(pkg: EvalPackage, shape: string): string[] {
     for (const s of alt.sources ?? []) if (!sources.has(s)) problems.push(`no source '${s}'`);
     const check = (clause: string, item: ShapeItem | undefined, kind: "dimension" | "measure" | "view") => {
       for (const o of item ?? []) {
+        if (o.fn === "count" && !o.name.includes(".")) {
+          if (!sources.has(o.name)) problems.push(`${clause}: count of unknown source '${o.name}'`);
+          continue;
+        }
         const f = field(o.name);
         if (!f) { problems.push(`${clause}: no field '${o.name}'`); continue; }
         const canonical = pkg.canonical.get(o.name);
-        if (canonical && canonical !== o.name) problems.push(`${clause}: write '${canonical}' for '${o.name}' (its own source)`);
+        if (canonical && canonical !== o.name && o.name.split(".").length === 2) problems.push(`${clause}: write '${canonical}' for '${o.name}' (its own source)`);
         const want = o.fn ? "dimension" : kind;
         if (f.fieldType !== want) problems.push(`${clause}: '${o.name}' is a ${f.fieldType}, not a ${want}`);
         if (o.fn && !FUNCTIONS.has(o.fn)) problems.push(`${clause}: unknown aggregate '${o.fn}'`);

@@ -10,10 +10,10 @@
 export const HELDOUT7 = `
 ga_sample | how many times had the shopper been here before | field: sessions.visitNumber
 ga_sample | how long did shoppers linger | measure: sessions.avg_time_on_site|avg(sessions.timeOnSite)|sum(sessions.timeOnSite) || field: sessions.timeOnSite
-ga_sample | shoppers who left right after landing | measure: sessions.bounce_rate|sum(sessions.bounces) || field: sessions.bounces || measure: sessions.session_count|sessions.visitor_count; filter: sessions.bounces=1
+ga_sample | shoppers who left right after landing | measure: sessions.bounce_rate|sum(sessions.bounces) || field: sessions.bounces || measure: sessions.session_count|sessions.visitor_count|count(sessions); filter: sessions.bounces=1
 ga_sample | how much money did the store make | measure: sessions.revenue|products.product_revenue|sum(sessions.transactionRevenue)
 ga_sample | share of visits that ended in a purchase | measure: sessions.conversion_rate
-ga_sample | first-time shoppers | measure: sum(sessions.newVisits) || measure: sessions.session_count|sessions.visitor_count; filter: sessions.newVisits=1|sessions.visitNumber=1 || source: sessions; filter: sessions.newVisits=1|sessions.visitNumber=1 || field: sessions.newVisits
+ga_sample | first-time shoppers | measure: sum(sessions.newVisits) || measure: sessions.session_count|sessions.visitor_count|count(sessions); filter: sessions.newVisits=1|sessions.visitNumber=1 || source: sessions; filter: sessions.newVisits=1|sessions.visitNumber=1 || field: sessions.newVisits
 ga_sample | what brought people to the store | view: sessions.channel_performance || field: sessions.channelGrouping|sessions.source|sessions.medium
 ga_sample | which website sent the visitor | view: sessions.top_referrers || field: sessions.source|sessions.referralPath
 ga_sample | search terms typed before arriving | field: sessions.keyword
@@ -25,13 +25,13 @@ ga_sample | internet provider of the visitor | field: sessions.networkDomain
 ga_sample | unique shoppers | measure: sessions.visitor_count || field: sessions.fullVisitorId
 ga_sample | how many screens did people look at | measure: sessions.total_pageviews|sum(sessions.pageviews) || field: sessions.pageviews
 ga_sample | where do our biggest buyers live | view: sessions.revenue_by_country || measure: sessions.revenue|sum(sessions.transactionRevenue); group: sessions.country|sessions.city|sessions.region|sessions.metro|sessions.continent|sessions.subContinent; top
-ga_sample | visits that came straight in by typing the address | source: sessions; filter: sessions.isTrueDirect=true|sessions.channelGrouping=Direct || measure: sessions.session_count; filter: sessions.isTrueDirect=true|sessions.channelGrouping=Direct || field: sessions.isTrueDirect
+ga_sample | visits that came straight in by typing the address | source: sessions; filter: sessions.isTrueDirect=true|sessions.channelGrouping=Direct || measure: sessions.session_count|count(sessions); filter: sessions.isTrueDirect=true|sessions.channelGrouping=Direct || field: sessions.isTrueDirect
 ga_sample | which address on the site did they open | view: hits.top_pages || field: hits.pagePath|hits.pagePathLevel1
 ga_sample | heading shown in the browser tab | field: hits.pageTitle
 ga_sample | first screen of each visit | view: hits.landing_pages || field: hits.pagePath|hits.pagePathLevel1|hits.pageTitle; filter: hits.isEntrance=true
 ga_sample | last screen before leaving | measure: hits.exit_rate; group: hits.pagePath|hits.pagePathLevel1|hits.pageTitle || field: hits.pagePath|hits.pagePathLevel1|hits.pageTitle; filter: hits.isExit=true
 ga_sample | how far along the buying journey each shopper got | view: hits.checkout_funnel || field: hits.action_type
-ga_sample | busiest part of the day | measure: hits.hit_count|sessions.session_count; group: hits.hour
+ga_sample | busiest part of the day | measure: hits.hit_count|sessions.session_count|count(hits)|count(sessions); group: hits.hour
 ga_sample | which button or link did they click | field: hits.eventAction|hits.eventCategory|hits.eventLabel
 ga_sample | which merchandise was sold | view: products.top_products || measure: products.units_sold|products.product_revenue|sum(products.productQuantity); group: products.v2ProductName|products.productSKU
 ga_sample | kind of merchandise such as shirts, mugs or bags | view: products.revenue_by_category || field: products.v2ProductCategory
@@ -58,8 +58,8 @@ steam | features like multiplayer or controller support | field: steam.categorie
 steam | what style of game is it: shooter, puzzle or RPG | field: steam.genres|steam.primary_genre || view: steam.genre_breakdown
 steam | blurb shown on the store page | field: steam_description_data.short_description
 steam | hardware needed to run it | field: steam_requirements_data.minimum|steam_requirements_data.pc_requirements|steam_requirements_data.recommended
-steam | titles you can get at no cost | measure: steam.free_game_count || source: steam; filter: steam.price=0|steam.primary_genre=Free to Play || measure: steam.game_count; filter: steam.price=0|steam.primary_genre=Free to Play
-steam | output of the industry over time | view: steam.games_by_year || measure: steam.game_count; group: steam.release_date@year|steam.release_date@quarter|steam.release_date@month
+steam | titles you can get at no cost | measure: steam.free_game_count || source: steam; filter: steam.price=0|steam.primary_genre=Free to Play || measure: steam.game_count|count(steam); filter: steam.price=0|steam.primary_genre=Free to Play
+steam | output of the industry over time | view: steam.games_by_year || measure: steam.game_count|count(steam); group: steam.release_date@year|steam.release_date@quarter|steam.release_date@month
 steam | most acclaimed titles | view: steam.best_reviewed || measure: steam.rating_share|steam.total_positive|sum(steam.positive_ratings); group: steam.name|steam.appid; top
 medicare | what field of medicine does the clinician practice | field: providers.Rndrng_Prvdr_Type || view: providers.specialties_by_payment
 medicare | professional degree of the clinician | field: providers.Rndrng_Prvdr_Crdntls
@@ -88,7 +88,7 @@ medicare | priciest treatments | view: provider_services.costliest_procedures ||
 medicare | where does the money go geographically | view: providers.payments_by_state || measure: providers.total_paid|sum(providers.Tot_Mdcr_Pymt_Amt); group: providers.Rndrng_Prvdr_State_Abrvtn|providers.Rndrng_Prvdr_State_FIPS|providers.Rndrng_Prvdr_City|providers.Rndrng_Prvdr_Zip5
 medicare | biggest earners among doctors | view: providers.top_billers || measure: providers.total_paid|sum(providers.Tot_Mdcr_Pymt_Amt); group: providers.Rndrng_Prvdr_Last_Org_Name|providers.Rndrng_Prvdr_First_Name|providers.Rndrng_NPI; top
 medicare | number of different treatments a doctor offers | field: providers.Tot_HCPCS_Cds
-medicare | headcount of clinicians | measure: providers.provider_count
+medicare | headcount of clinicians | measure: providers.provider_count|count(providers)
 ga_sample | bounce rate | measure: sessions.bounce_rate
 ga_sample | page views per session | field: sessions.pageviews || measure: avg(sessions.pageviews)
 ga_sample | traffic source | field: sessions.source|sessions.channelGrouping|sessions.medium || view: sessions.channel_performance
@@ -106,24 +106,24 @@ medicare | average submitted charge | measure: provider_services.avg_charge|avg(
 medicare | Medicare allowed amount | field: provider_services.Avg_Mdcr_Alowd_Amt|providers.Tot_Mdcr_Alowd_Amt || measure: sum(providers.Tot_Mdcr_Alowd_Amt)
 medicare | average beneficiary age | field: providers.Bene_Avg_Age || measure: avg(providers.Bene_Avg_Age)
 medicare | place of service | field: provider_services.Place_Of_Srvc || view: provider_services.facility_vs_office
-ga_sample | visitors from India | measure: sessions.visitor_count|sessions.session_count; filter: sessions.country=India || source: sessions; filter: sessions.country=India
-ga_sample | mobile traffic | measure: sessions.session_count|sessions.visitor_count|sessions.total_pageviews; filter: sessions.deviceCategory=mobile|sessions.isMobile=true || source: sessions; filter: sessions.deviceCategory=mobile|sessions.isMobile=true
-ga_sample | organic search sessions | measure: sessions.session_count; filter: sessions.channelGrouping=Organic Search|sessions.medium=organic || source: sessions; filter: sessions.channelGrouping=Organic Search|sessions.medium=organic
-ga_sample | traffic from YouTube | measure: sessions.session_count|sessions.visitor_count|sessions.total_pageviews; filter: sessions.source=youtube.com || source: sessions; filter: sessions.source=youtube.com
-ga_sample | visitors in Europe | measure: sessions.visitor_count|sessions.session_count; filter: sessions.continent=Europe || source: sessions; filter: sessions.continent=Europe
+ga_sample | visitors from India | measure: sessions.visitor_count|sessions.session_count|count(sessions); filter: sessions.country=India || source: sessions; filter: sessions.country=India
+ga_sample | mobile traffic | measure: sessions.session_count|sessions.visitor_count|sessions.total_pageviews|count(sessions); filter: sessions.deviceCategory=mobile|sessions.isMobile=true || source: sessions; filter: sessions.deviceCategory=mobile|sessions.isMobile=true
+ga_sample | organic search sessions | measure: sessions.session_count|count(sessions); filter: sessions.channelGrouping=Organic Search|sessions.medium=organic || source: sessions; filter: sessions.channelGrouping=Organic Search|sessions.medium=organic
+ga_sample | traffic from YouTube | measure: sessions.session_count|sessions.visitor_count|sessions.total_pageviews|count(sessions); filter: sessions.source=youtube.com || source: sessions; filter: sessions.source=youtube.com
+ga_sample | visitors in Europe | measure: sessions.visitor_count|sessions.session_count|count(sessions); filter: sessions.continent=Europe || source: sessions; filter: sessions.continent=Europe
 ga_sample | drinkware sales | measure: products.product_revenue|products.units_sold|sum(products.productRevenue); filter: products.v2ProductCategory=Drinkware
-ga_sample | add to cart events | measure: hits.hit_count; filter: hits.eventAction=Add to Cart|hits.action_type=3 || source: hits; filter: hits.eventAction=Add to Cart|hits.action_type=3
-steam | free to play games | source: steam; filter: steam.primary_genre=Free to Play|steam.genres=Free to Play || measure: steam.game_count; filter: steam.primary_genre=Free to Play|steam.genres=Free to Play
-steam | indie games | source: steam; filter: steam.primary_genre=Indie|steam.genres=Indie || measure: steam.game_count; filter: steam.primary_genre=Indie|steam.genres=Indie
-steam | games owned by 20,000 to 50,000 players | source: steam; filter: steam.owners=20000-50000 || measure: steam.game_count; filter: steam.owners=20000-50000
-medicare | cardiologists | source: providers; filter: providers.Rndrng_Prvdr_Type=Cardiology || measure: providers.provider_count; filter: providers.Rndrng_Prvdr_Type=Cardiology
-medicare | nurse practitioners | source: providers; filter: providers.Rndrng_Prvdr_Type=Nurse Practitioner|providers.Rndrng_Prvdr_Crdntls=NP || measure: providers.provider_count; filter: providers.Rndrng_Prvdr_Type=Nurse Practitioner|providers.Rndrng_Prvdr_Crdntls=NP
-medicare | providers in Texas | source: providers; filter: providers.Rndrng_Prvdr_State_Abrvtn=TX || measure: providers.provider_count; filter: providers.Rndrng_Prvdr_State_Abrvtn=TX
-medicare | female physicians | source: providers; filter: providers.Rndrng_Prvdr_Gndr=F || measure: providers.provider_count; filter: providers.Rndrng_Prvdr_Gndr=F
-medicare | chiropractors | source: providers; filter: providers.Rndrng_Prvdr_Type=Chiropractic || measure: providers.provider_count; filter: providers.Rndrng_Prvdr_Type=Chiropractic
-medicare | rural providers | source: providers; filter: providers.Rndrng_Prvdr_RUCA_Desc="Rural areas: primary flow to a tract outside a urbanized area or UC" || measure: providers.provider_count; filter: providers.Rndrng_Prvdr_RUCA_Desc="Rural areas: primary flow to a tract outside a urbanized area or UC"
+ga_sample | add to cart events | measure: hits.hit_count|count(hits); filter: hits.eventAction=Add to Cart|hits.action_type=3 || source: hits; filter: hits.eventAction=Add to Cart|hits.action_type=3
+steam | free to play games | source: steam; filter: steam.primary_genre=Free to Play|steam.genres=Free to Play || measure: steam.game_count|count(steam); filter: steam.primary_genre=Free to Play|steam.genres=Free to Play
+steam | indie games | source: steam; filter: steam.primary_genre=Indie|steam.genres=Indie || measure: steam.game_count|count(steam); filter: steam.primary_genre=Indie|steam.genres=Indie
+steam | games owned by 20,000 to 50,000 players | source: steam; filter: steam.owners=20000-50000 || measure: steam.game_count|count(steam); filter: steam.owners=20000-50000
+medicare | cardiologists | source: providers; filter: providers.Rndrng_Prvdr_Type=Cardiology || measure: providers.provider_count|count(providers); filter: providers.Rndrng_Prvdr_Type=Cardiology
+medicare | nurse practitioners | source: providers; filter: providers.Rndrng_Prvdr_Type=Nurse Practitioner|providers.Rndrng_Prvdr_Crdntls=NP || measure: providers.provider_count|count(providers); filter: providers.Rndrng_Prvdr_Type=Nurse Practitioner|providers.Rndrng_Prvdr_Crdntls=NP
+medicare | providers in Texas | source: providers; filter: providers.Rndrng_Prvdr_State_Abrvtn=TX || measure: providers.provider_count|count(providers); filter: providers.Rndrng_Prvdr_State_Abrvtn=TX
+medicare | female physicians | source: providers; filter: providers.Rndrng_Prvdr_Gndr=F || measure: providers.provider_count|count(providers); filter: providers.Rndrng_Prvdr_Gndr=F
+medicare | chiropractors | source: providers; filter: providers.Rndrng_Prvdr_Type=Chiropractic || measure: providers.provider_count|count(providers); filter: providers.Rndrng_Prvdr_Type=Chiropractic
+medicare | rural providers | source: providers; filter: providers.Rndrng_Prvdr_RUCA_Desc="Rural areas: primary flow to a tract outside a urbanized area or UC" || measure: providers.provider_count|count(providers); filter: providers.Rndrng_Prvdr_RUCA_Desc="Rural areas: primary flow to a tract outside a urbanized area or UC"
 ga_sample | date | field: sessions.date
-ga_sample | count | measure: sessions.session_count|hits.hit_count
+ga_sample | count | measure: sessions.session_count|hits.hit_count|count(sessions)|count(hits)
 ga_sample | revenue | measure: sessions.revenue|products.product_revenue|sum(sessions.transactionRevenue) || field: sessions.transactionRevenue|products.productRevenue
 ga_sample | type | field: hits.type
 steam | name | field: steam.name
@@ -131,7 +131,7 @@ steam | price | field: steam.price || measure: steam.avg_price|avg(steam.price)
 steam | date | field: steam.release_date
 medicare | name | field: providers.Rndrng_Prvdr_Last_Org_Name|providers.Rndrng_Prvdr_First_Name
 medicare | payment | field: providers.Tot_Mdcr_Pymt_Amt|provider_services.Avg_Mdcr_Pymt_Amt || measure: providers.total_paid|provider_services.medicare_paid|sum(providers.Tot_Mdcr_Pymt_Amt)
-medicare | count | measure: providers.provider_count
+medicare | count | measure: providers.provider_count|count(providers)
 ga_sample | channel of the session each hit belongs to | source: hits; field: sessions.channelGrouping
 ga_sample | country of the shoppers who bought each product | source: products; field: sessions.country
 ga_sample | device category of the visit behind a pageview | source: hits; field: sessions.deviceCategory
@@ -140,15 +140,15 @@ steam | minimum requirements of a game | field: steam_requirements_data.minimum
 medicare | specialty of the provider for each procedure | source: provider_services; field: providers.Rndrng_Prvdr_Type
 medicare | state of the provider billing a service | source: provider_services; field: providers.Rndrng_Prvdr_State_Abrvtn
 medicare | risk score of the provider on each service line | source: provider_services; field: providers.Bene_Avg_Risk_Scre
-ga_sample | how many sessions | measure: sessions.session_count
+ga_sample | how many sessions | measure: sessions.session_count|count(sessions)
 ga_sample | revenue by country | view: sessions.revenue_by_country || measure: sessions.revenue|sum(sessions.transactionRevenue); group: sessions.country
 ga_sample | average time on site | measure: sessions.avg_time_on_site|avg(sessions.timeOnSite)
-ga_sample | sessions by channel | view: sessions.channel_performance || measure: sessions.session_count; group: sessions.channelGrouping
-ga_sample | how many hits | measure: hits.hit_count
-steam | how many games | measure: steam.game_count
-steam | games by year | view: steam.games_by_year || measure: steam.game_count; group: steam.release_date@year
+ga_sample | sessions by channel | view: sessions.channel_performance || measure: sessions.session_count|count(sessions); group: sessions.channelGrouping
+ga_sample | how many hits | measure: hits.hit_count|count(hits)
+steam | how many games | measure: steam.game_count|count(steam)
+steam | games by year | view: steam.games_by_year || measure: steam.game_count|count(steam); group: steam.release_date@year
 steam | average price | measure: steam.avg_price|avg(steam.price)
-medicare | how many providers | measure: providers.provider_count
+medicare | how many providers | measure: providers.provider_count|count(providers)
 medicare | payments by state | view: providers.payments_by_state || measure: providers.total_paid|sum(providers.Tot_Mdcr_Pymt_Amt); group: providers.Rndrng_Prvdr_State_Abrvtn
 medicare | top procedures | view: provider_services.top_procedures || measure: provider_services.services_rendered|provider_services.medicare_paid|sum(provider_services.Tot_Srvcs); group: provider_services.HCPCS_Desc|provider_services.HCPCS_Cd; top
 medicare | total Medicare payments | measure: providers.total_paid|sum(providers.Tot_Mdcr_Pymt_Amt)
