@@ -4,8 +4,9 @@
  * a real compiled Malloy model ranked by the real `get_context` ranking:
  * a named view runs as it is, "by"/"per" group by the named field (a time
  * field at the asked grain), quantity words pick the measure, "top N" orders
- * by it with a limit, a written value filters, an amount the question only
- * names is shown and never grouped by. Every query runs on DuckDB.
+ * by it with a limit, a written value filters, a yes/no field the question
+ * names keeps its true rows, an amount the question only names is shown and
+ * never grouped by. Every query runs on DuckDB.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
@@ -31,7 +32,7 @@ source: users is duckdb.sql("""
 
 #(doc) One row per item sold
 source: order_items is duckdb.sql("""
-  select i as id, (i % 3) + 1 as user_id, 10.0 * (i % 5) as sale_price,
+  select i as id, (i % 3) + 1 as user_id, 10.0 * (i % 5) as sale_price, 10.0 * (i % 5) > 20 as is_expensive,
          case i % 3 when 0 then 'complete' when 1 then 'returned' else 'shipped' end as status,
          timestamp '2024-01-01 10:00:00' + to_days(cast(i * 9 as integer)) as created_at
     from range(60) as r(i)
@@ -75,6 +76,7 @@ describe("the first next step answers the question", () => {
     ["revenue from customers in California", [/where: users\.state = 'California'/, /aggregate: total_revenue/], [/group_by/]],
     ["number of orders per week", [/group_by: created_week is created_at\.week/, /aggregate: order_count/, /order_by: created_week/], []],
     ["sale price of items", [/select: .*sale_price/], [/group_by/, /sum\(\)/]],
+    ["how many expensive items", [/where: is_expensive\n/, /aggregate: order_count/], [/group_by/]],
   ];
   for (const [question, want, never] of cases) {
     test(question, async () => {

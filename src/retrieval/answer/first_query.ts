@@ -54,7 +54,7 @@ export interface QuerySource {
  */
 export function planFirstQuery(question: string, top: QuerySource, lookup: (sourceName: string) => QuerySource | undefined, named: readonly EntityMatch[]): { sourceName: string; query: string } {
   const asked = new Set(contentStems(question, { expand: true }));
-  const filters = chooseFilters(top.matches, question).map((f) => f.match);
+  const filters = chooseFilters(top.matches, question, new Set(top.nameTerms)).map((f) => f.match);
   const leading = top.matches.slice(0, 3).filter((m) => m.entity.kind !== "source");
   const candidates = new Map<string, QuerySource>([[top.sourceName, top]]);
   for (const m of leading) {
@@ -112,7 +112,7 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   roles.groupings = roles.groupings.filter((words) => !words.every((w) => own.has(w)));
   const all = fields && fields.length > 0 ? fields.filter((f) => f.kind !== "source" && f.kind !== "query") : matches.map((m) => m.entity);
   const src = malloySourceName(sourceName);
-  const filters = chooseFilters(matches, question);
+  let filters = chooseFilters(matches, question, own);
   const view = chooseView(matches, roles, filters.length > 0);
   if (view) {
     const refine = [...(filters.length > 0 ? [`where: ${filters.map((f) => f.text).join(", ")}`] : []), ...(roles.limit ? [`limit: ${roles.limit}`] : [])];
@@ -138,6 +138,11 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   const asked = new Set(contentStems(question, { expand: true }));
   const groups = chooseGroups(roles, matches, all, filtered, asked);
   const aggregate = chooseAggregate(roles, matches, all, new Set(groups.map((g) => g.entity.name)), asked);
+  // A measure named for the flag counts its rows already ("how many food orders": food_order_count, no where).
+  if (aggregate.kind === "measure") {
+    const measureWords = new Set(aggregate.entity.lexicalTerms.name);
+    filters = filters.filter((f) => !f.flagWords?.every((w) => measureWords.has(w)));
+  }
   const lines: string[] = [];
   if (filters.length > 0) lines.push(`where: ${filters.map((f) => f.text).join(", ")}`);
   const groupItems = groups.map((g) => groupItem(g.entity, g.grain, unique));
@@ -169,6 +174,8 @@ interface Filter {
   entity: EntityRecord;
   match: EntityMatch;
   text: string;
+  /** For a yes/no field kept at true: its own name words. */
+  flagWords?: string[];
 }
 
 /**
@@ -177,7 +184,7 @@ interface Filter {
  * in the question ("lines shipped by truck": 'TRUCK', not 'SHIP'); a field
  * with two values written ("Mr or Mrs") is asked for as a whole, not filtered.
  */
-function chooseFilters(matches: readonly EntityMatch[], question = ""): Filter[] {
+function chooseFilters(matches: readonly EntityMatch[], question = "", sourceWords: ReadonlySet<string> = new Set()): Filter[] {
   const out: Filter[] = [];
   const text = question.toLowerCase();
   const asked = new Set(contentStems(question, { expand: true }));
@@ -196,8 +203,18 @@ function chooseFilters(matches: readonly EntityMatch[], question = ""): Filter[]
     if (value === undefined) continue;
     out.push({ entity: m.entity, match: m, text: `${malloyName(m.entity.name)} = ${quote(value)}` });
   }
+  // A yes/no field among the best three that the question's words name keeps its true rows ("drinks on the menu": where: is_drink_item).
+  for (const m of matches.slice(0, 3)) {
+    if (out.length >= 2 || m.entity.dataType !== "boolean" || !DIMENSION_KINDS.has(m.entity.kind) || out.some((f) => f.entity.name === m.entity.name)) continue;
+    // Its own words: not the source's name words ("supply name" does not ask for is_perishable_supply).
+    const own = m.entity.lexicalTerms.name.filter((w) => !FLAG_WORDS.has(w) && !sourceWords.has(w));
+    if (own.length > 0 && own.some((w) => asked.has(w))) out.push({ entity: m.entity, match: m, text: malloyName(m.entity.name), flagWords: own });
+  }
   return out;
 }
+
+/** Words of a yes/no field's name that say nothing of what it flags. */
+const FLAG_WORDS: ReadonlySet<string> = new Set(["is", "has", "flag", "item", "was"]);
 
 /** A value match whose words are the field's own name words (rejected as a filter: its score says little). */
 function nameValue(m: EntityMatch): boolean {
