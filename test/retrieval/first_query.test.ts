@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CompiledModel, compileModel, createPackageRuntime, modelMetadata, runQuery } from "../../src/engine/mod.ts";
 import { buildContextResult, type ContextResult } from "../../src/retrieval/answer/context_result.ts";
+import { type CompactField, shrinkFieldLists } from "../../src/retrieval/answer/field_lists.ts";
 import { questionRoles } from "../../src/retrieval/answer/question_roles.ts";
 import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
 import { type EntityRecord, entitiesFromMetadata } from "../../src/retrieval/index/entity_text.ts";
@@ -121,5 +122,22 @@ describe("compact field lists", () => {
     const join = result.sources.find((s) => s.source_name === "order_items")!.fields!.find((f) => f.name === "users")!;
     expect(join.fields).toBeUndefined();
     expect(join.description).toContain("'users'");
+  });
+
+  test("over the answer budget, the last source's joined fields go first, then the first's, then descriptions", () => {
+    const list = (): CompactField[] => [
+      { name: "status", kind: "dimension", type: "string", description: "Where the order is." },
+      { name: "users", kind: "join", type: "join", fields: [{ name: "state", kind: "dimension", type: "string" }, { name: "name", kind: "dimension", type: "string" }] },
+    ];
+    const lists = [list(), list()];
+    const size = () => JSON.stringify(lists).length;
+    const full = size();
+    shrinkFieldLists(lists, () => size() > full - 1);
+    expect(lists[1]![1]!.fields).toBeUndefined();
+    expect(lists[1]![1]!.description).toContain("users.field");
+    expect(lists[0]![1]!.fields?.length).toBe(2);
+    expect(lists[0]![0]!.description).toBe("Where the order is.");
+    shrinkFieldLists(lists, () => size() > 0);
+    expect(lists.flat().some((f) => f.fields !== undefined || (f.kind !== "join" && f.description !== undefined))).toBe(false);
   });
 });

@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EntityRecord } from "../index/entity_text.ts";
-import { type CompactField, compactFields } from "./field_lists.ts";
+import { type CompactField, compactFields, shrinkFieldLists } from "./field_lists.ts";
 import { firstQuery, planFirstQuery, type QuerySource } from "./first_query.ts";
 import { contentStems, splitName } from "../text/text_terms.ts";
 import { malloyName, malloyNotes, malloySourceName } from "./malloy_notes.ts";
@@ -224,7 +224,7 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
     };
   });
   const shown = ordered.flatMap((g) => g.phrases.flatMap((p) => p.matches));
-  return {
+  const result: ContextResult = {
     sources,
     ...(close.length > 0 ? { close_sources: close } : {}),
     next_steps: nextSteps(ordered, options.question ?? ranked[0]?.phrase ?? "", { fields: scopeFields, sources: scopeSources },
@@ -237,7 +237,12 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
       measures: shown.some((m) => m.entity.kind === "measure"),
     }),
   };
+  shrinkFieldLists(sources.flatMap((s) => (s.fields ? [s.fields] : [])), () => JSON.stringify(result).length > ANSWER_BUDGET);
+  return result;
 }
+
+/** Characters of an answer's JSON above which its field lists are shrunk (shrinkFieldLists). */
+const ANSWER_BUDGET = 6000;
 
 /**
  * Weight of a source's coverage of the question's words in its rank.

@@ -99,3 +99,28 @@ function shortDescription(text: string | undefined): string | undefined {
   const sentence = /^(.+?[.!?])(\s|$)/.exec(t)?.[1] ?? t;
   return sentence.length <= DESCRIPTION_CHARS ? sentence : `${sentence.slice(0, DESCRIPTION_CHARS - 1).replace(/\s+\S*$/, "")}…`;
 }
+
+/**
+ * Shrinks the field lists of an answer while `over()` says it is over its
+ * budget, least important first: the joined fields of the last source's list,
+ * then of the lists before it (each join keeps its name and says how to write
+ * its fields), then the descriptions, last list first. Lists are changed in place.
+ *
+ * @example
+ * shrinkFieldLists(result.sources.map((s) => s.fields ?? []), () => JSON.stringify(result).length > 6000);
+ */
+export function shrinkFieldLists(lists: readonly CompactField[][], over: () => boolean): void {
+  for (const list of [...lists].reverse()) {
+    if (!over()) return;
+    for (const f of list) {
+      if (f.kind !== "join" || !f.fields) continue;
+      delete f.fields;
+      f.description = `fields left out for size (write ${f.name}.field)`;
+    }
+  }
+  for (const list of [...lists].reverse()) {
+    if (!over()) return;
+    for (const f of list) if (f.kind !== "join") delete f.description;
+  }
+}
+
