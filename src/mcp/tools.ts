@@ -150,6 +150,7 @@ export const GET_CONTEXT_TOOL = {
     type: "object",
     properties: {
       sources: { type: "array", items: { type: "object" } },
+      close_sources: { type: "array", items: { type: "object" } },
       next_steps: { type: "array", items: { type: "string" } },
       malloy_documentation: { type: "string" },
       retrieval: { type: "string", enum: ["local", "llm"], description: "which path split the question into phrases" },

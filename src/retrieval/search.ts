@@ -103,7 +103,7 @@ export function createContextSearcher(ctx: AppContext, options: ContextSearcherO
           descriptions[`${e.origin.environmentName}/${e.origin.packageName}/${e.modelPath}#${e.name}`] = e.description;
         }
       }
-      const result = buildContextResult(found.ranked, { sourceDescriptions: descriptions });
+      const result = buildContextResult(found.ranked, { sourceDescriptions: descriptions, question: args.natural_language_query, scope: found.entities });
       const state = await scopeIndexState(ctx.sql, found.versions);
       return { ...result, retrieval: found.split?.source === "llm" ? "llm" : "local", ...state };
     },

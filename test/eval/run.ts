@@ -59,6 +59,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CompiledModel, compileModel, createPackageRuntime, runQuery } from "../../src/engine/mod.ts";
+import { judgeFirstStep, shapeOf } from "./judge_shape.ts";
 import { EVAL_PACKAGES } from "./packages.ts";
 import { EVAL_QUESTIONS, half, type EvalQuestion } from "./questions.ts";
 import { HELDOUT_PACKAGES } from "./heldout_packages.ts";
@@ -338,20 +339,33 @@ const modelOf = (pkgName: string) => {
   return known;
 };
 if (args.has("--quick")) process.exit(0);
-const sizes: number[] = [];
 const stepFailures: string[] = [];
+/** Canonical target of a field or source named in an answer, by `package|source|name`. */
+const canonicalByName = new Map<string, string>();
+for (const [pkgName, list] of byPackage) for (const e of list) canonicalByName.set(`${pkgName}|${e.sourceName}|${e.kind === "source" ? "" : e.name}`, canonicalOf.get(e.id)!);
 for (const scopeName of ["package", "environment"] as const) {
-  const steps = Object.fromEntries(Object.keys(halves).map((label) => [label, { n: 0, runs: 0, target: 0 }]));
+  const tallies = Object.fromEntries(Object.keys(halves).map((label) => [label, { n: 0, runs: 0, target: 0, found: 0, shaped: 0, answers: 0, sizes: [] as number[] }]));
   for (const [label, set] of Object.entries(halves)) for (const q of set) {
     const entities = scopeName === "package" ? byPackage.get(q.pkg)! : environmentOf(label);
     let scope = scopes.get(entities);
     if (!scope) scopes.set(entities, scope = await prepareScope(entities, embedder, (e) => vectors.get(e.id)));
     const ranked = await rankQuestionEntities(q.question, scope, embedder, {});
-    const result = buildContextResult([{ phrase: q.question, description: "the question", matches: ranked }]);
-    if (scopeName === "environment" && (label === "tuning" || label === "test")) sizes.push(JSON.stringify(result).length);
-    const tally = steps[label]!;
+    const result = buildContextResult([{ phrase: q.question, description: "the question", matches: ranked }], { question: q.question, scope: entities });
+    const tally = tallies[label]!;
+    tally.sizes.push(JSON.stringify(result).length);
     tally.n++;
+    if (foundInAnswer(q, result)) tally.found++;
     const { pkg, query } = firstStepQuery(result.next_steps[0] ?? "");
+    // "The first next step answers the question", by the judges' expected shape (test/eval/judge_shape.ts), where one was written.
+    const shape = shapeOf(q.pkg, q.question);
+    if (shape !== undefined) {
+      tally.shaped++;
+      const verdict = pkg === q.pkg && query ? await judgeFirstStep(PACKAGES.find((p) => p.name === q.pkg)!, q.question, query) : undefined;
+      if (verdict?.answers) tally.answers++;
+      if (args.has("--steps") && label === "tuning" && !verdict?.answers) {
+        console.log(`  [${scopeName}] ${q.question}  (expected ${shape})\n      ${(query ?? "").replace(/\n\s*/g, " ")}\n      ${verdict ? verdict.reasons.join(" / ") : `step in package ${pkg}`}`);
+      }
+    }
     if (!pkg || !query) continue;
     try {
       await runQuery(await modelOf(pkg), { query, rowLimit: 10 });
@@ -362,13 +376,28 @@ for (const scopeName of ["package", "environment"] as const) {
     }
     if (pkg === q.pkg && q.targets.some((t) => usesTarget(query, t.split("=")[0]!))) tally.target++;
   }
-  for (const [label, t] of Object.entries(steps)) {
-    console.log(`next_steps ${scopeName.padEnd(11)} ${label.padEnd(8)} (${t.n} answers): first query runs ${pct(t.runs, t.n)}, uses a target field ${pct(t.target, t.n)}`);
+  for (const [label, t] of Object.entries(tallies)) {
+    t.sizes.sort((a, b) => a - b);
+    const size = `median ${t.sizes[Math.floor(t.sizes.length / 2)]} chars, p95 ${t.sizes[Math.floor(t.sizes.length * 0.95)]}`;
+    console.log(`answer     ${scopeName.padEnd(11)} ${label.padEnd(8)} (${t.n} answers): target found in the answer ${pct(t.found, t.n)}; size ${size}; first query runs ${pct(t.runs, t.n)}, uses a target ${pct(t.target, t.n)}, answers the question ${t.shaped > 0 ? `${pct(t.answers, t.shaped)} (${t.answers}/${t.shaped} with a shape)` : "- (no shapes)"}`);
   }
 }
-sizes.sort((a, b) => a - b);
-console.log(`answer size (environment scope, ${sizes.length} answers): median ${sizes[Math.floor(sizes.length / 2)]} chars, p95 ${sizes[Math.floor(sizes.length * 0.95)]} chars, max ${sizes.at(-1)}`);
 if (args.has("--verbose") && stepFailures.length > 0) console.log(`  first queries that fail:\n    ${stepFailures.join("\n    ")}`);
+
+/** True when a target of the question is named anywhere in the answer: a matched entity or a returned source's field list (a join's fields by their path). */
+function foundInAnswer(q: EvalQuestion, result: ReturnType<typeof buildContextResult>): boolean {
+  const wanted = new Set(q.targets.map((t) => t.split("=")[0]!));
+  const named = (pkgName: string | undefined, source: string, name: string) => wanted.has(canonicalByName.get(`${pkgName}|${source}|${name}`) ?? "");
+  for (const s of result.sources) {
+    if (s.package_name !== q.pkg) continue;
+    if (named(s.package_name, s.source_name, "")) return true;
+    if (s.phrases.some((p) => p.entities.some((e) => named(s.package_name, s.source_name, e.name)))) return true;
+    const walk = (fields: NonNullable<typeof s.fields>, prefix: string): boolean =>
+      fields.some((f) => named(s.package_name, s.source_name, prefix + f.name) || (f.fields !== undefined && walk(f.fields, `${prefix}${f.name}.`)));
+    if (s.fields && walk(s.fields, "")) return true;
+  }
+  return (result.close_sources ?? []).some((c) => c.package_name === q.pkg && (named(c.package_name, c.source_name, "") || c.matched.some((m) => named(c.package_name, c.source_name, m))));
+}
 
 /** The package and the Malloy query of a first next_step (a source's query, or the first named query). */
 function firstStepQuery(step: string): { pkg?: string; query?: string } {

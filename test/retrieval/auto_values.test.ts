@@ -108,10 +108,11 @@ describe("next_steps' first query", () => {
       expect(out.data.length).toBeGreaterThan(0);
       expect(result.malloy_documentation.length).toBeLessThan(1500);
     }
-    // A reserved word as a field name is backquoted.
+    // A reserved word as a field name is backquoted; a number the question only names is shown, not grouped by.
     const numberField = entities.find((e) => e.name === "number" && e.sourceName === "games")!;
     const direct = buildContextResult([{ phrase: "number", description: "", matches: [{ entity: numberField, score: 1, matchReason: "exact name match", lexical: 1, semantic: 0, value: 0 }] }]);
-    expect(direct.next_steps[0]).toContain("group_by: `number`");
+    expect(direct.next_steps[0]).toContain("select: `number`");
+    expect(direct.next_steps[0]).not.toContain("group_by");
     await runQuery(model, { query: direct.next_steps[0]!.slice(direct.next_steps[0]!.indexOf("run: ")), rowLimit: 100 });
   });
 });

@@ -369,6 +369,33 @@ describe("hidden sources outside queries", () => {
     expect(text(oauth)).not.toContain("payroll");
   });
 
+  test("get_context's field lists, close sources and first query name no payroll field to a caller outside finance; a finance key gets payroll's every field", async () => {
+    type Field = { name: string; fields?: Field[] };
+    type Answer = { sources: { source_name: string; fields?: Field[]; phrases: { entities: { name: string }[] }[] }[]; close_sources?: unknown[]; next_steps: string[] };
+    const question = { natural_language_query: "salary and revenue of each region", environment_name: "prod", package_name: "sales" };
+    const names = (fields: Field[] = []): string[] => fields.flatMap((f) => [f.name, ...names(f.fields).map((n) => `${f.name}.${n}`)]);
+    for (const client of [keyClient, oauthClient]) {
+      const answer = JSON.parse(text(await client.callTool({ name: "get_context", arguments: question }))) as Answer;
+      expect(answer.sources.length).toBeGreaterThan(0);
+      expect(answer.sources.every((s) => Array.isArray(s.fields))).toBe(true);
+      const shown = JSON.stringify({ fields: answer.sources.map((s) => s.fields), close: answer.close_sources ?? [], steps: answer.next_steps, sources: answer.sources.map((s) => s.source_name) });
+      expect(shown).not.toMatch(/payroll|salary/);
+    }
+    const key = await w.s.call("POST", `${API}/organizations/acme/groups/finance/tokens?name=fields`, { token: w.admin });
+    const finance = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${key.body.secret}`);
+    try {
+      const answer = JSON.parse(text(await finance.callTool({ name: "get_context", arguments: question }))) as Answer;
+      const payroll = answer.sources.find((s) => s.source_name === "payroll");
+      expect(payroll).toBeDefined();
+      // every field of payroll once: the matched ones as entities, the others in fields
+      const all = [...payroll!.phrases.flatMap((p) => p.entities.map((e) => e.name)), ...names(payroll!.fields)];
+      expect(all).toEqual(expect.arrayContaining(["salary", "total_salary", "payroll_region"]));
+      expect(new Set(all).size).toBe(all.length);
+    } finally {
+      await finance.close();
+    }
+  });
+
   test("a group named finance in another organization authorizes nothing here: names count within the package's organization", async () => {
     // ann makes an organization of her own (any user may, once), a group 'finance' in it, and joins it
     const own = await w.s.call("POST", `${API}/demo/organizations`, { token: w.ann, body: { name: "annco", demoEnvironment: false } });

@@ -55,8 +55,7 @@ export interface FoundKinds {
 const BASE = [
   "Malloy: `run: source -> { where: ...; group_by: dims; aggregate: measures; order_by: x desc; limit: n }`. Use field names exactly as listed; backquote reserved words (`` `number` ``).",
   "Strings in single quotes: `where: status = 'shipped'`; several values: `status ? 'a' | 'b'`; `and`/`or`/`not`.",
-  "Dimensions go in `group_by:`, measures in `aggregate:`, ad-hoc aggregates: `count()`, `x.sum()`, `x.avg()`, `count(x)` (distinct).",
-  "Filter on a measure with `having:`, not `where:`. A name used twice: rename it (`n is count()`).",
+  "Dimensions go in `group_by:`, measures in `aggregate:` (ad hoc: `count()`, `x.sum()`, `x.avg()`, `count(x)` distinct); filter measures with `having:`; rename a name used twice (`n is count()`).",
 ];
 const NOTES: Record<keyof FoundKinds, string> = {
   time: "Time: `group_by: m is created_at.month` (`.year`, `.quarter`, `.week`, `.day`); filters `created_at ? @2024`, `? @2024-01 to @2024-04`, `? now - 30 days for 30 days`.",

@@ -1,0 +1,384 @@
+/**
+ * The first query of a `get_context` answer, written to answer the question
+ * rather than to list the best matches: the question's roles
+ * (question_roles.ts) are mapped onto the best source's fields.
+ * - A view that the question names (its name, doc or label matched) runs as
+ *   it is: `run: source -> by_month`, refined with the question's filters.
+ * - Quantity words pick a measure: the best-matched one (a count measure for
+ *   "how many"), or an ad-hoc `sum()`/`avg()` of a matched amount, or `count()`.
+ * - "by / per / each / monthly" group by the dimension the phrase names (a
+ *   time dimension at the asked grain); a numeric amount is never grouped by.
+ * - A matched indexed value becomes a `where:` filter, unless its words are
+ *   the field's own name words ("ship mode" is the field, not the value 'SHIP').
+ * - "top / best / most / least" order by the measure, with a limit.
+ * Names are backquoted where Malloy needs it and every output name is unique.
+ *
+ * @module
+ */
+import type { EntityRecord } from "../index/entity_text.ts";
+import type { EntityMatch } from "../ranking/types.ts";
+import { containsWord, contentStems } from "../text/text_terms.ts";
+import { malloyName, malloySourceName } from "./malloy_notes.ts";
+import { type Grain, type QuestionRoles, questionRoles } from "./question_roles.ts";
+
+/** Last name words of a number that is a code or a calendar part, not an amount (grouped by, never summed). */
+const NUMBER_GROUPS = /(^|[_\s.])(year|yr|month|quarter|week|day|hour|decade|season|round|rank|level|grade|class|tier|priority|zip|code|floor|size|stars?|rating)s?$/i;
+/** Last name words of an identifier: neither grouped by nor summed. */
+const IDENTIFIER = /(^|[_\s.])(id|uuid|no)$|key$|(?<=[a-z])(Id|ID)$/i;
+/** A count measure's name: `order_count`, `num_orders`, `number_of_trips`, `tripCount`. */
+const COUNT_NAME = /(^|_)(count|cnt)$|^(count|number|num|n)_|(?<=[a-z])Count$/i;
+
+/** A source the first query may run on: its matched entities (best first), its fields in scope and its name's words. */
+export interface QuerySource {
+  sourceName: string;
+  matches: readonly EntityMatch[];
+  fields: readonly EntityRecord[];
+  /** Stemmed words of the source's name. */
+  nameTerms: readonly string[];
+}
+
+/**
+ * Chooses the source of the first query, then writes it. The best-matched
+ * fields are often reachable from other sources through joins (their
+ * `alsoIn` paths); the query runs on the one of those sources that the
+ * question names (its name's words, or one of its measures' words), as
+ * "orders from the automobile segment" runs on `orders` with the joined
+ * `customer.c_mktsegment`, keeping every filter reachable.
+ *
+ * @param top - the best-ranked source
+ * @param lookup - another source of the same model by name, when in scope
+ * @param named - measures anywhere in the answer whose words the question uses
+ *
+ * @example
+ * planFirstQuery("orders from the automobile segment", customer, (n) => sources.get(n), []).sourceName // "orders"
+ */
+export function planFirstQuery(question: string, top: QuerySource, lookup: (sourceName: string) => QuerySource | undefined, named: readonly EntityMatch[]): { sourceName: string; query: string } {
+  const asked = new Set(contentStems(question, { expand: true }));
+  const filters = chooseFilters(top.matches, question, new Set(top.nameTerms)).map((f) => f.match);
+  const leading = top.matches.slice(0, 3).filter((m) => m.entity.kind !== "source");
+  const candidates = new Map<string, QuerySource>([[top.sourceName, top]]);
+  for (const m of leading) {
+    for (const place of (m as EntityMatch & { alsoIn?: string[] }).alsoIn ?? []) {
+      const name = place.slice(0, place.indexOf("."));
+      const found = candidates.has(name) ? undefined : lookup(name);
+      if (found) candidates.set(name, found);
+    }
+  }
+  let best = top;
+  let bestScore = -1;
+  for (const c of candidates.values()) {
+    // Every filter must be reachable from the source.
+    if (!filters.every((f) => pathIn(f, c) !== undefined)) continue;
+    // Named in the question: another source reaching the best field is where the question's rows are ("customer country on orders").
+    const nameHit = c === top ? (c.nameTerms.some((t) => asked.has(t)) ? 1 : 0) : c.nameTerms.some((t) => asked.has(t) && !top.nameTerms.includes(t)) ? 2 : 0;
+    const measureHit = named.some((m) => m.entity.sourceName === c.sourceName || ((m as EntityMatch & { alsoIn?: string[] }).alsoIn ?? []).some((p) => p.startsWith(`${c.sourceName}.`))) ? 1 : 0;
+    const score = nameHit + measureHit + (c === top ? 0.5 : 0);
+    if (score > bestScore) [best, bestScore] = [c, score];
+  }
+  if (best === top) return { sourceName: top.sourceName, query: firstQuery(question, top.sourceName, top.matches, top.fields, top.nameTerms) };
+  // The top source's matches seen from the chosen source (by their join paths), then its own.
+  const moved: EntityMatch[] = [];
+  for (const m of top.matches) {
+    const path = pathIn(m, best);
+    const entity = path !== undefined ? best.fields.find((f) => f.name === path) : undefined;
+    if (entity) moved.push({ ...m, entity });
+  }
+  const seen = new Set(moved.map((m) => m.entity.name));
+  const matches = [...moved, ...best.matches.filter((m) => !seen.has(m.entity.name))].sort((a, b) => b.score - a.score);
+  return { sourceName: best.sourceName, query: firstQuery(question, best.sourceName, matches, best.fields, best.nameTerms) };
+}
+
+/** The path of a matched field in a source: its own name there, or the join path its `alsoIn` gives. */
+function pathIn(match: EntityMatch, source: QuerySource): string | undefined {
+  if (match.entity.sourceName === source.sourceName) return match.entity.name;
+  const place = ((match as EntityMatch & { alsoIn?: string[] }).alsoIn ?? []).find((p) => p.startsWith(`${source.sourceName}.`));
+  return place?.slice(source.sourceName.length + 1);
+}
+
+/**
+ * The first query for one source: a Malloy `run:` statement answering the
+ * question with the source's fields.
+ *
+ * @param matches - the source's matched entities, best first
+ * @param fields - every field of the source in scope (for time grains, counts and grouping words the ranking did not list); the matches' entities when absent
+ *
+ * @example
+ * firstQuery("revenue by month", "order_items", matches, fields) // "run: order_items -> by_month"
+ */
+export function firstQuery(question: string, sourceName: string, matches: readonly EntityMatch[], fields?: readonly EntityRecord[], nameTerms?: readonly string[]): string {
+  const roles = questionRoles(question);
+  // "per customer" on the customers source asks for one figure over its rows, not a grouping.
+  const own = new Set(nameTerms ?? contentStems(sourceName.replace(/[_.]+/g, " "), { expand: true }));
+  roles.groupings = roles.groupings.filter((words) => !words.every((w) => own.has(w)));
+  const all = fields && fields.length > 0 ? fields.filter((f) => f.kind !== "source" && f.kind !== "query") : matches.map((m) => m.entity);
+  const src = malloySourceName(sourceName);
+  let filters = chooseFilters(matches, question, own);
+  const view = chooseView(matches, roles, filters.length > 0);
+  if (view) {
+    const refine = [...(filters.length > 0 ? [`where: ${filters.map((f) => f.text).join(", ")}`] : []), ...(roles.limit ? [`limit: ${roles.limit}`] : [])];
+    return `run: ${src} -> ${malloyName(view.name)}${refine.length > 0 ? ` + { ${refine.join("; ")} }` : ""}`;
+  }
+  const used = new Set<string>();
+  const unique = (name: string) => {
+    let out = name;
+    for (let i = 2; used.has(out.toLowerCase()); i++) out = `${name}_${i}`;
+    used.add(out.toLowerCase());
+    return out;
+  };
+  const filtered = new Set(filters.map((f) => f.entity.name));
+  const number = listedField(roles, matches, filtered);
+  // An identifier shows the name of what it identifies when a join reaches it ("artist of an album": artists.Name, not ArtistId).
+  const listed = number && role(number) === "identifier" ? (labelOf(number, all) ?? number) : number;
+  if (listed) {
+    // "price of a song": the number itself, beside the source's name field.
+    const label = all.find((e) => e.kind === "dimension" && e.dataType === "string" && !e.name.includes(".") && /(^|_|\b)(name|title)$/i.test(e.name));
+    const shown = [...(label && label.name !== listed.name ? [label.name] : []), listed.name].map(malloyName);
+    return `run: ${src} -> {\n  ${[...(filters.length > 0 ? [`where: ${filters.map((f) => f.text).join(", ")}`] : []), `select: ${shown.join(", ")}`, "limit: 20"].join("\n  ")}\n}`;
+  }
+  const asked = new Set(contentStems(question, { expand: true }));
+  const groups = chooseGroups(roles, matches, all, filtered, asked);
+  const aggregate = chooseAggregate(roles, matches, all, new Set(groups.map((g) => g.entity.name)), asked);
+  // A measure named for the flag counts its rows already ("how many food orders": food_order_count, no where).
+  if (aggregate.kind === "measure") {
+    const measureWords = new Set(aggregate.entity.lexicalTerms.name);
+    filters = filters.filter((f) => !f.flagWords?.every((w) => measureWords.has(w)));
+  }
+  const lines: string[] = [];
+  if (filters.length > 0) lines.push(`where: ${filters.map((f) => f.text).join(", ")}`);
+  const groupItems = groups.map((g) => groupItem(g.entity, g.grain, unique));
+  if (groupItems.length > 0) lines.push(`group_by: ${groupItems.map((g) => g.text).join(", ")}`);
+  const measure = aggregateItem(aggregate, unique);
+  lines.push(`aggregate: ${measure.text}`);
+  const timeGroup = groupItems.find((g) => g.grain);
+  if (roles.order && groupItems.length > 0) lines.push(`order_by: ${malloyName(measure.output)} ${roles.order}`, `limit: ${roles.limit ?? 10}`);
+  else if (timeGroup) lines.push(`order_by: ${malloyName(timeGroup.output)}`, "limit: 100");
+  else if (groupItems.length > 0) lines.push("limit: 50");
+  return `run: ${src} -> {\n  ${lines.join("\n  ")}\n}`;
+}
+
+/** Kinds queried as dimensions (a raw table `column` is one to Malloy). */
+const DIMENSION_KINDS: ReadonlySet<string> = new Set(["dimension", "column"]);
+
+/** How a field is shaped in the query: a string, a grouping code, a date, an amount, an identifier. */
+function role(e: EntityRecord): "group" | "time" | "amount" | "identifier" | "other" {
+  if (!DIMENSION_KINDS.has(e.kind)) return "other";
+  if (e.dataType === "date" || e.dataType === "timestamp") return "time";
+  const leaf = e.name.split(".").at(-1)!;
+  if (IDENTIFIER.test(leaf)) return "identifier";
+  if (e.dataType === "number") return NUMBER_GROUPS.test(leaf) ? "group" : "amount";
+  if (["record", "array", "json", "sql native", "error"].includes(e.dataType)) return "other";
+  return "group";
+}
+
+interface Filter {
+  entity: EntityRecord;
+  match: EntityMatch;
+  text: string;
+  /** For a yes/no field kept at true: its own name words. */
+  flagWords?: string[];
+}
+
+/**
+ * Matched values as filters (at most two fields). A value made of the
+ * field's own name words gives way to another of the field's values written
+ * in the question ("lines shipped by truck": 'TRUCK', not 'SHIP'); a field
+ * with two values written ("Mr or Mrs") is asked for as a whole, not filtered.
+ */
+function chooseFilters(matches: readonly EntityMatch[], question = "", sourceWords: ReadonlySet<string> = new Set()): Filter[] {
+  const out: Filter[] = [];
+  const text = question.toLowerCase();
+  const asked = new Set(contentStems(question, { expand: true }));
+  for (const [i, m] of matches.entries()) {
+    if (!DIMENSION_KINDS.has(m.entity.kind) || out.length >= 2 || out.some((f) => f.entity.name === m.entity.name)) continue;
+    if (m.matchedValue === undefined || m.value <= 0) {
+      // A value whose words the question writes, among the best few fields ("urgent orders": '1-URGENT').
+      const words = (v: string) => contentStems(v, { expand: true }).filter((w) => /^\p{L}/u.test(w));
+      const found = i < 5 ? (m.entity.values ?? []).filter((v) => words(v).length > 0 && words(v).every((w) => asked.has(w) && !m.entity.lexicalTerms.name.includes(w))) : [];
+      if (found.length === 1) out.push({ entity: m.entity, match: { ...m, matchedValue: found[0]! }, text: `${malloyName(m.entity.name)} = ${quote(found[0]!)}` });
+      continue;
+    }
+    const written = (m.entity.values ?? []).filter((v) => v.trim().length > 1 && containsWord(text, v.toLowerCase().replace(/[.]+$/, "")));
+    if (written.length > 1 && new Set(written.map((v) => v.toLowerCase())).size > 1 && !written.some((v) => written.some((w) => w !== v && w.toLowerCase().includes(v.toLowerCase())))) continue;
+    const value = nameValue(m) ? written.filter((v) => v !== m.matchedValue).sort((a, b) => b.length - a.length)[0] : m.matchedValue;
+    if (value === undefined) continue;
+    out.push({ entity: m.entity, match: m, text: `${malloyName(m.entity.name)} = ${quote(value)}` });
+  }
+  // A yes/no field among the best three that the question's words name keeps its true rows ("drinks on the menu": where: is_drink_item).
+  for (const m of matches.slice(0, 3)) {
+    if (out.length >= 2 || m.entity.dataType !== "boolean" || !DIMENSION_KINDS.has(m.entity.kind) || out.some((f) => f.entity.name === m.entity.name)) continue;
+    // Its own words: not the source's name words ("supply name" does not ask for is_perishable_supply).
+    const own = m.entity.lexicalTerms.name.filter((w) => !FLAG_WORDS.has(w) && !sourceWords.has(w));
+    if (own.length > 0 && own.some((w) => asked.has(w))) out.push({ entity: m.entity, match: m, text: malloyName(m.entity.name), flagWords: own });
+  }
+  return out;
+}
+
+/** Words of a yes/no field's name that say nothing of what it flags. */
+const FLAG_WORDS: ReadonlySet<string> = new Set(["is", "has", "flag", "item", "was"]);
+
+/** A value match whose words are the field's own name words (rejected as a filter: its score says little). */
+function nameValue(m: EntityMatch): boolean {
+  if (m.matchedValue === undefined || m.value <= 0) return false;
+  const valueWords = contentStems(m.matchedValue, { expand: true });
+  const nameWords = new Set(m.entity.lexicalTerms.name);
+  return valueWords.length > 0 && valueWords.every((w) => nameWords.has(w));
+}
+
+/** Shape words of the question: it asks for a figure, a grouping, an order or a grain. */
+function shaped(roles: QuestionRoles): boolean {
+  return roles.quantity || roles.groupings.length > 0 || roles.grain !== undefined || roles.order !== undefined;
+}
+
+/** The best match when the question names one numeric field and asks nothing of it ("price of a song"): shown as it is, never summed. */
+function listedField(roles: QuestionRoles, matches: readonly EntityMatch[], filtered: ReadonlySet<string>): EntityRecord | undefined {
+  if (shaped(roles)) return undefined;
+  const top = matches.find((m) => m.entity.kind !== "source" && !nameValue(m));
+  if (!top || (role(top.entity) !== "amount" && role(top.entity) !== "identifier") || filtered.has(top.entity.name)) return undefined;
+  return top.entity;
+}
+
+/** The name or title field of the join an identifier points to (`ArtistId` -> `artists.Name`), if the source has one. */
+function labelOf(id: EntityRecord, all: readonly EntityRecord[]): EntityRecord | undefined {
+  const words = new Set(id.lexicalTerms.name.filter((w) => !["id", "key", "uuid", "no"].includes(w)));
+  if (words.size === 0) return undefined;
+  return all.find((e) => {
+    const parts = e.name.split(".");
+    if (parts.length !== 2 || e.dataType !== "string" || !/^(name|title|[a-z]*_?name)$/i.test(parts[1]!)) return false;
+    const join = contentStems(parts[0]!.replace(/[_]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2"), { expand: true });
+    return join.length > 0 && join.every((w) => words.has(w));
+  });
+}
+
+/** A view the question names: the source's best match, or one whose words the question uses, close to the best. */
+function chooseView(matches: readonly EntityMatch[], roles: QuestionRoles, filtered: boolean): EntityRecord | undefined {
+  const best = matches[0];
+  if (!best) return undefined;
+  // A question about a subset ("urgent orders") asks for its rows or its count, not a view's breakdown.
+  if (filtered && !shaped(roles)) return undefined;
+  if (best.entity.kind === "view") return best.entity;
+  const view = matches.slice(0, 3).find((m) => m.entity.kind === "view");
+  if (!view || view.lexical < 0.5 || view.score < 0.8 * best.score) return undefined;
+  // A view close to the best match answers a shaped question ("by", "top"); a plain field question keeps the field.
+  return roles.groupings.length > 0 || roles.grain || roles.order ? view.entity : undefined;
+}
+
+interface Group {
+  entity: EntityRecord;
+  grain?: Grain;
+}
+
+/** Fields to group by: the time field at the asked grain, the fields the grouping phrases name, or the best-matched field of a listing question. */
+function chooseGroups(roles: QuestionRoles, matches: readonly EntityMatch[], all: readonly EntityRecord[], filtered: ReadonlySet<string>, asked: ReadonlySet<string>): Group[] {
+  const out: Group[] = [];
+  const rankOf = new Map(matches.map((m, i) => [m.entity.name, i] as const));
+  const byRank = (a: EntityRecord, b: EntityRecord) => (rankOf.get(a.name) ?? 1e9) - (rankOf.get(b.name) ?? 1e9);
+  if (roles.grain) {
+    const times = all.filter((e) => role(e) === "time").sort(byRank);
+    const time = times.find((e) => rankOf.has(e.name)) ?? times.find((e) => !e.name.includes(".")) ?? times[0];
+    if (time) out.push({ entity: time, grain: roles.grain });
+  }
+  for (const words of roles.groupings) {
+    if (out.length >= 2) break;
+    const found = bestFor(words, all, rankOf);
+    // A phrase may name an identifier ("payments by customer" -> customer_id), never an amount.
+    if (!found || (role(found) !== "group" && role(found) !== "identifier") || filtered.has(found.name) || out.some((g) => g.entity.name === found.name)) continue;
+    out.push({ entity: found });
+  }
+  if (out.length > 0) return out;
+  // "most popular genres", "list the market segments", "customer name": the best-matched field when it is one to group by.
+  const groupable = matches.filter((m) => role(m.entity) === "group" && !filtered.has(m.entity.name));
+  if (roles.order || roles.groupings.length > 0) return groupable.slice(0, 1).map((m) => ({ entity: m.entity }));
+  if (roles.quantity) return [];
+  const top = matches.find((m) => (role(m.entity) === "group" || role(m.entity) === "time") && !nameValue(m) && !filtered.has(m.entity.name));
+  // A measure ranked above the best field, covering as many of the question's words, answers on its own ("film name" shows titles; "late deliveries" counts).
+  const measure = matches.find((m) => m.entity.kind === "measure");
+  if (!top || (measure && measure.score >= top.score && covered(measure.entity, asked) >= covered(top.entity, asked))) return [];
+  return [{ entity: top.entity, ...(role(top.entity) === "time" ? { grain: "month" as const } : {}) }];
+}
+
+/** How many of the question's words a field's name words cover. */
+function covered(e: EntityRecord, asked: ReadonlySet<string>): number {
+  return e.lexicalTerms.name.filter((w) => asked.has(w)).length;
+}
+
+/** The field whose words best cover a phrase's words (name words count most, then lexicon synonyms, then the doc); ties go to the better-ranked field. */
+function bestFor(words: readonly string[], all: readonly EntityRecord[], rankOf: ReadonlyMap<string, number>): EntityRecord | undefined {
+  let best: EntityRecord | undefined;
+  let bestScore = 0;
+  for (const e of all) {
+    const name = new Set(e.lexicalTerms.name);
+    const related = new Set(e.lexicalTerms.related);
+    const doc = new Set(e.lexicalTerms.doc);
+    let score = 0;
+    for (const w of words) score += name.has(w) ? 1 : related.has(w) ? 0.6 : doc.has(w) ? 0.4 : 0;
+    if (score === 0) continue;
+    // Fewer extra name words first (`ship mode` before `ship mode code`), own fields before joined ones, then the ranking.
+    score -= 0.05 * Math.max(0, name.size - words.length) + (e.name.includes(".") ? 0.1 : 0);
+    const rank = rankOf.get(e.name);
+    if (rank !== undefined) score += 0.2 / (1 + rank);
+    if (score > bestScore) [best, bestScore] = [e, score];
+  }
+  return best;
+}
+
+type Aggregate = { kind: "measure"; entity: EntityRecord } | { kind: "adhoc"; entity: EntityRecord; fn: "sum" | "avg" } | { kind: "count" };
+
+/** The measure the question asks for. */
+function chooseAggregate(roles: QuestionRoles, matches: readonly EntityMatch[], all: readonly EntityRecord[], grouped: ReadonlySet<string>, asked: ReadonlySet<string>): Aggregate {
+  const best = matches[0]?.score ?? 0;
+  // A measure or amount the question's words name, or one close to the best match.
+  const named = (m: EntityMatch) => m.lexical > 0 || m.score >= 0.6 * best;
+  const measures = matches.filter((m) => m.entity.kind === "measure" && named(m));
+  const amounts = matches.filter((m) => role(m.entity) === "amount" && !grouped.has(m.entity.name) && named(m));
+  if (roles.aggregate === "count") {
+    // A count measure, unless another measure covers more of the question's words ("active customers count").
+    const counted = measures.find((m) => COUNT_NAME.test(m.entity.name.split(".").at(-1)!));
+    const covered = (m: EntityMatch | undefined) => (m ? m.entity.lexicalTerms.name.filter((w) => asked.has(w)).length : 0);
+    if (counted && covered(counted) >= covered(measures[0])) return { kind: "measure", entity: counted.entity };
+    if (!measures[0] && !amounts[0]) {
+      const own = all.filter((e) => e.kind === "measure" && !e.name.includes(".") && COUNT_NAME.test(e.name));
+      return own.length === 1 ? { kind: "measure", entity: own[0]! } : { kind: "count" };
+    }
+  }
+  const measure = measures[0];
+  const amount = amounts[0];
+  if (amount && (!measure || amount.score > measure.score)) {
+    const fn = roles.aggregate === "sum" || (roles.aggregate !== "avg" && /(price|amount|cost|revenue|sales|total|value|fee|spend|paid|pay|salary|income|balance|profit|quantity|qty|units)/i.test(amount.entity.name)) ? "sum" : "avg";
+    return { kind: "adhoc", entity: amount.entity, fn };
+  }
+  if (measure) return { kind: "measure", entity: measure.entity };
+  // "orders by country": the source's own count measure whose words the question uses.
+  const counts = all.filter((e) => e.kind === "measure" && !e.name.includes(".") && COUNT_NAME.test(e.name) && e.lexicalTerms.name.some((w) => asked.has(w)));
+  return counts.length === 1 ? { kind: "measure", entity: counts[0]! } : { kind: "count" };
+}
+
+function aggregateItem(a: Aggregate, unique: (name: string) => string): { text: string; output: string } {
+  if (a.kind === "count") {
+    const output = unique("row_count");
+    return { text: `${malloyName(output)} is count()`, output };
+  }
+  const leaf = a.entity.name.split(".").at(-1)!;
+  if (a.kind === "adhoc") {
+    const output = unique(`${a.fn === "sum" ? "total" : "avg"}_${leaf}`);
+    return { text: `${malloyName(output)} is ${malloyName(a.entity.name)}.${a.fn}()`, output };
+  }
+  const output = unique(leaf);
+  return { text: output === leaf && !a.entity.name.includes(".") ? malloyName(a.entity.name) : `${malloyName(output)} is ${malloyName(a.entity.name)}`, output };
+}
+
+function groupItem(entity: EntityRecord, grain: Grain | undefined, unique: (name: string) => string): { text: string; output: string; grain?: Grain } {
+  const leaf = entity.name.split(".").at(-1)!;
+  if (grain) {
+    // A date has no hour: its finest grain is the day.
+    if (grain === "hour" && entity.dataType === "date") grain = "day";
+    const base = leaf.replace(/_(dt|date|at|time|ts)$/i, "").replace(/(Date|Time)$/, "") || leaf;
+    const output = unique(`${base}_${grain}`);
+    return { text: `${malloyName(output)} is ${malloyName(entity.name)}.${grain}`, output, grain };
+  }
+  const output = unique(leaf);
+  return { text: output === leaf && !entity.name.includes(".") ? malloyName(entity.name) : `${malloyName(output)} is ${malloyName(entity.name)}`, output };
+}
+
+function quote(value: string): string {
+  return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+}
