@@ -16,7 +16,16 @@ import type { Db } from "../db/database.ts";
 import type { AppContext } from "../http/context.ts";
 
 /** Names of stored package events. */
-export type PackageEventName = "change" | "published" | "archived" | "compile_error" | "compile_ok";
+export type PackageEventName =
+  | "change"
+  | "published"
+  | "archived"
+  | "compile_error"
+  | "compile_ok"
+  | "run_started"
+  | "run_progress"
+  | "run_finished"
+  | "indexed";
 
 /** One event of a package, as sent on the stream. */
 export interface PackageEvent {
