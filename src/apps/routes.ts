@@ -182,7 +182,9 @@ async function appPage(ctx: AppContext, caller: Principal, appBase: string, file
   const dir = found.path.includes("/") ? found.path.slice(0, found.path.lastIndexOf("/") + 1) : "";
   const api = `${ctx.config.appOrigin ? ctx.config.publicUrl : ""}${appBase.slice(0, -"/app/".length)}`;
   const elements = `<meta name="app-token" content="${attr(appToken.token)}"><meta name="app-token-expires" content="${appToken.expiresAt}">` +
-    `<meta name="app-api" content="${attr(api)}"><base href="${attr(`${appBase}~${asset.token}/${dir}`)}">`;
+    `<meta name="app-api" content="${attr(api)}"><base href="${attr(`${appBase}~${asset.token}/${dir}`)}">` +
+    // no request for the platform's /favicon.ico (there is none): a page's own icon link, later in its head, still wins
+    `<link rel="icon" href="data:,">`;
   const html = injectIntoHtml(await Bun.file(found.file).text(), elements);
   return new Response(html, { headers: appHeaders({ "content-type": type, "cache-control": "no-store", "x-version-id": version.id }) });
 }
