@@ -241,10 +241,32 @@
     let shownVersion = null;
     let reloading = false;
     let revoked = false;
+    // A sandboxed page's own reload sends no cookie (the sign-in page would answer): the page posts
+    // a single-use launch, got with its app token, to its own URL instead.
+    const relaunch = async () => {
+      const response = await ORIGINAL_FETCH(`${api}/app-token?launch=true`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${await freshAppToken()}` },
+        credentials: "omit",
+      });
+      const fresh = response.ok ? await response.json() : null;
+      if (!fresh?.launch) throw new Error(`Publisher: no launch to reload with (${response.status})`);
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = location.href;
+      form.style.display = "none";
+      const field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "launch";
+      field.value = fresh.launch;
+      form.append(field);
+      document.body.append(form);
+      form.submit();
+    };
     const reload = () => {
       if (reloading) return;
       reloading = true;
-      setTimeout(() => location.reload(), 100);
+      setTimeout(() => relaunch().catch(() => location.reload()), 100);
     };
     const listen = async () => {
       const token = await freshAppToken().catch(() => appToken);

@@ -3,7 +3,8 @@
  * test/fixtures/publisher_storefront, MIT, see its ATTRIBUTION.md), published
  * as it is and opened in Chromium (headless, playwright-core): its page loads
  * `/sdk/publisher.js`, renders its four tabs with their KPI tiles, Chart.js
- * charts and tables through `Publisher.queryFull` and logs no console error.
+ * charts and tables through `Publisher.queryFull`, logs no console error, and
+ * reloads itself when the package is republished.
  * @module
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -117,6 +118,24 @@ describe.skipIf(!existsSync(CHROMIUM))("Publisher's storefront data app, unmodif
       expect(page.url()).toBe(`${app}?tab=${slug}`);
       expect(shown.charts + (shown.tables > 0 ? 1 : 0)).toBeGreaterThan(0);
     }
+    expect(await page.textContent("#errors")).toBe("");
+    expect(problems).toEqual([]);
+  });
+
+  test("the page reloads itself when the package is republished, still signed in", async () => {
+    await page.click('#tabs button:text("Regions")');
+    await tabRendered("regions");
+    await page.evaluate(() => {
+      (window as unknown as { beforeRepublish: boolean }).beforeRepublish = true;
+    });
+    const reloaded = page.waitForEvent("load", { timeout: 30_000 });
+    await publishStorefront("1.0.1");
+    await reloaded;
+    expect(await page.evaluate(() => (window as unknown as { beforeRepublish?: boolean }).beforeRepublish)).toBeUndefined();
+    // the same page and tab, not the sign-in page
+    expect(page.url()).toBe(`${origin}${PKG}/app/?tab=regions`);
+    const again = await tabRendered("regions");
+    expect(again.charts + again.tables).toBeGreaterThan(0);
     expect(await page.textContent("#errors")).toBe("");
     expect(problems).toEqual([]);
   });
