@@ -179,6 +179,36 @@
     history[name] = (state, title, url) => original(state, title, url == null ? url : new URL(String(url), location.href).href);
   }
 
+  /**
+   * Opens a page of this package, signed in, in a window (`_self` or a frame's name): a sandboxed
+   * page's navigations carry no cookie, so it posts a single-use launch got with its app token.
+   */
+  async function openSignedIn(target, url) {
+    const response = await ORIGINAL_FETCH(`${api}/app-token?launch=true`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await freshAppToken()}` },
+      credentials: "omit",
+    });
+    const fresh = response.ok ? await response.json() : null;
+    if (!fresh?.launch) throw new Error(`Publisher: no launch to open the page with (${response.status})`);
+    const form = document.createElement("form");
+    form.method = "post";
+    form.action = url;
+    form.target = target;
+    form.style.display = "none";
+    const field = document.createElement("input");
+    field.type = "hidden";
+    field.name = "launch";
+    field.value = fresh.launch;
+    form.append(field);
+    document.body.append(form);
+    form.submit();
+    form.remove();
+  }
+
+  /** The path of this package's app pages (`.../packages/<pkg>/app/`). */
+  const appPath = parts ? `${new URL(api, location.href).pathname}/app/` : null;
+
   /** Mounts `options.src` as an iframe in `selector`, sized by the page it holds unless `height` is given. */
   function embed(selector, options) {
     options = options ?? {};
@@ -186,9 +216,11 @@
     if (!host) throw new Error("Publisher.embed: the selector matched no element");
     if (!options.src) throw new Error("Publisher.embed: options.src is required");
     const frame = document.createElement("iframe");
-    let src = options.src;
-    if (options.token) src += `${src.includes("?") ? "&" : "?"}embed_token=${encodeURIComponent(options.token)}`;
-    frame.src = src;
+    // relative to the page's own URL (not the <base> the platform puts in it)
+    const url = new URL(options.src, location.href);
+    if (options.token) url.searchParams.set("embed_token", options.token);
+    const own = appPath !== null && appToken && url.origin === location.origin && url.pathname.startsWith(appPath);
+    frame.name = `publisher-embed-${Math.random().toString(36).slice(2)}`;
     frame.style.border = "0";
     frame.style.width = "100%";
     frame.style.display = "block";
@@ -201,6 +233,9 @@
     };
     window.addEventListener("message", onMessage);
     host.appendChild(frame);
+    // a page of this package opens signed in; anything else loads as it is
+    if (own) openSignedIn(frame.name, url.href).catch(() => (frame.src = url.href));
+    else frame.src = url.href;
     return {
       iframe: frame,
       destroy() {
@@ -241,32 +276,11 @@
     let shownVersion = null;
     let reloading = false;
     let revoked = false;
-    // A sandboxed page's own reload sends no cookie (the sign-in page would answer): the page posts
-    // a single-use launch, got with its app token, to its own URL instead.
-    const relaunch = async () => {
-      const response = await ORIGINAL_FETCH(`${api}/app-token?launch=true`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${await freshAppToken()}` },
-        credentials: "omit",
-      });
-      const fresh = response.ok ? await response.json() : null;
-      if (!fresh?.launch) throw new Error(`Publisher: no launch to reload with (${response.status})`);
-      const form = document.createElement("form");
-      form.method = "post";
-      form.action = location.href;
-      form.style.display = "none";
-      const field = document.createElement("input");
-      field.type = "hidden";
-      field.name = "launch";
-      field.value = fresh.launch;
-      form.append(field);
-      document.body.append(form);
-      form.submit();
-    };
+    // A sandboxed page's own reload sends no cookie (the sign-in page would answer): it posts a launch instead.
     const reload = () => {
       if (reloading) return;
       reloading = true;
-      setTimeout(() => relaunch().catch(() => location.reload()), 100);
+      setTimeout(() => openSignedIn("_self", location.href).catch(() => location.reload()), 100);
     };
     const listen = async () => {
       const token = await freshAppToken().catch(() => appToken);

@@ -1,10 +1,13 @@
 /**
- * Malloy Publisher's own data app, `examples/storefront` (copied unmodified into
- * test/fixtures/publisher_storefront, MIT, see its ATTRIBUTION.md), published
- * as it is and opened in Chromium (headless, playwright-core): its page loads
+ * Malloy Publisher's own data apps, `examples/storefront` and
+ * `examples/html-data-app` (copied unmodified into test/fixtures, MIT, see their
+ * ATTRIBUTION.md), published as they are and opened in Chromium (headless,
+ * playwright-core). The storefront's page loads
  * `/sdk/publisher.js`, renders its four tabs with their KPI tiles, Chart.js
  * charts and tables through `Publisher.queryFull`, logs no console error, and
- * reloads itself when the package is republished.
+ * reloads itself when the package is republished. The html-data-app's
+ * dashboard renders and refilters through `Publisher.query`, and its
+ * embed-test page mounts the dashboard with `Publisher.embed`, sized to it.
  * @module
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -21,7 +24,9 @@ setDefaultTimeout(90_000);
 const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const STOREFRONT = join(import.meta.dir, "..", "fixtures", "publisher_storefront");
+const HTML_DATA_APP = join(import.meta.dir, "..", "fixtures", "publisher_html_data_app");
 const PKG = `${API}/organizations/acme/environments/prod/packages/storefront`;
+const SAAS = `${API}/organizations/acme/environments/prod/packages/html-data-app`;
 
 let w: World;
 let origin: string;
@@ -34,6 +39,15 @@ async function publishStorefront(version: string): Promise<void> {
   const zip = zipFolderFiles(await readFolder(STOREFRONT));
   const r = await publish(w, "storefront", version, { token: w.admin, zip });
   expect(r.status).toBe(201);
+}
+
+/** Opens an app page, signing the viewer in when the browser has no session yet. */
+async function open(url: string): Promise<void> {
+  await page.goto(url);
+  if (!page.url().includes("/signin?return=")) return;
+  await page.fill("#userName", "viewer");
+  await page.fill("#password", "pw-viewer-secret");
+  await Promise.all([page.waitForURL(url), page.click("button[type=submit]")]);
 }
 
 /** Waits until the visible tab shows its KPI values and a drawn chart or table in every tile. */
@@ -63,6 +77,8 @@ describe.skipIf(!existsSync(CHROMIUM))("Publisher's storefront data app, unmodif
     w = await startWorld({ INDEX_ON_PUBLISH: "false" });
     ({ origin, stop } = serve(w));
     await publishStorefront("1.0.0");
+    const saas = await publish(w, "html-data-app", "0.0.1", { token: w.admin, zip: zipFolderFiles(await readFolder(HTML_DATA_APP)) });
+    expect(saas.status).toBe(201);
     const [env] = await w.s.service.db.sql`SELECT id FROM environments WHERE name = 'prod'`;
     await userWith(w, "viewer", { kind: "environment", id: env!.id as string, role: "viewer" });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
@@ -137,6 +153,42 @@ describe.skipIf(!existsSync(CHROMIUM))("Publisher's storefront data app, unmodif
     const again = await tabRendered("regions");
     expect(again.charts + again.tables).toBeGreaterThan(0);
     expect(await page.textContent("#errors")).toBe("");
+    expect(problems).toEqual([]);
+  });
+
+  test("html-data-app: KPIs, two charts and the accounts table render; a filter re-queries; no console error", async () => {
+    problems.length = 0;
+    await open(`${origin}${SAAS}/app/`);
+    problems.length = 0;
+    await page.waitForFunction(() => document.querySelectorAll("#rows tbody tr").length > 0 && document.getElementById("kpi-mrr")?.textContent !== "…", undefined, { timeout: 60_000 });
+    expect(await page.textContent("#kpi-mrr")).toMatch(/^\$[\d,]+$/);
+    const charts = await page.evaluate(() => {
+      const chart = (window as unknown as { Chart: { getChart(c: Element): unknown } }).Chart;
+      return ["mrrByMonth", "planMix"].filter((id) => chart.getChart(document.getElementById(id)!)).length;
+    });
+    expect(charts).toBe(2);
+    const plansShown = () => page.$$eval("#rows tbody tr td:nth-child(2)", (cells) => [...new Set(cells.map((c) => c.textContent))]);
+    expect((await plansShown()).length).toBeGreaterThan(1);
+    const plan = await page.$eval("#f-plan option:nth-child(2)", (o) => (o as HTMLOptionElement).value);
+    await page.selectOption("#f-plan", plan);
+    // the table is queried again with the plan's filter: only its accounts remain
+    await page.waitForFunction((p) => {
+      const cells = [...document.querySelectorAll("#rows tbody tr td:nth-child(2)")];
+      return cells.length > 0 && cells.every((c) => c.textContent === p);
+    }, plan, { timeout: 30_000 });
+    expect(await plansShown()).toEqual([plan]);
+    expect(await page.textContent("#errors")).toBe("");
+    expect(problems).toEqual([]);
+  });
+
+  test("html-data-app's embed-test page mounts the dashboard with Publisher.embed, signed in and sized to its content", async () => {
+    problems.length = 0;
+    await open(`${origin}${SAAS}/app/embed-test.html`);
+    const frame = page.frameLocator("#dashboard iframe");
+    await frame.locator("#rows tbody tr").first().waitFor({ timeout: 60_000 });
+    expect(await frame.locator("#kpi-mrr").textContent()).toMatch(/^\$[\d,]+$/);
+    // the embedded page reported its height: the frame is as tall as the dashboard
+    await page.waitForFunction(() => (document.querySelector("#dashboard iframe") as HTMLIFrameElement).getBoundingClientRect().height > 400, undefined, { timeout: 30_000 });
     expect(problems).toEqual([]);
   });
 });
