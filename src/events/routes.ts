@@ -66,6 +66,8 @@ function eventStream(ctx: AppContext, options: EventStreamOptions): ReadableStre
       let lastSent = 0n;
       let pulling: Promise<void> | null = null;
       let again = false;
+      // wakes before `ready` wait for it: a pull then would start from no position and send the replay twice
+      let started = false;
       const send = (text: string) => {
         if (closed) return;
         try {
@@ -100,7 +102,7 @@ function eventStream(ctx: AppContext, options: EventStreamOptions): ReadableStre
       };
       const wake = () => {
         if (closed) return;
-        if (pulling) {
+        if (pulling || !started) {
           again = true;
           return;
         }
@@ -150,6 +152,7 @@ function eventStream(ctx: AppContext, options: EventStreamOptions): ReadableStre
         }
         if (closed) return;
         send(formatEvent({ id: lastSent.toString(), event: "ready", data: { package: options.pkg.packageName, latestVersion: options.latestVersion, lastEventId: lastSent.toString() } }));
+        started = true;
         wake(); // anything stored while this stream started
       } catch (error) {
         ctx.log({ level: "error", event: "events_start_failed", error: error instanceof Error ? error.message : String(error) });

@@ -103,3 +103,31 @@ describe("run progress on the package event stream", () => {
     }
   });
 });
+
+describe("replay while events arrive", () => {
+  test("a stream replaying after Last-Event-ID sends each event once, also when new events arrive during the replay", async () => {
+    const { emitPackageEvent } = await import("../../src/events/hub.ts");
+    const key = { envId: w.envId, packageName: "flights" };
+    const first = await emitPackageEvent(w.s.service.ctx, key, { event: "archived", data: { versionId: "0.0.0" } });
+    for (let i = 0; i < 40; i++) await emitPackageEvent(w.s.service.ctx, key, { event: "archived", data: { versionId: `0.0.${i + 1}` } });
+    // new events stored while the replay is being read
+    const writing = (async () => {
+      for (let i = 0; i < 20; i++) {
+        await emitPackageEvent(w.s.service.ctx, key, { event: "archived", data: { versionId: `0.1.${i}` } });
+        await Bun.sleep(2);
+      }
+    })();
+    const replay = await openEvents(`${origin}${P}/events`, { token: viewer, headers: { "last-event-id": first!.id } });
+    await writing;
+    const seen: string[] = [];
+    for (;;) {
+      const e = await replay.next("archived", 10_000);
+      seen.push(e.id!);
+      if (e.data.versionId === "0.1.19") break;
+    }
+    replay.close();
+    expect(seen.length).toBe(60);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.map(Number)).toEqual([...seen.map(Number)].sort((a, b) => a - b));
+  });
+});
