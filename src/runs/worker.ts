@@ -208,7 +208,7 @@ async function executeRun(ctx: AppContext, state: WorkerState, runId: string): P
       models,
       signal: controller.signal,
     };
-    ctx.log({ level: "info", event: "run_started", runId, version: v.version_id });
+    ctx.log({ level: "info", event: "run_started", runId, package: v.name, version: v.version_id });
     target = { pkg: { envId: v.env_id, packageName: v.name }, runId, versionId: v.version_id };
     outcome = await runUnitsOf(ctx, { scope, controller, full: run.full, indexedDimensions: outcome.indexedDimensions, target });
   } catch (error) {
@@ -217,7 +217,7 @@ async function executeRun(ctx: AppContext, state: WorkerState, runId: string): P
     clearInterval(beat);
     state.local.delete(runId);
     await settleRun(ctx, state, runId, outcome);
-    ctx.log({ level: "info", event: "run_finished", runId, state: outcome.state, ms: Math.round(performance.now() - started) });
+    ctx.log({ level: "info", event: "run_finished", runId, ...(target ? { package: target.pkg.packageName, version: target.versionId } : {}), state: outcome.state, ms: Math.round(performance.now() - started) });
     if (target) await runFinished(ctx, target, run.versionUuid);
   }
 }

@@ -113,6 +113,12 @@ describe("malloy-platform CLI", () => {
     expect(flag.stderr).toContain("malloy-platform runs --help");
   });
 
+  test("the service, its stdout not a terminal, logs JSON lines; the listening line names the console, docs and MCP URLs", () => {
+    const lines = main.printed().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const listening = lines.find((l) => String(l.message).startsWith("listening on"));
+    expect(listening).toMatchObject({ level: "info", urls: { console: `${main.base}/`, docs: `${main.base}/api/v0/docs`, mcp: `${main.base}/mcp/{organization}` } });
+  });
+
   test("before login: exit 3 saying how to log in; an unreachable server: exit 4", async () => {
     const r = await cli(["runs", "storefront", "--server", main.base]);
     expect(r.code).toBe(3);
