@@ -95,3 +95,24 @@ describe("a page reloading itself with a launch", () => {
     expect(forged.status).toBe(303);
   });
 });
+
+describe("with APP_ORIGIN", () => {
+  test("/sdk/publisher.js is served on the app origin too; other platform paths stay 404 there; a launch posted to the platform origin is 404", async () => {
+    const { startTestService } = await import("../helpers/service.ts");
+    const apps = await startTestService({ PUBLIC_URL: "http://platform.test", APP_ORIGIN: "http://apps.test", INDEX_ON_PUBLISH: "false" });
+    try {
+      const sdk = await apps.service.handle(new Request("http://apps.test/sdk/publisher.js"));
+      expect(sdk.status).toBe(200);
+      expect(await sdk.text()).toContain("window.Publisher");
+      expect((await apps.service.handle(new Request("http://apps.test/api/v0/openapi.json"))).status).toBe(404);
+      const onPlatform = await apps.service.handle(new Request(`http://platform.test${ENV}/one/app/`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "launch=x",
+      }));
+      expect(onPlatform.status).toBe(404);
+    } finally {
+      await apps.close();
+    }
+  });
+});
