@@ -269,7 +269,7 @@
     if (typeof ResizeObserver !== "undefined") new ResizeObserver(post).observe(document.documentElement);
   }
 
-  /** Reloads the page when its package changes: a new version, an archived one, a watch-mode change or a model that compiles again. */
+  /** Reloads the page when its package changes: a new version (also a watch-mode republish), an archived one, or one that compiles again. */
   function liveReload() {
     if (!parts || !appToken || typeof EventSource === "undefined") return;
     let lastEventId = "";
@@ -297,7 +297,8 @@
         if (shownVersion !== null && latest !== shownVersion) reload();
         shownVersion = latest;
       });
-      for (const name of ["published", "archived", "changed", "change", "compile_ok", "reset"]) {
+      // a watch-mode `change` is followed by `published` (or `compile_error`) once the folder is republished: reload then
+      for (const name of ["published", "archived", "compile_ok", "reset"]) {
         events.addEventListener(name, (e) => {
           seen(e);
           reload();
@@ -312,7 +313,7 @@
         if (events.readyState !== EventSource.CLOSED || revoked) return;
         setTimeout(listen, 1000);
       });
-      for (const name of ["run_started", "run_progress", "run_finished", "indexed"]) events.addEventListener(name, seen);
+      for (const name of ["change", "compile_error", "run_started", "run_progress", "run_finished", "indexed"]) events.addEventListener(name, seen);
     };
     void listen();
   }
