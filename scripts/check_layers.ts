@@ -60,7 +60,8 @@ const known = new Set(files);
 
 /** Run-time imports of one module, as paths relative to the repository root. */
 function importsOf(file: string): string[] {
-  const code = readFileSync(join(root, file), "utf8");
+  // a `#!` line (the CLI's entry, src/cli/main.ts) is not TypeScript to the transpiler
+  const code = readFileSync(join(root, file), "utf8").replace(/^#![^\n]*/, "");
   const out: string[] = [];
   for (const imp of transpiler.scanImports(code)) {
     if (!imp.path.startsWith(".")) continue;

@@ -58,6 +58,7 @@ import { materializationRoutes } from "./materializations/routes.ts";
 import { signInRoutes } from "./signin/routes.ts";
 import { consoleRoutes } from "./console/routes.ts";
 import { docsRoutes } from "./docs/routes.ts";
+import { sdkRoutes } from "./apps/sdk_routes.ts";
 import { appPreflight, withAppCors } from "./apps/cors.ts";
 import { documentResponses } from "./docs/responses.ts";
 import { appOriginGate } from "./apps/origin.ts";
@@ -128,6 +129,7 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
     )
     .use(statusRoutes(ctx))
     .use(docsRoutes())
+    .use(sdkRoutes())
     .use(signInRoutes(ctx))
     .use(consoleRoutes(ctx))
     .group("/api/v0", (api) =>

@@ -1,6 +1,8 @@
 /**
  * Entry point: reads the configuration, takes the data directory's lock file,
- * starts the service and listens on `HOST`:`PORT`. SIGTERM and SIGINT end the
+ * starts the service and listens on `HOST`:`PORT`, then prints where to go
+ * next (console, docs, MCP). The log is readable lines on a terminal and JSON
+ * lines otherwise (`LOG_FORMAT`, see ./log_format.ts). SIGTERM and SIGINT end the
  * open event streams, close the server, the pool and PGlite, and exit within 5 s.
  * @module
  */
@@ -10,10 +12,20 @@ import { closeCompileWorkers, warmCompileWorkers } from "./engine/mod.ts";
 import { lockDataDir } from "./lock.ts";
 import { startService } from "./service.ts";
 import { type RawServer, serveRaw } from "./http/raw_server.ts";
+import { createLog, type LogFormat, logFormatOf, startBanner } from "./log_format.ts";
 
 /** Longest a shutdown may take before the process exits anyway, ms. */
 const SHUTDOWN_MS = 4_500;
 
+let format: LogFormat;
+try {
+  format = logFormatOf(process.env.LOG_FORMAT, Boolean(process.stdout.isTTY));
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+const color = format === "text" && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+const log = createLog(format, { color });
 const config = readConfig();
 let lock;
 try {
@@ -28,7 +40,7 @@ let server: RawServer | undefined;
 function addressOf(request: Request): string | undefined {
   return server?.requestIP(request)?.address;
 }
-const service = await startService(config, { addressOf });
+const service = await startService(config, { addressOf, log });
 
 if (service.bootstrap.generatedPassword) {
   console.log(
@@ -46,7 +58,19 @@ server = await serveRaw({
   fetch: (request) => service.handle(request),
 });
 warmCompileWorkers(); // the first publish or model load does not wait for a worker to load Malloy
-service.ctx.log({ level: "info", message: `listening on http://${server.hostname}:${server.port}`, database: service.db.kind });
+const shownHost = server.hostname === "0.0.0.0" || server.hostname === "::" ? "localhost" : server.hostname;
+const base = config.publicUrl ?? `http://${shownHost}:${server.port}`;
+if (format === "text") {
+  service.ctx.log({ level: "info", message: `listening on http://${server.hostname}:${server.port}` });
+  process.stdout.write(`${startBanner(base, { database: service.db.kind === "embedded" ? `embedded PostgreSQL in ${config.dataDir}` : "PostgreSQL server from DATABASE_URL", color })}\n`);
+} else {
+  service.ctx.log({
+    level: "info",
+    message: `listening on http://${server.hostname}:${server.port}`,
+    database: service.db.kind,
+    urls: { console: `${base}/`, docs: `${base}/api/v0/docs`, mcp: `${base}/mcp/{organization}` },
+  });
+}
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

@@ -10,13 +10,17 @@
  *   viewer in and sends the browser to the app origin (a launch form for
  *   pages, a redirect for other files).
  *
- * The app files keep the sandbox CSP on both origins.
+ * The app files keep the sandbox CSP on both origins. The data-app runtime
+ * (`/sdk/publisher.js`, no credential in it) is served on both.
  * @module
  */
 import type { AppContext } from "../http/context.ts";
 import { publicOrigin } from "../mcp/protected_resource.ts";
 
 const APP_FILE_PATH = /^\/api\/v0\/organizations\/[^/]+\/(?:environments|projects)\/[^/]+\/packages\/[^/]+\/app(?:\/.*)?$/;
+
+/** Where the runtime of Publisher-style data apps is served (`./sdk_routes.ts`). */
+export const SDK_PATH = "/sdk/publisher.js";
 
 /** Whether a path is an app file route (`.../packages/{pkg}/app` or below). */
 function isAppFilePath(pathname: string): boolean {
@@ -45,6 +49,7 @@ function notHere(): Response {
 export async function appOriginGate(ctx: AppContext, request: Request): Promise<Request | Response> {
   if (!atAppOrigin(ctx, request)) return request;
   const { pathname } = new URL(request.url);
+  if (pathname === SDK_PATH && request.method === "GET") return request;
   if (!isAppFilePath(pathname) || (request.method !== "GET" && request.method !== "POST")) return notHere();
   const headers = new Headers(request.headers);
   headers.delete("authorization");

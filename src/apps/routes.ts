@@ -171,18 +171,22 @@ async function latestFile(ctx: AppContext, caller: Principal, params: AppRequest
  * `<base>` and the package's API address (`<meta name="app-api">`: the
  * platform's origin and path when the page is on `APP_ORIGIN`) injected.
  */
-async function appPage(ctx: AppContext, caller: Principal, appBase: string, file: Awaited<ReturnType<typeof latestFile>>): Promise<Response> {
+async function appPage(ctx: AppContext, caller: Principal, appBase: string, file: Awaited<ReturnType<typeof latestFile>>, since?: number): Promise<Response> {
   const { pkg, version, found, type } = file;
-  const appToken = await issueAppToken(ctx, caller, pkg);
+  // a page reopened by its own launch (live reload) continues the chain of the app token it had
+  const appToken = await issueAppToken(ctx, caller, pkg, since);
+  const left = since === undefined ? ctx.config.sessionTtlSeconds : Math.max(1, since + ctx.config.sessionTtlSeconds - Math.floor(Date.now() / 1000));
   const asset = await signCredential(ctx.jwtSecret, "asset", {
     subject: await subjectOf(ctx.sql, caller),
     scope: { envId: pkg.envId, packageName: pkg.name },
-    ttlSeconds: ctx.config.sessionTtlSeconds,
+    ttlSeconds: left,
   });
   const dir = found.path.includes("/") ? found.path.slice(0, found.path.lastIndexOf("/") + 1) : "";
   const api = `${ctx.config.appOrigin ? ctx.config.publicUrl : ""}${appBase.slice(0, -"/app/".length)}`;
   const elements = `<meta name="app-token" content="${attr(appToken.token)}"><meta name="app-token-expires" content="${appToken.expiresAt}">` +
-    `<meta name="app-api" content="${attr(api)}"><base href="${attr(`${appBase}~${asset.token}/${dir}`)}">`;
+    `<meta name="app-api" content="${attr(api)}"><base href="${attr(`${appBase}~${asset.token}/${dir}`)}">` +
+    // no request for the platform's /favicon.ico (there is none): a page's own icon link, later in its head, still wins
+    `<link rel="icon" href="data:,">`;
   const html = injectIntoHtml(await Bun.file(found.file).text(), elements);
   return new Response(html, { headers: appHeaders({ "content-type": type, "cache-control": "no-store", "x-version-id": version.id }) });
 }
@@ -264,26 +268,41 @@ async function serveApp(ctx: AppContext, input: AppRequest): Promise<Response> {
   return new Response(Bun.file(file.found.file), { headers });
 }
 
-/** `POST .../app/*` on `APP_ORIGIN`: the launch form's post, answered with the app page. */
+/** Where a launch that cannot open the page sends the browser: the page's URL on the platform (which signs the viewer in). */
+function reopen(ctx: AppContext, request: Request): Response {
+  if (ctx.config.appOrigin) return sameUrlOn(ctx.config.publicUrl!, request, 303);
+  const url = new URL(request.url);
+  return new Response(null, { status: 303, headers: { location: `${url.pathname}${url.search}`, "cache-control": "no-store" } });
+}
+
+/**
+ * `POST .../app/*`: a launch form's post, answered with the app page: on
+ * `APP_ORIGIN` (the platform's launch form), and on the platform's origin
+ * when apps are served there (a page reloading itself with a launch from
+ * `app-token?launch=true`, since a sandboxed page's reload carries no cookie).
+ */
 async function launchApp(ctx: AppContext, input: AppRequest & { body: { launch: string } }): Promise<Response> {
-  if (!atAppOrigin(ctx, input.request)) throw notFound("app pages are posted to on APP_ORIGIN only; open the app with GET");
+  if (ctx.config.appOrigin && !atAppOrigin(ctx, input.request)) throw notFound("app pages are posted to on APP_ORIGIN only; open the app with GET");
   const claims = await verifyCredential(ctx.jwtSecret, "launch", input.body.launch);
   // expired (a reload after a minute) or invalid: open the app again through the platform
-  if (!claims?.scope) return sameUrlOn(ctx.config.publicUrl!, input.request, 303);
+  if (!claims?.scope) return reopen(ctx, input.request);
   // another package's page: not found, whoever the launch is of (and not spent)
   if (!(await routeIsScope(ctx.sql, input.params, claims.scope))) throw notFound("app file not found");
   // its user gone, its OAuth grant revoked, its workspace no longer holding the package: back, as an expired one
   const principal = await appPrincipalNow(ctx.sql, claims, input.params);
-  if (!principal) return sameUrlOn(ctx.config.publicUrl!, input.request, 303);
+  if (!principal) return reopen(ctx, input.request);
   const { appBase, raw } = splitAppUrl(input.request, input.params.pkg);
   const file = await latestFile(ctx, principal, input.params, raw);
   if (!file.type.startsWith("text/html")) throw notFound("only app pages are opened with a launch form");
   // a launch opens one page once: a second post of it (a copied form, a replay) goes back like an expired one
-  if (!(await spendLaunch(ctx.sql, claims))) return sameUrlOn(ctx.config.publicUrl!, input.request, 303);
-  return await appPage(ctx, principal, appBase, file);
+  if (!(await spendLaunch(ctx.sql, claims))) return reopen(ctx, input.request);
+  // the chain of app tokens goes on from the launch's start (a live reload does not extend SESSION_TTL_S)
+  if (Date.now() / 1000 - claims.since > ctx.config.sessionTtlSeconds) return reopen(ctx, input.request);
+  return await appPage(ctx, principal, appBase, file, claims.since);
 }
 
-const LAUNCH_DOC = "Only with `APP_ORIGIN`, and only on that origin (404 elsewhere). Opening an app page on the platform origin " +
+const LAUNCH_DOC = "With `APP_ORIGIN`, only on that origin (404 elsewhere); without it, on the platform's origin, where a page reloads " +
+  "itself (live reload of /sdk/publisher.js) by posting a launch from `POST .../app-token?launch=true`. Opening an app page on the platform origin " +
   "(`GET .../app/...`, signed in) answers a form that posts `launch` (a 60-second credential of the viewer for this package, " +
   "`application/x-www-form-urlencoded`) here; the answer is the app page, with its app token, the asset capability of its " +
   "`<base>` and `<meta name=\"app-api\">` (the package's API address on the platform origin). An expired, invalid or already used `launch` (each opens one page once) " +
@@ -293,7 +312,9 @@ const TOKEN_DOC = "Answers `{ token, expiresAt }`: an app token for this package
   "stream), expiring after `APP_TOKEN_TTL_S` (default 900 s). Any caller who may read the package: `Authorization` (access token, " +
   "API key, an app token of this package, which renews itself until `SESSION_TTL_S` after the app was opened, or an OAuth access token issued for an MCP resource of the package's " +
   "organization, `/mcp/{org}` or `/mcp/{org}/workspace/...`; this is the one REST route that accepts one) or the browser session cookie. The app token is refused by " +
-  "every other route. Answers CORS requests of sandboxed apps (origin `null`) and of `APP_ORIGIN`, without credentials.";
+  "every other route. Answers CORS requests of sandboxed apps (origin `null`) and of `APP_ORIGIN`, without credentials. With " +
+  "`?launch=true` the answer also has `launch`: a 60-second, single-use credential a page posts (form field `launch`) to its own URL " +
+  "to reload itself (a sandboxed page's reload sends no cookie); the page it opens continues the app token's chain (`SESSION_TTL_S`).";
 
 function appsPlugin(ctx: AppContext, prefix: string) {
   const detail = { summary: "In-package web app files (public/ of the latest version; package viewer)", description: APP_DOC, tags: ["data"] };
@@ -323,7 +344,7 @@ function appsPlugin(ctx: AppContext, prefix: string) {
         tags: ["data"],
       },
     })
-    .post("/:env/packages/:pkg/app-token", async ({ pkg, principal, request }) => {
+    .post("/:env/packages/:pkg/app-token", async ({ pkg, principal, request, query }) => {
       // an app token renewed with itself: the chain ends SESSION_TTL_S after the app was opened (a leaked one does not live on)
       const presented = appTokenOf(request);
       const renewed = presented ? await verifyCredential(ctx.jwtSecret, "app", presented) : null;
@@ -333,9 +354,19 @@ function appsPlugin(ctx: AppContext, prefix: string) {
           'Bearer realm="app", error="invalid_token"',
         );
       }
-      return await issueAppToken(ctx, required(principal), pkg, renewed?.since);
+      const caller = required(principal);
+      const token = await issueAppToken(ctx, caller, pkg, renewed?.since);
+      if (query.launch !== "true") return token;
+      const launch = await signCredential(ctx.jwtSecret, "launch", {
+        subject: await subjectOf(ctx.sql, caller),
+        scope: { envId: pkg.envId, packageName: pkg.name },
+        ttlSeconds: 60,
+        since: renewed?.since,
+      });
+      return { ...token, launch: launch.token };
     }, {
       params: pkgParams,
+      query: t.Object({ launch: t.Optional(t.Union([t.Literal("true"), t.Literal("false")])) }),
       pkgAccess: "viewer",
       detail: { summary: "Get an app token of a package (read-only, short-lived; package viewer)", description: TOKEN_DOC, tags: ["data"] },
     });

@@ -16,7 +16,16 @@ import type { Db } from "../db/database.ts";
 import type { AppContext } from "../http/context.ts";
 
 /** Names of stored package events. */
-export type PackageEventName = "change" | "published" | "archived" | "compile_error" | "compile_ok";
+export type PackageEventName =
+  | "change"
+  | "published"
+  | "archived"
+  | "compile_error"
+  | "compile_ok"
+  | "run_started"
+  | "run_progress"
+  | "run_finished"
+  | "indexed";
 
 /** One event of a package, as sent on the stream. */
 export interface PackageEvent {
@@ -151,6 +160,7 @@ export function emitPackageEvent(
       return e;
     }) as PackageEvent;
     wakeKey(hub, keyOf(pkg));
+    logged(ctx, pkg, event);
     return stored;
   }).catch((error) => {
     ctx.log({ level: "error", event: "package_event_failed", package: pkg.packageName, error: error instanceof Error ? error.message : String(error) });
@@ -158,6 +168,23 @@ export function emitPackageEvent(
   });
   hub.writes = write;
   return write;
+}
+
+/** Package events the terminal shows (publishes, watch-mode compile errors); run events have the worker's own lines. */
+const LOGGED = new Set<PackageEventName>(["published", "archived", "compile_error", "compile_ok"]);
+
+function logged(ctx: AppContext, pkg: PackageKey, event: { event: PackageEventName; data: Record<string, unknown> }): void {
+  if (!LOGGED.has(event.event)) return;
+  const { problems, message, versionId, source } = event.data;
+  ctx.log({
+    level: event.event === "compile_error" ? "warn" : "info",
+    event: event.event,
+    package: pkg.packageName,
+    ...(versionId === undefined ? {} : { versionId }),
+    ...(source === undefined ? {} : { source }),
+    ...(message === undefined ? {} : { message }),
+    ...(problems === undefined ? {} : { problems }),
+  });
 }
 
 /** The newest id of a stream (`0` when it has none) and the oldest id still kept (`null` without events). */

@@ -66,6 +66,8 @@ function eventStream(ctx: AppContext, options: EventStreamOptions): ReadableStre
       let lastSent = 0n;
       let pulling: Promise<void> | null = null;
       let again = false;
+      // wakes before `ready` wait for it: a pull then would start from no position and send the replay twice
+      let started = false;
       const send = (text: string) => {
         if (closed) return;
         try {
@@ -100,7 +102,7 @@ function eventStream(ctx: AppContext, options: EventStreamOptions): ReadableStre
       };
       const wake = () => {
         if (closed) return;
-        if (pulling) {
+        if (pulling || !started) {
           again = true;
           return;
         }
@@ -150,6 +152,7 @@ function eventStream(ctx: AppContext, options: EventStreamOptions): ReadableStre
         }
         if (closed) return;
         send(formatEvent({ id: lastSent.toString(), event: "ready", data: { package: options.pkg.packageName, latestVersion: options.latestVersion, lastEventId: lastSent.toString() } }));
+        started = true;
         wake(); // anything stored while this stream started
       } catch (error) {
         ctx.log({ level: "error", event: "events_start_failed", error: error instanceof Error ? error.message : String(error) });
@@ -173,7 +176,10 @@ const STREAM_DOC = "`text/event-stream`. Every event has an `id:` of the package
   "`{ package, latestVersion, lastEventId }`. Then: `change` `{ package, path, kind }` (watch mode), `published` `{ package, versionId, " +
   "source }` (any publish), `archived` `{ package, versionId }`, `compile_error` `{ package, message, problems }` (a watch-mode republish " +
   "failed; when the package's newest version has sources restricted by #(authorize) or #(bind), callers below package modeler get " +
-  "a message without the problems, which quote field names), `compile_ok` `{ package, versionId }` (it compiles again), and `revoked` (the caller lost access, or the credential that " +
+  "a message without the problems, which quote field names), `compile_ok` `{ package, versionId }` (it compiles again), run progress (`run_started` `{ package, runId, versionId, unitsTotal }`, " +
+  "`run_progress` `{ package, runId, versionId, unitsDone, unitsTotal }` after each unit, `run_finished` `{ package, runId, versionId, state }` " +
+  "with `state` `succeeded`, `failed` or `cancelled`, and `indexed` `{ package, runId, versionId }` when the run left the version indexed; " +
+  "they carry counts and states, never a source name or error: read the run for those), and `revoked` (the caller lost access, or the credential that " +
   "opened the stream was deleted, revoked or expired; the stream ends). Access and the credential are re-checked for every event and " +
   "every 15 s heartbeat (`: keepalive`), so no event follows the credential's end. One caller (user or API key, with any of its " +
   "credentials) holds at most `EVENT_STREAMS_PER_CALLER` (16) streams at once: `429 RATE_LIMIT_EXCEEDED` past it; a node serves at most " +
@@ -249,7 +255,7 @@ function eventsPlugin(ctx: AppContext, prefix: string, slots: StreamSlots) {
           lastEventId: t.Optional(t.String({ maxLength: 20 })),
         }),
         detail: {
-          summary: "Server-Sent Events of one package (package viewer): ready, published, archived, change, compile_error, compile_ok, revoked, reset",
+          summary: "Server-Sent Events of one package (package viewer): ready, published, archived, change, compile_error, compile_ok, run_started, run_progress, run_finished, indexed, revoked, reset",
           description: STREAM_DOC,
           tags: ["data"],
         },

@@ -19,6 +19,7 @@ import { type BuiltView, builtViews } from "../rls/visibility.ts";
 import { findRun, listRuns, requestCancel, runCursor, type RunRow, runUnits, unitsOfRuns, runView, type RunView, type StoredUnit, type UnitView } from "./store.ts";
 import type { RunScope } from "./plan.ts";
 import { abortLocalRun, enqueueRun } from "./worker.ts";
+import { runFinished, runTargetOf } from "./progress.ts";
 
 const runBody = t.Object({
   sources: t.Optional(t.Array(t.String({ maxLength: 256 }), { maxItems: 1000, error: "sources must be an array of source names" })),
@@ -157,6 +158,10 @@ function runPlugin(ctx: AppContext, prefix: string) {
         if (state === "running") {
           abortLocalRun(ctx, run.id);
           set.status = 202;
+        } else {
+          // cancelled before a worker claimed it: no worker reports its end
+          const target = await runTargetOf(ctx.sql, run.id);
+          if (target) await runFinished(ctx, target, run.versionUuid);
         }
         return await withUnits(ctx, (await findRun(ctx.sql, run.id))!, await shownFor(ctx, principal, pkg, [run]));
       },

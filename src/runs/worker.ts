@@ -26,6 +26,7 @@ import {
   startUnit,
 } from "./store.ts";
 import { runIndexUnit, runRetrievalStep, runTableUnit, type UnitScope } from "./units.ts";
+import { type RunTarget, runFinished, runProgress, runStarted, runTargetOf } from "./progress.ts";
 
 interface WorkerState {
   poll?: ReturnType<typeof setInterval>;
@@ -168,6 +169,8 @@ async function drain(ctx: AppContext, state: WorkerState): Promise<void> {
       });
       evictVersions(ctx, [run.versionUuid]);
       ctx.log({ level: "warn", event: "run_abandoned", runId: id });
+      const abandoned = await runTargetOf(ctx.sql, id);
+      if (abandoned) await runFinished(ctx, abandoned, run.versionUuid);
     }
     const id = await claimRun(ctx.sql, ctx.id);
     if (!id) return;
@@ -191,6 +194,7 @@ async function executeRun(ctx: AppContext, state: WorkerState, runId: string): P
   }, ctx.config.runHeartbeatMs);
   const started = performance.now();
   let outcome: RunOutcome = { state: "succeeded", indexedDimensions: 0 };
+  let target: RunTarget | undefined;
   try {
     const [v] = await ctx.sql`SELECT v.version_id, v.blob_sha256, p.env_id, p.name FROM package_versions v
                                 JOIN packages p ON p.id = v.package_id WHERE v.id = ${run.versionUuid}`;
@@ -204,15 +208,17 @@ async function executeRun(ctx: AppContext, state: WorkerState, runId: string): P
       models,
       signal: controller.signal,
     };
-    ctx.log({ level: "info", event: "run_started", runId, version: v.version_id });
-    outcome = await runUnitsOf(ctx, { scope, controller, full: run.full, indexedDimensions: outcome.indexedDimensions });
+    ctx.log({ level: "info", event: "run_started", runId, package: v.name, version: v.version_id });
+    target = { pkg: { envId: v.env_id, packageName: v.name }, runId, versionId: v.version_id };
+    outcome = await runUnitsOf(ctx, { scope, controller, full: run.full, indexedDimensions: outcome.indexedDimensions, target });
   } catch (error) {
     outcome = { ...outcome, state: "failed", error: `the run failed: ${message(error)}` };
   } finally {
     clearInterval(beat);
     state.local.delete(runId);
     await settleRun(ctx, state, runId, outcome);
-    ctx.log({ level: "info", event: "run_finished", runId, state: outcome.state, ms: Math.round(performance.now() - started) });
+    ctx.log({ level: "info", event: "run_finished", runId, ...(target ? { package: target.pkg.packageName, version: target.versionId } : {}), state: outcome.state, ms: Math.round(performance.now() - started) });
+    if (target) await runFinished(ctx, target, run.versionUuid);
   }
 }
 
@@ -248,12 +254,15 @@ async function cancelRequested(ctx: AppContext, runId: string, controller: Abort
 
 async function runUnitsOf(
   ctx: AppContext,
-  job: { scope: UnitScope; controller: AbortController; full: boolean; indexedDimensions: number },
+  job: { scope: UnitScope; controller: AbortController; full: boolean; indexedDimensions: number; target: RunTarget },
 ): Promise<RunOutcome> {
   const { scope, controller, indexedDimensions } = job;
   const runId = scope.runId;
   const cancelled: RunOutcome = { state: "cancelled", error: "cancelled on request", indexedDimensions };
   const units = await runUnits(ctx.sql, runId);
+  const unitsTotal = units.length;
+  let unitsDone = 0;
+  await runStarted(ctx, job.target, unitsTotal);
   const planned = allUnits(scope.models);
   let indexUnits = 0;
   /** What failed, in order; `unit` is the position of a failed unit (the retrieval step has none). */
@@ -282,6 +291,7 @@ async function runUnitsOf(
       // The other units still build: what did build serves, the run ends failed.
       failures.push({ text, unit: unit.position });
     }
+    await runProgress(ctx, job.target, { unitsDone: ++unitsDone, unitsTotal });
   }
   const [embedded] = await ctx.sql`SELECT 1 FROM entity_embeddings WHERE version = ${scope.version.versionUuid} LIMIT 1`;
   if (job.full || (indexUnits > 0 && !embedded)) {
