@@ -153,6 +153,24 @@ describe("the barrier at its edges: composites, dimensions, SQL sources, nested 
     }
   });
 
+  test("Malloy's index: and sample: operators over the bound source (also redefined) list only the caller's values", async () => {
+    const texts = [
+      "run: orders -> { index: * }",
+      "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { index: * }",
+      "run: orders extend { except: region; dimension: region is 'EU' } -> { index: *; sample: true }",
+      "run: orders -> { group_by: region; sample: 1 }",
+    ];
+    for (const query of texts) {
+      for (const [who, auth] of [["ann", { token: w.ann }], ["key", { apiKey: w.salesKey }]] as const) {
+        const r = await q(auth, { query });
+        expect([query, who, r.status < 500]).toEqual([query, who, true]);
+        expect([query, who, JSON.stringify(r.body)]).not.toEqual([query, who, expect.stringMatching(/APAC|"US"|\b40\b/)]);
+        // the plain index answers, with the caller's own region in it
+        if (query === texts[0]) expect([who, r.status, JSON.stringify(r.body.data)]).toEqual([who, 200, expect.stringContaining('"EU"')]);
+      }
+    }
+  });
+
   test("a package's unbound source with the same filter text, written first, is not the stage of its bound one", async () => {
     const path = SALES_QUERY.replace("/packages/sales/", "/packages/twin/");
     for (const query of ["run: orders -> { group_by: id; order_by: id }", "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }"]) {
