@@ -162,6 +162,12 @@ describe("a modeler of another package", () => {
       "select * from duckdb_settings() where name in ('allowed_directories', 'file_search_path')",
       "select getenv('DATA_DIR') as d",
     ];
+    // the built files of sales' persisted sources over payroll, by the locations its admin sees
+    const built = (await w.s.call("GET", `${P}/versions/1.0.0/materializations`, { token: w.admin })).body as { location: string }[];
+    expect(built.length).toBeGreaterThan(0);
+    for (const { location } of built) {
+      guesses.push(`select * from read_parquet('${location}')`, `select * from read_parquet('${w.dataDir}/${location}')`, `select * from '${location}'`);
+    }
     for (const sql of guesses) {
       const r = await w.s.call("POST", EVIL, { token: carl, body: { query: `run: duckdb.sql("""${sql}""") -> { select: * }` } });
       // a refusal may quote carl's own text; rows, a salary or a listed file of sales may not come back
