@@ -5,6 +5,7 @@
  * that key's group, her own attribute values, membership of finance.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { bytes } from "../fixtures/engine_package.ts";
 import { API, publish } from "../packages/helpers.ts";
 import { SALES_MODEL, SALES_QUERY, salesFiles, type SalesWorld, startSalesWorld } from "./world.ts";
 
@@ -147,5 +148,48 @@ describe("an organization of ann's own", () => {
     expect(key.status).toBe(201);
     const r = await w.s.call("POST", SALES_QUERY, { apiKey: key.body.secret as string, body: { query: PAYROLL } });
     expect([403, 404]).toContain(r.status);
+  });
+});
+
+describe("rules written in an imported model file and in a notebook", () => {
+  const BASE = SALES_MODEL;
+  const USES = `##! experimental.parameters
+import "sales.malloy"
+source: mine is orders(region_param is "ignored") extend { dimension: z is 1 }
+`;
+  const NOTEBOOK = `>>>markdown
+# Salaries (finance only) and orders
+>>>malloy
+##! experimental.parameters
+#(authorize) groups=[finance]
+source: nb_pay is duckdb.table('data/payroll.csv') extend { measure: total_salary is salary.sum() }
+>>>malloy
+#(bind) region_param=region
+source: nb_orders(region_param::string) is duckdb.table('data/orders.csv') extend { where: region = region_param }
+`;
+  const M = `${API}/organizations/acme/environments/prod/packages/split/models/models`;
+
+  beforeAll(async () => {
+    const files = new Map([...salesFiles(BASE), ["models/uses.malloy", bytes(USES)], ["models/book.malloynb", bytes(NOTEBOOK)]]);
+    const r = await publish(w, "split", "1.0.0", { token: w.admin, files });
+    expect([r.status, r.body.message]).toEqual([201, undefined]);
+  });
+
+  test("a bound source imported into another model keeps its barrier; the notebook's rules hold", async () => {
+    const cases: [string, string, unknown][] = [
+      ["uses.malloy", "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", [{ id: 1 }, { id: 2 }]],
+      ["uses.malloy", "run: mine extend { except: region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", [{ id: 1 }, { id: 2 }]],
+      ["uses.malloy", "run: payroll -> { aggregate: total_salary }", 403],
+      ["book.malloynb", "run: nb_pay -> { aggregate: total_salary }", 403],
+      ["book.malloynb", "run: nb_orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", [{ id: 1 }, { id: 2 }]],
+    ];
+    for (const [model, query, expected] of cases) {
+      for (const auth of [{ token: w.ann }, { apiKey: w.salesKey }]) {
+        const r = await w.s.call("POST", `${M}/${model}/query`, { ...auth, body: { query } });
+        expect([model, query, typeof expected === "number" ? r.status : r.body.data]).toEqual([model, query, expected]);
+      }
+    }
+    const bob = await w.s.call("POST", `${M}/book.malloynb/query`, { token: w.bob, body: { query: "run: nb_pay -> { aggregate: total_salary }" } });
+    expect([bob.status, bob.body.data]).toEqual([200, [{ total_salary: 300 }]]);
   });
 });
