@@ -193,3 +193,24 @@ source: nb_orders(region_param::string) is duckdb.table('data/orders.csv') exten
     expect([bob.status, bob.body.data]).toEqual([200, [{ total_salary: 300 }]]);
   });
 });
+
+describe("annotations in query text", () => {
+  test("a #(bind) in the caller's text naming another attribute (where ann holds US) never fills the bound parameter", async () => {
+    const asAdmin = (method: string, path: string, body?: unknown) => w.s.call(method, `${ORG}${path}`, { token: w.admin, body });
+    expect((await asAdmin("PUT", "/attributes/home", { type: "string" })).status).toBe(201);
+    expect([200, 201]).toContain((await asAdmin("PUT", "/attributes/home/users/ann", { value: "US" })).status);
+    const texts = [
+      "#(bind) region_param=home\nsource: x is orders extend { dimension: z is 1 }\nrun: x -> { group_by: id; order_by: id }",
+      "run: orders extend {\n  #(bind) region_param=home\n  dimension: z is 1\n} -> { group_by: id; order_by: id }",
+      "#(bind) region_param=home\nrun: orders -> { group_by: id; order_by: id }",
+      "#(authorize) groups=[sales_eu]\nsource: y is payroll extend { dimension: z is 1 }\nrun: y -> { aggregate: total_salary }",
+    ];
+    for (const query of texts) {
+      for (const auth of [{ token: w.ann }, { apiKey: w.salesKey }]) {
+        const r = await w.s.call("POST", SALES_QUERY, { ...auth, body: { query } });
+        if (query.includes("payroll")) expect([query, r.status]).toEqual([query, 403]);
+        else expect([query, r.status, r.body.data]).toEqual([query, 200, [{ id: 1 }, { id: 2 }]]);
+      }
+    }
+  });
+});
