@@ -59,7 +59,9 @@ describe("a member's own groups, keys and values", () => {
 
 describe("a bound parameter with a default, reached without an argument", () => {
   const DEFAULTED = SALES_MODEL.replace("orders(region_param::string)", "orders(region_param::string is 'US')")
-    + "\nsource: pay_join is payroll extend { join_many: o is orders on region = o.region }\nsource: plain is orders extend { dimension: z is 1 }\n";
+    + "\nsource: pay_join is payroll extend { join_many: o is orders on region = o.region }\nsource: plain is orders extend { dimension: z is 1 }\n"
+    + "source: oq2 is orders -> { select: * }\nsource: seg is duckdb.sql(\"\"\"select * from %{ orders -> { select: id, region } }\"\"\")\n"
+    + "query: nq is orders -> { group_by: id; order_by: id }\nsource: joiner is duckdb.table('data/payroll.csv') extend { join_many: o is orders on region = o.region; view: v is { nest: n is { group_by: o.id } } }\n";
   const path = SALES_QUERY.replace("/packages/sales/", "/packages/dflt/");
 
   beforeAll(async () => {
@@ -71,6 +73,20 @@ describe("a bound parameter with a default, reached without an argument", () => 
     for (const query of ["run: orders -> { group_by: id; order_by: id }", "run: plain -> { group_by: id; order_by: id }"]) {
       const r = await w.s.call("POST", path, { token: w.ann, body: { query } });
       expect([query, r.status, r.body.data]).toEqual([query, 200, [{ id: 1 }, { id: 2 }]]);
+    }
+    // every other way of reaching orders without an argument: a query source, a %{ } segment, a named query, a nest through a join
+    const more: [string, number[]][] = [
+      ["run: oq2 -> { group_by: id; order_by: id }", [1, 2]],
+      ["run: seg -> { group_by: id; order_by: id }", [1, 2]],
+      ["run: nq", [1, 2]],
+      ["run: joiner -> { where: o.id != null; group_by: o.id; order_by: id }", [1, 2]],
+      ["run: joiner -> v", [1, 2]],
+    ];
+    for (const [query, expected] of more) {
+      const r = await w.s.call("POST", path, { token: w.ann, body: { query } });
+      const seen = new Set<number>();
+      JSON.stringify(r.body.data ?? null).replace(/"id":(\d+)/g, (_m, id) => (seen.add(Number(id)), ""));
+      expect([query, r.status, [...seen].sort()]).toEqual([query, 200, expected]);
     }
     const bob = await w.s.call("POST", path, { token: w.bob, body: { query: "run: pay_join -> { where: o.id != null; group_by: o.id; order_by: id }" } });
     expect([bob.status, bob.body.data]).toEqual([200, [{ id: 3 }, { id: 4 }]]);
