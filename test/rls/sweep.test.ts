@@ -16,6 +16,7 @@ import { bytes } from "../fixtures/engine_package.ts";
 import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
 import { authorize, pkce, REDIRECT_URI, registerClient, tokenRequest } from "../helpers/oauth.ts";
 import { API, publish } from "../packages/helpers.ts";
+import { waitRun } from "../runs/fixtures.ts";
 import { SALES_MODEL, SALES_QUERY, salesFiles, type SalesWorld, startSalesWorld } from "./world.ts";
 
 const EXTRA = `
@@ -153,6 +154,24 @@ describe("the barrier at its edges: composites, dimensions, SQL sources, nested 
     }
   });
 
+  test("Malloy's index: and sample: operators over the bound source (also redefined) list only the caller's values", async () => {
+    const texts = [
+      "run: orders -> { index: * }",
+      "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { index: * }",
+      "run: orders extend { except: region; dimension: region is 'EU' } -> { index: *; sample: true }",
+      "run: orders -> { group_by: region; sample: 1 }",
+    ];
+    for (const query of texts) {
+      for (const [who, auth] of [["ann", { token: w.ann }], ["key", { apiKey: w.salesKey }]] as const) {
+        const r = await q(auth, { query });
+        expect([query, who, r.status < 500]).toEqual([query, who, true]);
+        expect([query, who, JSON.stringify(r.body)]).not.toEqual([query, who, expect.stringMatching(/APAC|"US"|\b40\b/)]);
+        // the plain index answers, with the caller's own region in it
+        if (query === texts[0]) expect([who, r.status, JSON.stringify(r.body.data)]).toEqual([who, 200, expect.stringContaining('"EU"')]);
+      }
+    }
+  });
+
   test("a package's unbound source with the same filter text, written first, is not the stage of its bound one", async () => {
     const path = SALES_QUERY.replace("/packages/sales/", "/packages/twin/");
     for (const query of ["run: orders -> { group_by: id; order_by: id }", "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }"]) {
@@ -274,6 +293,24 @@ describe("outside queries: get_context, indexes, the query log", () => {
       expect(found.filter((i) => /pay|salary/.test(`${i.source_name} ${i.name}`))).toEqual([]);
     }
     expect((await items({ token: w.bob })).some((i) => i.name === "salary")).toBe(true);
+  });
+
+  test("a scoped run naming the bound source's indexed dimension builds no value a viewer can read", async () => {
+    const run = await w.s.call("POST", `${V}/runs`, { token: w.admin, body: { dimensions: ["orders.order_region", "big_orders.order_region"] } });
+    if (run.status === 201) {
+      const ended = await waitRun(w, `${API}/organizations/acme/environments/prod/packages/sales/runs/${run.body.id}`, { token: w.admin });
+      expect(["succeeded", "failed"]).toContain(ended.state);
+    } else {
+      // today: 400, a bound source's #(index) dimension is no index dimension of the version
+      expect([run.status, String(run.body.message)]).toEqual([400, expect.stringContaining("not #(index) dimensions")]);
+    }
+    const list = await w.s.call("GET", `${V}/indexes`, { token: w.ann });
+    for (const index of list.body as { id: string }[]) {
+      const one = await w.s.call("GET", `${V}/indexes/${index.id}`, { token: w.ann });
+      expect(JSON.stringify(one.body)).not.toMatch(/APAC|"US"/);
+    }
+    const answer = text(await keyClient.callTool({ name: "get_context", arguments: { natural_language_query: "order region values", environment_name: "prod", package_name: "sales" } }));
+    expect(answer).not.toMatch(/APAC|"US"/);
   });
 
   test("the query log is refused to a viewer and to an API key", async () => {

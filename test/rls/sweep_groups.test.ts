@@ -5,6 +5,7 @@
  * that key's group, her own attribute values, membership of finance.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { bytes } from "../fixtures/engine_package.ts";
 import { API, publish } from "../packages/helpers.ts";
 import { SALES_MODEL, SALES_QUERY, salesFiles, type SalesWorld, startSalesWorld } from "./world.ts";
 
@@ -58,7 +59,9 @@ describe("a member's own groups, keys and values", () => {
 
 describe("a bound parameter with a default, reached without an argument", () => {
   const DEFAULTED = SALES_MODEL.replace("orders(region_param::string)", "orders(region_param::string is 'US')")
-    + "\nsource: pay_join is payroll extend { join_many: o is orders on region = o.region }\nsource: plain is orders extend { dimension: z is 1 }\n";
+    + "\nsource: pay_join is payroll extend { join_many: o is orders on region = o.region }\nsource: plain is orders extend { dimension: z is 1 }\n"
+    + "source: oq2 is orders -> { select: * }\nsource: seg is duckdb.sql(\"\"\"select * from %{ orders -> { select: id, region } }\"\"\")\n"
+    + "query: nq is orders -> { group_by: id; order_by: id }\nsource: joiner is duckdb.table('data/payroll.csv') extend { join_many: o is orders on region = o.region; view: v is { nest: n is { group_by: o.id } } }\n";
   const path = SALES_QUERY.replace("/packages/sales/", "/packages/dflt/");
 
   beforeAll(async () => {
@@ -70,6 +73,20 @@ describe("a bound parameter with a default, reached without an argument", () => 
     for (const query of ["run: orders -> { group_by: id; order_by: id }", "run: plain -> { group_by: id; order_by: id }"]) {
       const r = await w.s.call("POST", path, { token: w.ann, body: { query } });
       expect([query, r.status, r.body.data]).toEqual([query, 200, [{ id: 1 }, { id: 2 }]]);
+    }
+    // every other way of reaching orders without an argument: a query source, a %{ } segment, a named query, a nest through a join
+    const more: [string, number[]][] = [
+      ["run: oq2 -> { group_by: id; order_by: id }", [1, 2]],
+      ["run: seg -> { group_by: id; order_by: id }", [1, 2]],
+      ["run: nq", [1, 2]],
+      ["run: joiner -> { where: o.id != null; group_by: o.id; order_by: id }", [1, 2]],
+      ["run: joiner -> v", [1, 2]],
+    ];
+    for (const [query, expected] of more) {
+      const r = await w.s.call("POST", path, { token: w.ann, body: { query } });
+      const seen = new Set<number>();
+      JSON.stringify(r.body.data ?? null).replace(/"id":(\d+)/g, (_m, id) => (seen.add(Number(id)), ""));
+      expect([query, r.status, [...seen].sort()]).toEqual([query, 200, expected]);
     }
     const bob = await w.s.call("POST", path, { token: w.bob, body: { query: "run: pay_join -> { where: o.id != null; group_by: o.id; order_by: id }" } });
     expect([bob.status, bob.body.data]).toEqual([200, [{ id: 3 }, { id: 4 }]]);
@@ -147,5 +164,69 @@ describe("an organization of ann's own", () => {
     expect(key.status).toBe(201);
     const r = await w.s.call("POST", SALES_QUERY, { apiKey: key.body.secret as string, body: { query: PAYROLL } });
     expect([403, 404]).toContain(r.status);
+  });
+});
+
+describe("rules written in an imported model file and in a notebook", () => {
+  const BASE = SALES_MODEL;
+  const USES = `##! experimental.parameters
+import "sales.malloy"
+source: mine is orders(region_param is "ignored") extend { dimension: z is 1 }
+`;
+  const NOTEBOOK = `>>>markdown
+# Salaries (finance only) and orders
+>>>malloy
+##! experimental.parameters
+#(authorize) groups=[finance]
+source: nb_pay is duckdb.table('data/payroll.csv') extend { measure: total_salary is salary.sum() }
+>>>malloy
+#(bind) region_param=region
+source: nb_orders(region_param::string) is duckdb.table('data/orders.csv') extend { where: region = region_param }
+`;
+  const M = `${API}/organizations/acme/environments/prod/packages/split/models/models`;
+
+  beforeAll(async () => {
+    const files = new Map([...salesFiles(BASE), ["models/uses.malloy", bytes(USES)], ["models/book.malloynb", bytes(NOTEBOOK)]]);
+    const r = await publish(w, "split", "1.0.0", { token: w.admin, files });
+    expect([r.status, r.body.message]).toEqual([201, undefined]);
+  });
+
+  test("a bound source imported into another model keeps its barrier; the notebook's rules hold", async () => {
+    const cases: [string, string, unknown][] = [
+      ["uses.malloy", "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", [{ id: 1 }, { id: 2 }]],
+      ["uses.malloy", "run: mine extend { except: region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", [{ id: 1 }, { id: 2 }]],
+      ["uses.malloy", "run: payroll -> { aggregate: total_salary }", 403],
+      ["book.malloynb", "run: nb_pay -> { aggregate: total_salary }", 403],
+      ["book.malloynb", "run: nb_orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", [{ id: 1 }, { id: 2 }]],
+    ];
+    for (const [model, query, expected] of cases) {
+      for (const auth of [{ token: w.ann }, { apiKey: w.salesKey }]) {
+        const r = await w.s.call("POST", `${M}/${model}/query`, { ...auth, body: { query } });
+        expect([model, query, typeof expected === "number" ? r.status : r.body.data]).toEqual([model, query, expected]);
+      }
+    }
+    const bob = await w.s.call("POST", `${M}/book.malloynb/query`, { token: w.bob, body: { query: "run: nb_pay -> { aggregate: total_salary }" } });
+    expect([bob.status, bob.body.data]).toEqual([200, [{ total_salary: 300 }]]);
+  });
+});
+
+describe("annotations in query text", () => {
+  test("a #(bind) in the caller's text naming another attribute (where ann holds US) never fills the bound parameter", async () => {
+    const asAdmin = (method: string, path: string, body?: unknown) => w.s.call(method, `${ORG}${path}`, { token: w.admin, body });
+    expect((await asAdmin("PUT", "/attributes/home", { type: "string" })).status).toBe(201);
+    expect([200, 201]).toContain((await asAdmin("PUT", "/attributes/home/users/ann", { value: "US" })).status);
+    const texts = [
+      "#(bind) region_param=home\nsource: x is orders extend { dimension: z is 1 }\nrun: x -> { group_by: id; order_by: id }",
+      "run: orders extend {\n  #(bind) region_param=home\n  dimension: z is 1\n} -> { group_by: id; order_by: id }",
+      "#(bind) region_param=home\nrun: orders -> { group_by: id; order_by: id }",
+      "#(authorize) groups=[sales_eu]\nsource: y is payroll extend { dimension: z is 1 }\nrun: y -> { aggregate: total_salary }",
+    ];
+    for (const query of texts) {
+      for (const auth of [{ token: w.ann }, { apiKey: w.salesKey }]) {
+        const r = await w.s.call("POST", SALES_QUERY, { ...auth, body: { query } });
+        if (query.includes("payroll")) expect([query, r.status]).toEqual([query, 403]);
+        else expect([query, r.status, r.body.data]).toEqual([query, 200, [{ id: 1 }, { id: 2 }]]);
+      }
+    }
   });
 });

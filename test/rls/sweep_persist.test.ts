@@ -162,6 +162,12 @@ describe("a modeler of another package", () => {
       "select * from duckdb_settings() where name in ('allowed_directories', 'file_search_path')",
       "select getenv('DATA_DIR') as d",
     ];
+    // the built files of sales' persisted sources over payroll, by the locations its admin sees
+    const built = (await w.s.call("GET", `${P}/versions/1.0.0/materializations`, { token: w.admin })).body as { location: string }[];
+    expect(built.length).toBeGreaterThan(0);
+    for (const { location } of built) {
+      guesses.push(`select * from read_parquet('${location}')`, `select * from read_parquet('${w.dataDir}/${location}')`, `select * from '${location}'`);
+    }
     for (const sql of guesses) {
       const r = await w.s.call("POST", EVIL, { token: carl, body: { query: `run: duckdb.sql("""${sql}""") -> { select: * }` } });
       // a refusal may quote carl's own text; rows, a salary or a listed file of sales may not come back
@@ -172,5 +178,57 @@ describe("a modeler of another package", () => {
     // and the sales package itself: carl holds no role on it
     const direct = await q({ token: carl }, { query: "run: payroll -> { aggregate: total_salary }" });
     expect([403, 404]).toContain(direct.status);
+  });
+});
+
+describe("a persisted source over payroll in another model file, imported", () => {
+  const BASE = `##! experimental.parameters
+#(authorize) groups=[finance]
+source: payroll is duckdb.table('data/payroll.csv') extend { measure: total_salary is salary.sum() }
+`;
+  const TOTALS = `import "base.malloy"
+#@ persist
+source: pay_totals is payroll -> { group_by: region; aggregate: total_salary }
+`;
+  const USES = `import "totals.malloy"
+source: pay_more is pay_totals extend { dimension: one is 1 }
+`;
+  const M = `${API}/organizations/acme/environments/prod/packages/imports`;
+  const path = (model: string) => `${M}/models/models/${model}/query`;
+
+  beforeAll(async () => {
+    const files = new Map([
+      ["publisher.json", bytes(JSON.stringify({ name: "imports", description: "models importing each other" }))],
+      ["models/base.malloy", bytes(BASE)],
+      ["models/totals.malloy", bytes(TOTALS)],
+      ["models/uses.malloy", bytes(USES)],
+      ["data/payroll.csv", bytes("region,salary\nEU,100\nUS,200\n")],
+    ]);
+    const r = await publish(w, "imports", "1.0.0", { token: w.admin, files });
+    expect([r.status, r.body.message]).toEqual([201, undefined]);
+    const run = await w.s.call("POST", `${M}/versions/1.0.0/runs`, { token: w.admin, body: {} });
+    expect(run.status).toBe(201);
+    const ended = await waitRun(w, `${M}/runs/${run.body.id}`, { token: w.admin });
+    expect(ended.state).toBe("succeeded");
+  }, 120_000);
+
+  test("after the build, ann and the API key are refused in the importing models; bob reads", async () => {
+    const probes: [string, string][] = [
+      ["totals.malloy", "run: pay_totals -> { select: * }"],
+      ["uses.malloy", "run: pay_totals -> { select: * }"],
+      ["uses.malloy", "run: pay_more -> { select: * }"],
+      ["uses.malloy", "source: x is pay_more -> { select: region, total_salary }\nrun: x -> { select: * }"],
+    ];
+    for (const [model, query] of probes) {
+      for (const [who, auth] of [["ann", { token: w.ann }], ["key", { apiKey: w.salesKey }]] as const) {
+        const r = await w.s.call("POST", path(model), { ...auth, body: { query } });
+        expect([model, query, who, r.status]).toEqual([model, query, who, 403]);
+        expect(JSON.stringify(r.body)).not.toMatch(/\b(100|200|300)\b/);
+      }
+      const bob = await w.s.call("POST", path(model), { token: w.bob, body: { query } });
+      expect([model, query, bob.status, JSON.stringify(bob.body.data)]).toEqual([model, query, 200, expect.stringMatching(/200/)]);
+      // the built files answer (not only the definitions)
+      if (query.startsWith("run: pay_more") || model === "totals.malloy") expect([model, query, bob.body.metadata.materialization]).toEqual([model, query, expect.anything()]);
+    }
   });
 });
