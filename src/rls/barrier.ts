@@ -57,6 +57,9 @@ const SOURCE_TYPES = new Set(["table", "sql_select", "query_source", "composite"
 /** Keys of a joined source that belong to the join, not to the relation it reads. */
 const JOIN_KEYS = ["join", "matrixOperation", "onExpression", "accessModifier", "refSummary", "referenceID"];
 
+/** Keys of a source that say what relation it reads (compared with the package's sources). */
+const READ_KEYS = ["tablePath", "selectStr", "selectSegments", "query", "partitionComposite"];
+
 /** Keys of a source that say where its rows come from (replaced by the inner stage). */
 const RELATION_KEYS = ["tablePath", "selectStr", "selectSegments", "query", "persistent", "extends", "partitionComposite"];
 
@@ -127,7 +130,8 @@ const relationKeys = new WeakMap<Node, string>();
 function relationKey(def: Node): string {
   let key = relationKeys.get(def);
   if (key === undefined) {
-    key = JSON.stringify([def.type, def.connection, def.dialect, ...RELATION_KEYS.map((k) => def[k] ?? null)]);
+    // `extends` and `persistent` name the source a derived one was built from, not what it reads
+    key = JSON.stringify([def.type, def.connection, def.dialect, ...READ_KEYS.map((k) => def[k] ?? null)]);
     relationKeys.set(def, key);
   }
   return key;

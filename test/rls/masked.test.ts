@@ -18,6 +18,9 @@ source: masked(region_param::string) is duckdb.table('data/orders.csv') include 
   measure: own_revenue is own_amount.sum()
   view: mine is { where: region = region_param; group_by: id; order_by: id }
 }
+
+#(bind) region_param=region
+source: sorders(region_param::string) is duckdb.sql("""select * from 'data/orders.csv'""") extend { where: region = region_param }
 `;
 
 let w: SalesWorld;
@@ -56,5 +59,19 @@ describe("a bound parameter read outside where: (a mask, a filtered measure, a v
         expect([who, query, r.status, r.body.message]).toEqual([who, query, 400, expect.stringMatching(REFUSED)]);
       }
     }
+  });
+});
+
+describe("a bound SQL source", () => {
+  test("a caller's extend that adds a field answers the caller's rows (it was refused as reading another relation)", async () => {
+    for (const [who, auth] of callers) {
+      const r = await q(auth(), "run: sorders extend { dimension: z is 1 } -> { group_by: id, z; order_by: id }");
+      expect([who, r.status, r.body.data]).toEqual([who, 200, [{ id: 1, z: 1 }, { id: 2, z: 1 }]]);
+    }
+  });
+
+  test("the rename attack on it is refused", async () => {
+    const r = await q({ token: w.ann }, "run: sorders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id }");
+    expect([r.status, r.body.message]).toEqual([400, expect.stringContaining("the query redefines '")]);
   });
 });
