@@ -174,10 +174,12 @@ describe("the barrier at its edges: composites, dimensions, SQL sources, nested 
 
   test("a package's unbound source with the same filter text, written first, is not the stage of its bound one", async () => {
     const path = SALES_QUERY.replace("/packages/sales/", "/packages/twin/");
-    for (const query of ["run: orders -> { group_by: id; order_by: id }", "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }"]) {
+    for (const query of ["run: orders -> { group_by: id; order_by: id }", "run: orders extend { rename: r is region } -> { group_by: id, r; order_by: id }"]) {
       const r = await q({ token: w.ann }, { query }, path);
       expect([query, r.status, ids(r.body.data)]).toEqual([query, 200, [1, 2]]);
     }
+    const attack = await q({ token: w.ann }, { query: "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }" }, path);
+    expect([attack.status, attack.body.message]).toEqual([400, expect.stringContaining("the query redefines 'region'")]);
   });
 });
 
@@ -235,7 +237,7 @@ describe("bound parameters through other syntaxes and caches", () => {
   test("one query text, asked in turn by callers of different regions and groups, answers each its own rows (no cached answer crosses)", async () => {
     const bodies = [
       { query: "run: orders -> { group_by: id; order_by: id }" },
-      { query: "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }" },
+      { query: "run: orders extend { rename: r is region } -> { group_by: id, r; order_by: id }" },
       { query: "run: revenue_by_region" },
       { sourceName: "orders", queryName: "by_region" },
     ];

@@ -98,8 +98,11 @@ describe("an app token", () => {
     const minted = await w.s.call("POST", `${ORG}/environments/prod/packages/sales/app-token`, { token: w.ann });
     expect(minted.status).toBe(200);
     const appToken = minted.body.token as string;
-    const orders = await w.s.call("POST", SALES_QUERY, { token: appToken, body: { query: "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: r; aggregate: revenue }" } });
+    const orders = await w.s.call("POST", SALES_QUERY, { token: appToken, body: { query: "run: orders extend { rename: r is region } -> { group_by: r; aggregate: revenue }" } });
     expect([orders.status, orders.body.data]).toEqual([200, [{ r: "EU", revenue: 30 }]]);
+    // the shadowing attack is refused on the app's path too
+    const attack = await w.s.call("POST", SALES_QUERY, { token: appToken, body: { query: "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: r; aggregate: revenue }" } });
+    expect([attack.status, attack.body.message]).toEqual([400, expect.stringContaining("the query redefines 'region'")]);
     const payroll = await w.s.call("POST", SALES_QUERY, { token: appToken, body: { query: PAYROLL } });
     expect(payroll.status).toBe(403);
   });
@@ -193,11 +196,13 @@ source: nb_orders(region_param::string) is duckdb.table('data/orders.csv') exten
 
   test("a bound source imported into another model keeps its barrier; the notebook's rules hold", async () => {
     const cases: [string, string, unknown][] = [
-      ["uses.malloy", "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", [{ id: 1 }, { id: 2 }]],
-      ["uses.malloy", "run: mine extend { except: region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", [{ id: 1 }, { id: 2 }]],
+      ["uses.malloy", "run: orders extend { rename: r is region } -> { group_by: id; order_by: id }", [{ id: 1 }, { id: 2 }]],
+      ["uses.malloy", "run: orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", 400],
+      ["uses.malloy", "run: mine extend { except: region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", 400],
       ["uses.malloy", "run: payroll -> { aggregate: total_salary }", 403],
       ["book.malloynb", "run: nb_pay -> { aggregate: total_salary }", 403],
-      ["book.malloynb", "run: nb_orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", [{ id: 1 }, { id: 2 }]],
+      ["book.malloynb", "run: nb_orders extend { rename: r is region } -> { group_by: id; order_by: id }", [{ id: 1 }, { id: 2 }]],
+      ["book.malloynb", "run: nb_orders extend { rename: r is region; dimension: region is 'EU' } -> { group_by: id; order_by: id }", 400],
     ];
     for (const [model, query, expected] of cases) {
       for (const auth of [{ token: w.ann }, { apiKey: w.salesKey }]) {
