@@ -34,7 +34,7 @@ export interface CallerFacts {
 }
 
 /** Whether a caller satisfies a rule. */
-export function satisfies(rule: AuthorizeRule, caller: CallerFacts): boolean {
+function satisfies(rule: AuthorizeRule, caller: CallerFacts): boolean {
   if ("groups" in rule) return rule.groups.some((g) => caller.groups.has(g));
   return rule.anyOf.some((text) => gateHolds(cachedGate(text), caller.values));
 }

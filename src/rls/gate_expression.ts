@@ -39,7 +39,7 @@ export interface Gate {
 }
 
 /** An expression outside the grammar of gates. */
-export class GateSyntaxError extends Error {
+class GateSyntaxError extends Error {
   override name = "GateSyntaxError";
 }
 

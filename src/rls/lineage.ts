@@ -176,7 +176,7 @@ function addGate(rules: AccessRules, gate: GateRule): void {
 }
 
 /** Whether a source's filters read a given (`where: tenant = $TENANT`): its rows then depend on the caller. */
-export function filtersReadGivens(def: Node): boolean {
+function filtersReadGivens(def: Node): boolean {
   const filters = (def.filterList as { refSummary?: { givenUsage?: unknown[] } }[] | undefined) ?? [];
   return filters.some((f) => (f.refSummary?.givenUsage?.length ?? 0) > 0);
 }
