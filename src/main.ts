@@ -6,7 +6,8 @@
  */
 import { readConfig } from "./config.ts";
 import { closePackageStreams } from "./events/hub.ts";
-import { closeCompileWorkers, warmCompileWorkers } from "./engine/mod.ts";
+import { closeCompileWorkers, warmCompileWorkers, warmMalloy } from "./engine/mod.ts";
+import { warmRetrieval } from "./retrieval/warmup.ts";
 import { lockDataDir } from "./lock.ts";
 import { startService } from "./service.ts";
 import { type RawServer, serveRaw } from "./http/raw_server.ts";
@@ -28,7 +29,9 @@ let server: RawServer | undefined;
 function addressOf(request: Request): string | undefined {
   return server?.requestIP(request)?.address;
 }
-const service = await startService(config, { addressOf });
+// Warm-ups run in the background: /health answers as soon as the database is migrated,
+// /health/ready once Malloy is warm.
+const service = await startService(config, { addressOf, warmInBackground: true });
 
 if (service.bootstrap.generatedPassword) {
   console.log(
@@ -46,6 +49,8 @@ server = await serveRaw({
   fetch: (request) => service.handle(request),
 });
 warmCompileWorkers(); // the first publish or model load does not wait for a worker to load Malloy
+// then what the first run and the first get_context load (embedding model, lexicon), off the start path
+void warmMalloy().then(() => warmRetrieval()).catch(() => {});
 service.ctx.log({ level: "info", message: `listening on http://${server.hostname}:${server.port}`, database: service.db.kind });
 
 let stopping = false;
