@@ -170,6 +170,8 @@ async function drain(ctx: AppContext, state: WorkerState): Promise<void> {
   if (!ctx.config.runWorker) return;
   while (!state.stopped) {
     for (const id of await staleRuns(ctx.sql, ctx.config.runStaleAfterMs)) {
+      // a run this node executes is alive whatever its heartbeat says (a busy event loop delays it)
+      if (state.local.has(id)) continue;
       const run = await findRun(ctx.sql, id);
       if (!run) continue;
       const indexedDimensions = allUnits(await versionModels(ctx.sql, run.versionUuid)).filter((u) => u.kind === "index").length;
