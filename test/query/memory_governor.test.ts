@@ -34,9 +34,10 @@ describe("memory governor", () => {
     expect(await byRegion()).toEqual(BY_REGION);
     expect(await byRegion()).toEqual(BY_REGION);
     expect(PackageDuckDBConnection.idleInstancesEverywhere).toBeGreaterThan(0);
-    // just used: nothing is released
+    // just used: nothing of this package is released (packages of other test files in this process may be)
     const early = await releaseIdleMemory(ctx, { rssBytes: 0 });
-    expect(early).toEqual({ instances: 0, queries: 0, models: 0 });
+    expect({ queries: early.queries, models: early.models }).toEqual({ queries: 0, models: 0 });
+    expect(PackageDuckDBConnection.idleInstancesEverywhere).toBeGreaterThan(0);
     await Bun.sleep(1_100);
     const late = await releaseIdleMemory(ctx, { rssBytes: 0 });
     expect(late.instances).toBeGreaterThan(0);
