@@ -202,7 +202,7 @@ for (let i = 0; i < PACKAGES; i++) {
 await Promise.all(allRuns);
 const publishAll = (performance.now() - publishStart) / 1000;
 const rssRuns = await rssMiB(pid);
-console.log(`${PACKAGES} packages (26 sources x 25 dimensions x 10 measures, 200 rows): run time p50 ${pct(runTimes, 50).toFixed(1)} s, p95 ${pct(runTimes, 95).toFixed(1)} s, max ${pct(runTimes, 100).toFixed(1)} s; ${finishedBeforeLarge} finished while the large model ran; all published and run in ${publishAll.toFixed(0)} s`);
+console.log(`${PACKAGES} packages (26 sources x 25 dimensions x 10 measures, 200 rows): run time p50 ${pct(runTimes, 50).toFixed(1)} s, p95 ${pct(runTimes, 95).toFixed(1)} s, max ${pct(runTimes, 100).toFixed(1)} s;${LARGE_SOURCES > 0 ? ` ${finishedBeforeLarge} finished while the large model ran;` : ""} all published and run in ${publishAll.toFixed(0)} s`);
 console.log(`RSS after all runs: ${rssRuns} MiB`);
 
 // get_context in environment scope through MCP with an API key
@@ -245,7 +245,9 @@ for (let i = 0; i < CONTEXT_QUERIES + 5; i++) {
   if (i >= 5) context.push(performance.now() - t);
 }
 console.log(`get_context (environment scope, ${PACKAGES} packages${LARGE_SOURCES ? " + large model" : ""}): p50 ${pct(context, 50).toFixed(1)} ms, p95 ${pct(context, 95).toFixed(1)} ms`);
-console.log(`RSS at the end: ${await rssMiB(pid)} MiB`);
+console.log(`RSS after the get_context calls: ${await rssMiB(pid)} MiB`);
+await Bun.sleep(20_000);
+console.log(`RSS 20 s later: ${await rssMiB(pid)} MiB`);
 
 await client.close();
 await main.stop();
