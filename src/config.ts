@@ -51,6 +51,17 @@ export interface Config {
   modelCacheEntries: number;
   /** Most approximate bytes of cached models (`QUERY_MODEL_CACHE_BYTES`, default 512 MiB). */
   modelCacheBytes: number;
+  /**
+   * Resident memory this node aims to stay under (`MEMORY_BUDGET`, default an
+   * eighth of the host's memory, between 512 MiB and 2 GiB): above it, idle
+   * DuckDB instances, compiled queries and least recently used models are
+   * released (docs/scale.md).
+   */
+  memoryBudget: number;
+  /** Idle DuckDB instances and a model's compiled queries are released after this long unused, ms (`IDLE_RELEASE_MS`, default 60,000). */
+  idleReleaseMs: number;
+  /** Runs this node executes at once (`RUN_CONCURRENCY`, default 2). */
+  runConcurrency: number;
   /** Browser origins (besides loopback pages) allowed to call the MCP endpoints. */
   mcpAllowedOrigins: string[];
   /** Index a version for retrieval right after its publish (`INDEX_ON_PUBLISH`, default true). */
@@ -263,6 +274,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     queryIdleInstances: intFrom(env.QUERY_IDLE_INSTANCES, 2 * queryConcurrency, "QUERY_IDLE_INSTANCES"),
     modelCacheEntries: Math.max(1, intFrom(env.QUERY_MODEL_CACHE_ENTRIES, 100, "QUERY_MODEL_CACHE_ENTRIES")),
     modelCacheBytes: intFrom(env.QUERY_MODEL_CACHE_BYTES, 512 * 1024 * 1024, "QUERY_MODEL_CACHE_BYTES"),
+    memoryBudget: Math.max(64 * 1024 ** 2, sizeFrom(env.MEMORY_BUDGET, Math.min(2 * 1024 ** 3, Math.max(512 * 1024 ** 2, Math.floor(totalmem() / 8))), "MEMORY_BUDGET")),
+    idleReleaseMs: Math.max(1_000, intFrom(env.IDLE_RELEASE_MS, 60_000, "IDLE_RELEASE_MS")),
+    runConcurrency: Math.max(1, intFrom(env.RUN_CONCURRENCY, 2, "RUN_CONCURRENCY")),
     mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/+$/, "")).filter(Boolean),
     indexOnPublish: env.INDEX_ON_PUBLISH !== "false",
     extensionMinVersion: semverFrom(env.EXTENSION_MIN_VERSION, "0.1.0", "EXTENSION_MIN_VERSION"),

@@ -8,7 +8,8 @@
  */
 import { readConfig } from "./config.ts";
 import { closePackageStreams } from "./events/hub.ts";
-import { closeCompileWorkers, warmCompileWorkers } from "./engine/mod.ts";
+import { closeCompileWorkers, warmCompileWorkers, warmMalloy } from "./engine/mod.ts";
+import { warmRetrieval } from "./retrieval/warmup.ts";
 import { lockDataDir } from "./lock.ts";
 import { startService } from "./service.ts";
 import { type RawServer, serveRaw } from "./http/raw_server.ts";
@@ -40,7 +41,9 @@ let server: RawServer | undefined;
 function addressOf(request: Request): string | undefined {
   return server?.requestIP(request)?.address;
 }
-const service = await startService(config, { addressOf, log });
+// Warm-ups run in the background: /health answers as soon as the database is migrated,
+// /health/ready once Malloy is warm.
+const service = await startService(config, { addressOf, log, warmInBackground: true });
 
 if (service.bootstrap.generatedPassword) {
   console.log(
@@ -58,6 +61,8 @@ server = await serveRaw({
   fetch: (request) => service.handle(request),
 });
 warmCompileWorkers(); // the first publish or model load does not wait for a worker to load Malloy
+// then what the first run and the first get_context load (embedding model, lexicon), off the start path
+void warmMalloy().then(() => warmRetrieval()).catch(() => {});
 const shownHost = server.hostname === "0.0.0.0" || server.hostname === "::" ? "localhost" : server.hostname;
 const base = config.publicUrl ?? `http://${shownHost}:${server.port}`;
 if (format === "text") {

@@ -18,6 +18,7 @@ import { closePackageStreams } from "./events/hub.ts";
 import { setCompileLimits, warmMalloy } from "./engine/mod.ts";
 import { removeStaleUploads, uploadDirOf } from "./packages/publish_form.ts";
 import { flushQueryLog } from "./query_log/writer.ts";
+import { startMemoryGovernor, stopMemoryGovernor } from "./query/memory_governor.ts";
 
 /** A started (not listening) service. */
 export interface Service {
@@ -36,6 +37,12 @@ export interface StartOptions extends HandlerOptions {
   log?: (line: Record<string, unknown>) => void;
   /** Implementations behind the MCP tools (`execute_query`, `get_context`). */
   mcp?: McpRoutesOptions;
+  /**
+   * Return before the warm-ups end (main.ts: `/health` answers at once,
+   * `/health/ready` says `starting` until they end); default false, so a
+   * started service's first query never pays for them.
+   */
+  warmInBackground?: boolean;
 }
 
 /** Opens the database, migrates, bootstraps the admin and builds the app. */
@@ -45,10 +52,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
   setCompileLimits({ workers: config.compileWorkers, timeoutMs: config.compileTimeoutMs });
   // upload files a crash left behind (each request removes its own)
   await removeStaleUploads(uploadDirOf(config.dataDir));
-  // Queries are still translated on this thread: warm Malloy here once per process, not in the first query.
-  await warmMalloy();
+  // Queries are still translated on this thread: warm Malloy once per process, not in the first query,
+  // while the database opens.
+  const warming = warmMalloy();
   const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir + "/pg" }));
   try {
+    if (!options.warmInBackground) await warming;
     await migrate(db.sql);
     const bootstrap = await bootstrapAdmin(db.sql, config);
     const ctx = createContext({ sql: db.sql, config, dbKind: db.kind, jwtSecret: await jwtSecret(db.sql, config), log: options.log });
@@ -66,8 +75,11 @@ export async function startService(config: Config, options: StartOptions = {}): 
     });
     // Runs queued by any node (and runs a dead node left running) are claimed here.
     startWorker(ctx);
+    // What idle versions keep (DuckDB instances, compiled queries) is released; MEMORY_BUDGET bounds the rest.
+    startMemoryGovernor(ctx);
     const close = async () => {
       stopRecovery();
+      stopMemoryGovernor(ctx);
       await closePackageStreams(ctx); // open event streams end, LISTEN stops before the pool closes
       await settleWatching(ctx);
       stopWatching(ctx);

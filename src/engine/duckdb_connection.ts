@@ -70,7 +70,9 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   #schemaTimer?: ReturnType<typeof setTimeout>;
   readonly #idle: Session[] = [];
   /** What the guard answered for statements of this connection (./duckdb_statements.ts). */
-  readonly #checked = new CheckedStatements();
+  #checked = new CheckedStatements();
+  /** When a statement last ran on this connection (ms since epoch). */
+  #lastUsed = Date.now();
   readonly #active = new Map<Session, () => void>();
   #isClosed = false;
 
@@ -126,6 +128,20 @@ export class PackageDuckDBConnection extends DuckDBConnection {
     return this.#schemaInstance !== undefined;
   }
 
+  /**
+   * When nothing ran on this connection for `idleMs`: closes its idle
+   * instances and forgets its checked statements (the next query opens an
+   * instance and checks its text again). Returns how many instances closed.
+   */
+  async releaseIfIdle(idleMs: number): Promise<number> {
+    if (this.#active.size > 0 || Date.now() - this.#lastUsed < idleMs) return 0;
+    this.#checked = new CheckedStatements();
+    const idle = this.#idle.splice(0);
+    for (const session of idle) forgetIdle(session);
+    await Promise.all(idle.map((session) => session.close()));
+    return idle.length;
+  }
+
   /** Interrupts every statement running on this connection. */
   interrupt(): void {
     for (const interrupt of this.#active.values()) interrupt();
@@ -134,6 +150,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   /** Schema lookups and `runSQL`: one checked statement on the package's shared instance. */
   protected override async runDuckDBQuery(sql: string): Promise<{ rows: QueryRecord[]; totalRows: number }> {
     await this.setup();
+    this.#lastUsed = Date.now();
     const checked = await checkDuckDBSql(sql, { packageDir: this.packageDir, readDirectories: this.readDirectories });
     assertReadable(checked.outside);
     clearTimeout(this.#schemaTimer);
@@ -172,6 +189,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   override async *runSQLStream(sql: string, options: RunSQLOptions = {}): AsyncIterableIterator<QueryRecord> {
     const { rowLimit, abortSignal, queryMetadata } = options;
     await this.setup();
+    this.#lastUsed = Date.now();
     const statements = sql.split(MALLOY_SPLIT);
     const lastText = this.sqlWithQueryMetadata(statements.pop() ?? "", queryMetadata);
     const checked = await this.#checked.get("last", lastText, () => checkDuckDBSql(lastText, { packageDir: this.packageDir, readDirectories: this.readDirectories }));
@@ -225,6 +243,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
       abortSignal?.removeEventListener("abort", interrupt);
       clearInterval(repeat);
       this.#active.delete(session);
+      this.#lastUsed = Date.now();
       if (own) own.closeSync();
       else if (!finished) session.endQueries();
       await this.#returnSession(session);

@@ -38,6 +38,16 @@ export async function closePackageDuckDB(packageDir: string): Promise<void> {
   await connection?.close();
 }
 
+/**
+ * Releases what package connections unused for `idleMs` keep (idle
+ * instances, checked statements); `0` releases every connection not running
+ * a query now. Returns how many instances closed.
+ */
+export async function releaseIdlePackageDuckDB(idleMs: number): Promise<number> {
+  const closed = await Promise.all([...open.values()].map((connection) => connection.releaseIfIdle(idleMs)));
+  return closed.reduce((a, b) => a + b, 0);
+}
+
 /** Closes every package connection of this process (shutdown, tests). */
 export async function closeAllPackageDuckDB(): Promise<void> {
   const all = [...open.values()];

@@ -17,7 +17,7 @@ export {
   removeExtracted,
   sha256Hex,
 } from "./extract.ts";
-export { closeAllPackageDuckDB, closePackageDuckDB, openPackageDuckDB } from "./duckdb_sandbox.ts";
+export { closeAllPackageDuckDB, closePackageDuckDB, openPackageDuckDB, releaseIdlePackageDuckDB } from "./duckdb_sandbox.ts";
 export { PackageDuckDBConnection } from "./duckdb_connection.ts";
 export { engineLimits, setEngineLimits } from "./duckdb_limits.ts";
 export { absoluteTablePath } from "./duckdb_paths.ts";
@@ -43,7 +43,7 @@ export {
   notebookToModel,
   type PackageRuntime,
 } from "./compile.ts";
-export { warmMalloy } from "./warmup.ts";
+export { malloyWarming, warmMalloy } from "./warmup.ts";
 export { ownedLru } from "./owned_lru.ts";
 export {
   type ModelMetadata,
@@ -53,6 +53,7 @@ export {
 export {
   type ColumnSchema,
   type GivenInput,
+  forgetCompiledQueries,
   jsonSafe,
   queryWithGivens,
   runQuery,

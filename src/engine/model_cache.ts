@@ -29,6 +29,10 @@ export interface ModelCache<T> {
   deleteVersion(versionId: string): void;
   /** Drops everything. */
   clear(): void;
+  /** Cached models not asked for during the last `idleMs`, least recently used first. */
+  idle(idleMs: number): T[];
+  /** Drops the least recently used models until at most `entries` remain (loads in flight stay). */
+  trim(entries: number): number;
   /** Cached models. */
   readonly size: number;
   /** Approximate bytes of the cached models (0 without `sizeOf`). */
@@ -37,6 +41,8 @@ export interface ModelCache<T> {
 
 interface Slot<T> {
   versionId: string;
+  /** When the model was last asked for (ms since epoch). */
+  usedAt: number;
   value?: T;
   pending?: Promise<T>;
   bytes: number;
@@ -69,11 +75,12 @@ export function createModelCache<T>(options: ModelCacheOptions<T> = {}): ModelCa
     if (found) {
       slots.delete(id);
       slots.set(id, found);
+      found.usedAt = Date.now();
       const value = found.value ?? await found.pending!;
       log({ event: "model_cache", phase: "warm", ...key, ms: elapsed(started) });
       return value;
     }
-    const slot: Slot<T> = { versionId: key.versionId, bytes: 0 };
+    const slot: Slot<T> = { versionId: key.versionId, bytes: 0, usedAt: Date.now() };
     slot.pending = load();
     slots.set(id, slot);
     try {
@@ -104,6 +111,21 @@ export function createModelCache<T>(options: ModelCacheOptions<T> = {}): ModelCa
     clear() {
       slots.clear();
       bytes = 0;
+    },
+    idle(idleMs: number) {
+      const before = Date.now() - idleMs;
+      return [...slots.values()].filter((slot) => slot.usedAt <= before && slot.value !== undefined).map((slot) => slot.value!);
+    },
+    trim(entries: number) {
+      let dropped = 0;
+      for (const [id, slot] of slots) {
+        if (slots.size <= entries) break;
+        if (slot.pending) continue;
+        slots.delete(id);
+        bytes -= slot.bytes;
+        dropped++;
+      }
+      return dropped;
     },
     get size() {
       return slots.size;

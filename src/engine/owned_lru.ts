@@ -14,6 +14,8 @@ export interface OwnedLru<O extends object, V> {
   set(owner: O, key: string, value: V): void;
   /** Removes `key` when it still holds `value` (a failed entry, not its replacement). */
   deleteIf(owner: O, key: string, value: V): void;
+  /** Removes every entry of `owner`; returns how many there were. */
+  clear(owner: O): number;
 }
 
 /** Per-owner LRU maps of at most `max` entries each. */
@@ -40,6 +42,11 @@ export function ownedLru<O extends object, V>(max: number): OwnedLru<O, V> {
     deleteIf(owner, key, value) {
       const entries = byOwner.get(owner);
       if (entries?.get(key) === value) entries.delete(key);
+    },
+    clear(owner) {
+      const size = byOwner.get(owner)?.size ?? 0;
+      byOwner.delete(owner);
+      return size;
     },
   };
 }

@@ -73,6 +73,19 @@ export interface RunQueryOptions {
   dryRun?: boolean;
   /** Also answer Malloy's own result (schema with its tags, data as cells) for `@malloydata/render`. */
   malloyResult?: boolean;
+  /**
+   * Keep the compiled query for the next run of the same text (default
+   * true). The platform's own one-off queries (a run's value scans) pass
+   * false, so they do not fill the model's cache of user queries.
+   */
+  keep?: boolean;
+  /**
+   * Runs `wrapSql(sql)` instead of the SQL Malloy generated for the query
+   * (the platform's own scans: one statement over a query's rows); `data`
+   * is then that statement's rows as they come (JSON-safe), not Malloy's
+   * result shape.
+   */
+  wrapSql?: (sql: string) => string;
 }
 
 /** A column of the result. */
@@ -172,7 +185,7 @@ async function execute(
   const connection = await compiled.pkg.runtime.connections.lookupConnection(connectionName);
   let rows: QueryRecord[];
   try {
-    rows = await fetchRows(connection, prepared.sql, context.rowLimit + 1, context.signal);
+    rows = await fetchRows(connection, options.wrapSql?.(prepared.sql) ?? prepared.sql, context.rowLimit + 1, context.signal);
   } catch (error) {
     if (context.signal.aborted) throw context.signal.reason;
     if (error instanceof QueryError) throw error;
@@ -181,6 +194,7 @@ async function execute(
   }
   const truncated = rows.length > context.rowLimit;
   if (truncated) rows = rows.slice(0, context.rowLimit);
+  if (options.wrapSql) return { data: rows.map((row) => jsonSafe(row) as Record<string, unknown>), totalRows: rows.length, truncated, executionTime: elapsed(), metadata };
   let totalRows = rows.length;
   if (truncated && options.countTotalRows !== false) {
     totalRows = await countRows(connection, prepared.sql, context.signal) ?? totalRows;
@@ -235,6 +249,15 @@ const QUERY_CACHE_ENTRIES = 500;
 const compiledQueries = ownedLru<ModelDef, Promise<CompiledQuery>>(QUERY_CACHE_ENTRIES);
 
 /**
+ * Drops the compiled queries kept for a model definition (its model went
+ * idle or memory is short); returns how many were dropped. The next run of
+ * each text compiles it again.
+ */
+export function forgetCompiledQueries(modelDef: ModelDef): number {
+  return compiledQueries.clear(modelDef);
+}
+
+/**
  * Generated SQL by compiled query object. Authorization answers either the
  * compiled query itself (no bound parameter) or a rewritten one that
  * src/rls keeps per bound values, so the SQL of one set of values is
@@ -272,6 +295,7 @@ async function compiledQueryOf(compiled: CompiledModel, options: RunQueryOptions
       throw compileError(error);
     },
   );
+  if (options.keep === false) return await pending;
   compiledQueries.set(modelDef, key, pending);
   pending.catch(() => compiledQueries.deleteIf(modelDef, key, pending));
   return await pending;

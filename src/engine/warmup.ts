@@ -40,6 +40,12 @@ const QUERIES = [
 ];
 
 let warmed: Promise<void> | undefined;
+let warming = false;
+
+/** Whether the warm-up has started and not ended yet (readiness answers `starting` meanwhile). */
+export function malloyWarming(): boolean {
+  return warming;
+}
 
 /**
  * Compiles a small model and prepares a few queries on this thread, once per
@@ -47,6 +53,7 @@ let warmed: Promise<void> | undefined;
  */
 export function warmMalloy(): Promise<void> {
   warmed ??= (async () => {
+    warming = true;
     const dir = await mkdtemp(join(tmpdir(), "malloy-warmup-"));
     try {
       const files = new Map([["warmup.malloy", new TextEncoder().encode(MODEL)]]);
@@ -63,6 +70,7 @@ export function warmMalloy(): Promise<void> {
     } finally {
       await closePackageDuckDB(dir).catch(() => {});
       await rm(dir, { recursive: true, force: true }).catch(() => {});
+      warming = false;
     }
   })();
   return warmed;

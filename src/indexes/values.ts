@@ -49,6 +49,6 @@ export async function distinctValueCount(
 ): Promise<number> {
   const field = quotePath(dimension.path);
   const query = `run: ${quoteName(dimension.sourceName)} -> { where: ${field} != null; aggregate: distinct_values is count(${field}) }`;
-  const result = await runQuery(compiled, { query, rowLimit: 1, countTotalRows: false, timeoutMs: options.timeoutMs, signal: options.signal });
+  const result = await runQuery(compiled, { query, rowLimit: 1, countTotalRows: false, timeoutMs: options.timeoutMs, signal: options.signal, keep: false });
   return Number(result.data[0]?.distinct_values ?? 0);
 }

@@ -1,6 +1,6 @@
 /**
  * The in-process run worker of a node: claims queued runs (any node may, see
- * {@link claimRun}), heartbeats while it executes one, runs its units in
+ * {@link claimRun}), up to `RUN_CONCURRENCY` at a time, heartbeats while it executes one, runs its units in
  * order (table units, then index units, then for a full run the retrieval
  * index), checks cancel between units and, through an `AbortSignal` fed by
  * the heartbeat, inside them, and commits every state change. Before each
@@ -34,6 +34,10 @@ interface WorkerState {
   stopped: boolean;
   /** Abort controllers of the runs this node executes, by run id. */
   local: Map<string, AbortController>;
+  /** Someone asked to look for runs while a drain was under way. */
+  kickAgain?: boolean;
+  /** The runs this node executes now (at most `RUN_CONCURRENCY`). */
+  inflight: Set<Promise<void>>;
   /** The last drain failed because the platform database was unreachable (logged once per outage). */
   databaseDown?: boolean;
   /** When this node last swept materialization files (ms since epoch). */
@@ -45,7 +49,7 @@ const workers = new WeakMap<AppContext, WorkerState>();
 function stateOf(ctx: AppContext): WorkerState {
   let state = workers.get(ctx);
   if (!state) {
-    state = { stopped: false, local: new Map() };
+    state = { stopped: false, local: new Map(), inflight: new Set() };
     workers.set(ctx, state);
   }
   return state;
@@ -63,19 +67,25 @@ export function startWorker(ctx: AppContext): void {
   kickWorker(ctx);
 }
 
-/** Stops polling and waits for the run this node is executing, if any. */
+/** Stops polling and waits for the runs this node is executing, if any. */
 export async function stopWorker(ctx: AppContext): Promise<void> {
   const state = stateOf(ctx);
   state.stopped = true;
   if (state.poll) clearInterval(state.poll);
   state.poll = undefined;
   await state.draining;
+  await Promise.all(state.inflight);
 }
 
 /** Makes the worker look for queued runs now (no-op while it is busy). */
 function kickWorker(ctx: AppContext): void {
   const state = stateOf(ctx);
-  if (state.stopped || state.draining) return;
+  if (state.stopped) return;
+  if (state.draining) {
+    state.kickAgain = true;
+    return;
+  }
+  state.kickAgain = false;
   state.draining = drain(ctx, state)
     .then(() => {
       if (state.databaseDown) {
@@ -94,6 +104,8 @@ function kickWorker(ctx: AppContext): void {
     })
     .finally(() => {
       state.draining = undefined;
+      // a run ended while this drain was deciding: look again for queued runs
+      if (state.kickAgain) kickWorker(ctx);
     });
 }
 
@@ -108,7 +120,7 @@ export async function waitForRuns(ctx: AppContext, options: { timeoutMs?: number
     kickWorker(ctx);
     await state.draining;
     const [left] = await ctx.sql`SELECT count(*)::int AS n FROM runs WHERE state = 'queued'`;
-    if (Number(left!.n) === 0 && state.local.size === 0) return;
+    if (Number(left!.n) === 0 && state.local.size === 0 && state.inflight.size === 0) return;
     await Bun.sleep(20);
   }
   throw new Error("runs did not finish in time; see GET .../runs for their state");
@@ -159,6 +171,8 @@ async function drain(ctx: AppContext, state: WorkerState): Promise<void> {
   if (!ctx.config.runWorker) return;
   while (!state.stopped) {
     for (const id of await staleRuns(ctx.sql, ctx.config.runStaleAfterMs)) {
+      // a run this node executes is alive whatever its heartbeat says (a busy event loop delays it)
+      if (state.local.has(id)) continue;
       const run = await findRun(ctx.sql, id);
       if (!run) continue;
       const indexedDimensions = allUnits(await versionModels(ctx.sql, run.versionUuid)).filter((u) => u.kind === "index").length;
@@ -172,9 +186,19 @@ async function drain(ctx: AppContext, state: WorkerState): Promise<void> {
       const abandoned = await runTargetOf(ctx.sql, id);
       if (abandoned) await runFinished(ctx, abandoned, run.versionUuid);
     }
+    // Up to RUN_CONCURRENCY runs at once, so one large model does not hold every other package's run.
+    if (state.inflight.size >= ctx.config.runConcurrency) return;
     const id = await claimRun(ctx.sql, ctx.id);
     if (!id) return;
-    await executeRun(ctx, state, id);
+    const running: Promise<void> = executeRun(ctx, state, id)
+      .catch((error) => ctx.log({ level: "error", event: "run_worker_failed", runId: id, error: message(error) }))
+      .finally(() => {
+        state.inflight.delete(running);
+        // a run leaves much garbage (compiles, scans, embeddings): give it back now, not when Bun gets to it
+        Bun.gc(true);
+        kickWorker(ctx);
+      });
+    state.inflight.add(running);
   }
 }
 

@@ -10,6 +10,7 @@ import { security } from "../http/security.ts";
 import { publicAccess, routeAccess } from "../http/route_access.ts";
 import { embedderStatus, getEmbedder } from "../retrieval/embedding/embedder.ts";
 import { DATABASE_RETRY_AFTER_S } from "../http/error_handler.ts";
+import { malloyWarming } from "../engine/mod.ts";
 
 /** How long a readiness probe waits for the platform database. */
 const READY_TIMEOUT_MS = 2000;
@@ -65,7 +66,13 @@ export function statusRoutes(ctx: AppContext) {
     .get(
       "/health/ready",
       async ({ set }) => {
-        if (await databaseReady(ctx)) return { status: "ok", database: "ok" };
+        if (await databaseReady(ctx)) {
+          if (!malloyWarming()) return { status: "ok", database: "ok" };
+          // started with warm-ups in the background (main.ts): ready once they end
+          set.status = 503;
+          set.headers["retry-after"] = "1";
+          return { status: "starting", database: "ok" };
+        }
         set.status = 503;
         set.headers["retry-after"] = String(DATABASE_RETRY_AFTER_S);
         return { status: "unavailable", database: "unreachable" };
@@ -73,12 +80,12 @@ export function statusRoutes(ctx: AppContext) {
       {
         access: "public",
         detail: {
-          summary: "Readiness: 200 when the platform database answers within 2 s, 503 with Retry-After while it does not",
+          summary: "Readiness: 200 when the platform database answers within 2 s and start-up warm-ups have ended, 503 with Retry-After otherwise",
           tags: ["data"],
           security: [],
           responses: {
             200: { description: "ready: `{ status: \"ok\", database: \"ok\" }`" },
-            503: { description: "the platform database is unreachable: `{ status: \"unavailable\", database: \"unreachable\" }`, with Retry-After" },
+            503: { description: "the platform database is unreachable: `{ status: \"unavailable\", database: \"unreachable\" }`, with Retry-After; or the node is still warming up after its start: `{ status: \"starting\", database: \"ok\" }`, with Retry-After: 1" },
           },
         },
       },

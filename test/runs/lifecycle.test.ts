@@ -86,6 +86,38 @@ test("a queued run is cancelled at once", async () => {
   expect((await waitRun(w, `${P}/runs/${first.body.id}`, { token: w.admin })).state).toBe("cancelled");
 });
 
+test("another package's run ends while a long run holds one of the node's RUN_CONCURRENCY (2) slots", async () => {
+  const slow = pkgPath("slow");
+  const long = await w.s.call("POST", `${slow}/versions/1.0.0/runs`, { token: w.admin, body: { sources: ["big"] } });
+  try {
+    await waitRun(w, `${slow}/runs/${long.body.id}`, { token: w.admin, until: (run) => run.state === "running" });
+    const crashy = pkgPath("crashy");
+    // a heartbeat that looks stale (a busy event loop delays it) does not make this node fail its own run:
+    // its heartbeat is kept an hour old while the worker claims the other run
+    let aging = true;
+    const age = (async () => {
+      while (aging) {
+        await w.s.service.db.sql`UPDATE runs SET heartbeat_at = now() - interval '1 hour' WHERE id = ${long.body.id as string} AND state = 'running'`;
+        await Bun.sleep(2);
+      }
+    })();
+    const other = await w.s.call("POST", `${crashy}/versions/1.0.0/runs`, { token: w.admin, body: { dimensions: ["flights.carrier_code"] } });
+    try {
+      expect((await waitRun(w, `${crashy}/runs/${other.body.id}`, { token: w.admin, timeoutMs: 60_000 })).state).toBe("succeeded");
+    } finally {
+      aging = false;
+      await age;
+    }
+    // the long run was running all along
+    expect((await w.s.call("GET", `${slow}/runs/${long.body.id}`, { token: w.admin })).body.state).toBe("running");
+  } finally {
+    // whatever happened above, the long run ends here, so the tests after this one find the node free
+    await w.s.call("POST", `${slow}/runs/${long.body.id}?action=cancel`, { token: w.admin });
+    await waitForRuns(w.s.service.ctx);
+  }
+  expect((await w.s.call("GET", `${slow}/runs/${long.body.id}`, { token: w.admin })).body.state).toBe("cancelled");
+});
+
 test("a failing index unit fails the run and sets indexStatus failed; the version stays queryable and the other index serves", async () => {
   const P = pkgPath("broken");
   const created = await w.s.call("POST", `${P}/versions/1.0.0/runs`, { token: w.admin, body: {} });

@@ -59,8 +59,13 @@ export async function dimensionValues(
   order_by: indexed_count desc, indexed_value
   limit: ${limit}
 }`;
-  const result = await runQuery(compiled, { query, rowLimit: limit, countTotalRows: false, timeoutMs: options.timeoutMs, signal: options.signal });
-  return result.data.map((row) => ({ value: String(row.indexed_value), count: Number(row.indexed_count) }))
+  const result = await runQuery(compiled, { query, rowLimit: limit, countTotalRows: false, timeoutMs: options.timeoutMs, signal: options.signal, keep: false });
+  return valuesOf(result.data);
+}
+
+/** Values and counts of result rows, without values holding NUL. */
+function valuesOf(rows: readonly Record<string, unknown>[]): IndexedValue[] {
+  return rows.map((row) => ({ value: String(row.indexed_value), count: Number(row.indexed_count) }))
     .filter((v) => !v.value.includes("\u0000"));
 }
 

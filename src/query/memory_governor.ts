@@ -1,0 +1,88 @@
+/**
+ * Memory that follows use: a node keeps for a package version only what its
+ * recent queries need. Every sweep (a quarter of `IDLE_RELEASE_MS`, at most
+ * 15 s):
+ *
+ * - package DuckDB connections unused for `IDLE_RELEASE_MS` close their idle
+ *   instances (and the prepared statements those hold) and forget their
+ *   checked statements;
+ * - compiled models not asked for during `IDLE_RELEASE_MS` drop their
+ *   compiled queries (the model itself, a few MiB, stays: the first query
+ *   after a pause compiles its text, not the model);
+ * - when the process's resident memory is over `MEMORY_BUDGET`, every idle
+ *   instance closes, every model not used in the last sweep drops its
+ *   compiled queries and the least recently used half of the models goes;
+ * - after anything was released, a full garbage collection gives the memory
+ *   back (Bun collects lazily: without it the freed pages stay resident).
+ *
+ * Isolation is unchanged: nothing here shares an instance or a cache entry
+ * between packages; it only closes and forgets.
+ * @module
+ */
+import { forgetCompiledQueries, releaseIdlePackageDuckDB } from "../engine/mod.ts";
+import type { AppContext } from "../http/context.ts";
+import { modelCacheOf } from "./models.ts";
+
+/** Longest pause between two sweeps, ms. */
+const MAX_SWEEP_MS = 15_000;
+
+const governors = new WeakMap<AppContext, ReturnType<typeof setInterval>>();
+
+/** What one sweep released. */
+interface Released {
+  instances: number;
+  queries: number;
+  models: number;
+}
+
+/**
+ * One sweep now: releases what went idle, and more when the resident memory
+ * is over the budget. Answers what it released.
+ */
+export async function releaseIdleMemory(ctx: AppContext, options: { rssBytes?: number } = {}): Promise<Released> {
+  const idleMs = ctx.config.idleReleaseMs;
+  const cache = modelCacheOf(ctx);
+  const rss = options.rssBytes ?? process.memoryUsage.rss();
+  const over = rss > ctx.config.memoryBudget;
+  const released: Released = { instances: await releaseIdlePackageDuckDB(over ? 0 : idleMs), queries: 0, models: 0 };
+  for (const compiled of cache.idle(over ? sweepMs(ctx) : idleMs)) released.queries += forgetCompiledQueries(compiled.model._modelDef);
+  if (over) released.models = cache.trim(Math.floor(cache.size / 2));
+  if (released.instances + released.queries + released.models > 0 || over) {
+    Bun.gc(true);
+    if (over) {
+      ctx.log({ level: "warn", event: "memory_over_budget", rssMiB: mib(rss), budgetMiB: mib(ctx.config.memoryBudget), afterMiB: mib(process.memoryUsage.rss()), ...released });
+    }
+  }
+  return released;
+}
+
+/** Starts the sweeps of this context (idempotent); {@link stopMemoryGovernor} ends them. */
+export function startMemoryGovernor(ctx: AppContext): void {
+  if (governors.has(ctx)) return;
+  let sweeping = false;
+  const timer = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    releaseIdleMemory(ctx)
+      .catch((error) => ctx.log({ level: "warn", event: "memory_sweep_failed", error: error instanceof Error ? error.message : String(error) }))
+      .finally(() => {
+        sweeping = false;
+      });
+  }, sweepMs(ctx));
+  (timer as { unref?: () => void }).unref?.();
+  governors.set(ctx, timer);
+}
+
+/** Stops the sweeps of this context. */
+export function stopMemoryGovernor(ctx: AppContext): void {
+  clearInterval(governors.get(ctx));
+  governors.delete(ctx);
+}
+
+function sweepMs(ctx: AppContext): number {
+  return Math.max(250, Math.min(MAX_SWEEP_MS, Math.floor(ctx.config.idleReleaseMs / 4)));
+}
+
+function mib(bytes: number): number {
+  return Math.round(bytes / 1024 / 1024);
+}
