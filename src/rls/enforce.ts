@@ -140,7 +140,8 @@ export async function authorizeQuery(db: Db, caller: QueryCaller, query: Prepare
     if (!gate.anyOf.some((text) => gateHolds(cachedGate(text), givens?.values ?? new Map()))) throw notAuthorized(caller, gate);
   }
   const filled = rules.bindings.length > 0 ? await bindingValues(db, caller, { query, rules, prefetched: options.prefetched }) : new Map<string, BoundArgument>();
-  let out = filled.size > 0 || rules.givenFilters ? boundQuery(options.compiled, query, filled) : query;
+  const trustedGivens = givens?.trustedIds ?? new Set<string>();
+  let out = filled.size > 0 || (rules.givenFilters && trustedGivens.size > 0) ? boundQuery(options.compiled, query, { filled, trustedGivens }) : query;
   if (givens && Object.keys(givens.supplied).length > 0) out = givenQuery(out, givens.supplied);
   return { query: out, boundAttributes: [...new Set([...filled.keys(), ...(givens?.attributes ?? [])])], sources };
 }
@@ -198,13 +199,14 @@ const BOUND_ENTRIES = 256;
  */
 const boundQueries = ownedLru<PreparedQuery, PreparedQuery>(BOUND_ENTRIES);
 
-function boundQuery(compiled: CompiledModel, query: PreparedQuery, filled: Map<string, BoundArgument>): PreparedQuery {
-  const key = JSON.stringify([...filled].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+function boundQuery(compiled: CompiledModel, query: PreparedQuery, values: { filled: Map<string, BoundArgument>; trustedGivens: ReadonlySet<string> }): PreparedQuery {
+  const { filled, trustedGivens } = values;
+  const key = JSON.stringify([[...filled].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)), [...trustedGivens].sort()]);
   const hit = boundQueries.get(query, key);
   if (hit) return hit;
   let rewritten: unknown;
   try {
-    rewritten = fillBindings(query._query, query._modelDef, { trusted: trustedIn(compiled), values: filled });
+    rewritten = fillBindings(query._query, query._modelDef, { trusted: trustedIn(compiled), values: filled, trustedGivens });
   } catch (error) {
     if (error instanceof BarrierRefused) throw badRequest(error.message);
     throw error;

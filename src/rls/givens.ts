@@ -25,9 +25,11 @@ export interface CallerGivens {
   values: Map<string, unknown>;
   /** Attributes that filled givens (for the query log). */
   attributes: string[];
+  /** Malloy's ids of the givens trusted attributes fill: a source whose filters read one is filtered behind the barrier. */
+  trustedIds: Set<string>;
 }
 
-type GivenDecl = { type: { type: string; filterType?: string }; default: unknown };
+type GivenDecl = { id: string; type: { type: string; filterType?: string }; default: unknown };
 
 /** A declaration default (a Malloy constant) as a plain value; null when it is not a literal. */
 function literalOf(expr: unknown): unknown {
@@ -71,8 +73,8 @@ function isGivenInput(value: unknown): value is GivenInput {
  * fills, and `403` when a trusted given has no value and no default.
  */
 export async function callerGivens(db: Db, caller: { principal: Principal; orgId: string }, model: Model, requested: Record<string, unknown> | undefined): Promise<CallerGivens> {
-  const declared = new Map<string, GivenDecl>([...model.givens].map(([name, given]) => [name, { type: given.type as GivenDecl["type"], default: given.default }]));
-  const out: CallerGivens = { supplied: {}, values: new Map(), attributes: [] };
+  const declared = new Map<string, GivenDecl>([...model.givens].map(([name, given]) => [name, { id: given.id, type: given.type as GivenDecl["type"], default: given.default }]));
+  const out: CallerGivens = { supplied: {}, values: new Map(), attributes: [], trustedIds: new Set() };
   const asked = Object.entries(requested ?? {});
   for (const [name, value] of asked) {
     if (!declared.has(name)) {
@@ -92,6 +94,7 @@ export async function callerGivens(db: Db, caller: { principal: Principal; orgId
         throw badRequest(`given '${name}' is filled from the caller's trusted attribute '${name}' and cannot be set by a request; remove it from givens`);
       }
       out.attributes.push(name);
+      out.trustedIds.add(decl.id);
       const value = attribute.value;
       if (value === null || (Array.isArray(value) && value.length === 0)) {
         if (decl.default === undefined) {

@@ -176,9 +176,9 @@ function addGate(rules: AccessRules, gate: GateRule): void {
 }
 
 /** Whether a source's filters read a given (`where: tenant = $TENANT`): its rows then depend on the caller. */
-function filtersReadGivens(def: Node): boolean {
-  const filters = (def.filterList as { refSummary?: { givenUsage?: unknown[] } }[] | undefined) ?? [];
-  return filters.some((f) => (f.refSummary?.givenUsage?.length ?? 0) > 0);
+function filtersReadGivens(def: Node, ids?: ReadonlySet<string>): boolean {
+  const filters = (def.filterList as { refSummary?: { givenUsage?: { id?: string }[] } }[] | undefined) ?? [];
+  return filters.some((f) => (f.refSummary?.givenUsage ?? []).some((u) => ids === undefined || (u.id !== undefined && ids.has(u.id))));
 }
 
 function tagOf(note: Note, route: string) {
@@ -343,7 +343,7 @@ function bindingsOf(node: Node, trusted: (url: string) => boolean): Binding[] {
  * barrier ({@link behindBarrier}; throws its `BarrierRefused`). Named
  * sources are inlined as copies, so the shared model definition is never changed.
  */
-export function fillBindings(query: unknown, modelDef: unknown, options: LineageOptions & { values: Map<string, BoundArgument> }): unknown {
+export function fillBindings(query: unknown, modelDef: unknown, options: LineageOptions & { values: Map<string, BoundArgument>; trustedGivens?: ReadonlySet<string> }): unknown {
   const contents = contentsOf(modelDef);
   const barrier = barrierContext(contents, options.trusted);
   const argumentFor = (declared: Node | undefined, parameter: string, bound: BoundArgument): Node => ({
@@ -388,8 +388,8 @@ export function fillBindings(query: unknown, modelDef: unknown, options: Lineage
         out.arguments = args;
         return behindBarrier(out, barrier, node);
       }
-      // a source whose filters read givens (filled from trusted attributes) is filtered in the same stage
-      if (filtersReadGivens(node)) return behindBarrier(out, barrier, node);
+      // a source whose filters read givens filled from trusted attributes is filtered in the same stage
+      if (options.trustedGivens && options.trustedGivens.size > 0 && filtersReadGivens(node, options.trustedGivens)) return behindBarrier(out, barrier, node);
     }
     if (node.sourceArguments && typeof node.sourceArguments === "object") {
       const target = typeof node.structRef === "string" ? contents[node.structRef] : node.structRef as Node | undefined;
