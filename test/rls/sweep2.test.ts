@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
 import { API, publish, startWorld, type World } from "../packages/helpers.ts";
-import { admin, SALES_QUERY, type SalesWorld, startSalesWorld } from "./world.ts";
+import { admin, SALES_MODEL, SALES_QUERY, type SalesWorld, startSalesWorld } from "./world.ts";
 
 type Auth = { token?: string; apiKey?: string };
 
@@ -189,4 +189,60 @@ describe("Publisher's governed-analytics: givens, gates, caches", () => {
     const back = await q({ token: tom }, "secured.malloy", body);
     expect([back.status, tenants(back.body.data)]).toEqual([200, ["acme"]]);
   });
+});
+
+/** The values of amount-like columns an answer shows, wherever the query put them. */
+function amounts(data: unknown): number[] {
+  const out: number[] = [];
+  const walk = (v: unknown, key?: string): void => {
+    if (Array.isArray(v)) return v.forEach((x) => walk(x, key));
+    if (v && typeof v === "object") return Object.entries(v).forEach(([k, x]) => walk(x, k));
+    if (typeof v === "number" && key !== undefined && /amount|revenue|^t$|^a2$/.test(key)) out.push(v);
+  };
+  walk(data);
+  return out;
+}
+
+describe("a masking dimension and private columns: case variants, pipelines, extends", () => {
+  const MODEL = `${SALES_MODEL.replace("##! experimental.parameters", "##! experimental { parameters access_modifiers }")}
+#(bind) region_param=region
+source: masked(region_param::string) is duckdb.table('data/orders.csv') include { public: id, region; private: amount } extend {
+  dimension: own_amount is pick amount when region = region_param else 0
+  measure: own_revenue is own_amount.sum()
+}
+`;
+  let w: SalesWorld;
+  const q = (auth: Auth, query: string) => w.s.call("POST", SALES_QUERY, { ...auth, body: { query } });
+  beforeAll(async () => {
+    w = await startSalesWorld({}, { model: MODEL });
+  }, 300_000);
+  afterAll(async () => {
+    await w?.s.close();
+  }, 120_000);
+
+  /** [what, query text]: each answers ann's amounts (10, 20) only, or a refusal naming no other amount. */
+  const ATTEMPTS: [string, string][] = [
+    ["the mask's column removed, then a dimension in another case", "run: masked extend { except: region; dimension: Region is 'EU' } -> { group_by: id, own_amount; order_by: id }"],
+    ["the mask's column renamed, then REGION defined", "run: masked extend { rename: r is region; dimension: REGION is 'EU' } -> { group_by: id, own_amount; order_by: id }"],
+    ["the private column read by an extend's dimension", "run: masked extend { dimension: a2 is amount } -> { group_by: id, a2; order_by: id }"],
+    ["the private column read by an extend's measure", "run: masked extend { measure: t is amount.sum() } -> { aggregate: t }"],
+    ["the private column made public by include:", "run: masked include { public: * } -> { group_by: id, amount; order_by: id }"],
+    ["the mask's column redefined inside a nest", "run: masked -> { nest: n is { group_by: id, own_amount } ; group_by: region }"],
+    ["the mask reread in a second stage after renaming", "run: masked -> { group_by: id, own_amount, region } -> { group_by: id, own_amount; where: region != 'EU' }"],
+  ];
+
+  for (const [label, query] of ATTEMPTS) {
+    test(`${label}: only ann's amounts, or a refusal`, async () => {
+      for (const [who, auth] of [["ann", { token: w.ann }], ["key", { apiKey: w.salesKey }]] as [string, Auth][]) {
+        const r = await q(auth, query);
+        if (process.env.SWEEP_LOG) console.log("SWEEP", label, who, r.status, r.body.message ?? JSON.stringify(r.body.data));
+        if (r.status !== 200) {
+          expect([who, r.status >= 400 && r.status < 500, JSON.stringify(r.body)]).toEqual([who, true, expect.not.stringMatching(/\b(5|7|40|82|62)\b/)]);
+          continue;
+        }
+        // every amount the answer shows is one of ann's (10, 20, their sum 30) or the mask's 0
+        expect([who, amounts(r.body.data).filter((v) => ![0, 10, 20, 30].includes(v))]).toEqual([who, []]);
+      }
+    });
+  }
 });
