@@ -143,6 +143,8 @@ describe("Publisher's governed-analytics: givens, gates, caches", () => {
     ["the row filter's column shadowed with $TENANT", "run: orders_secured extend { rename: t is tenant; dimension: tenant is $TENANT } -> { group_by: t, tenant }"],
     ["a caller where: that reads $ROLE", "run: orders_secured -> { where: $ROLE = 'admin' or true; group_by: tenant }"],
     ["internal.malloy imported by the query text", "import \"internal.malloy\"\nrun: orders_base -> { group_by: tenant }"],
+    ["orders_base joined into orders_secured by the caller", "run: orders_secured extend { join_many: b is orders_base on tenant = b.tenant } -> { group_by: b.tenant }"],
+    ["orders_base through compose in the caller's text", "run: compose(orders_secured, orders_base) -> { group_by: tenant }"],
     ["a join of orders_secured into a caller table over the same file", "source: b is duckdb.table('orders.parquet') extend { join_many: s is orders_secured on tenant = s.tenant }\nrun: b -> { group_by: s.tenant; where: s.tenant is not null }"],
   ];
   for (const [label, query] of GIVEN_TEXTS) {
