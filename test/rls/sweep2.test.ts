@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
+import { bytes } from "../fixtures/engine_package.ts";
 import { API, publish, startWorld, type World } from "../packages/helpers.ts";
+import { waitRun } from "../runs/fixtures.ts";
 import { admin, SALES_MODEL, SALES_QUERY, type SalesWorld, startSalesWorld } from "./world.ts";
 
 type Auth = { token?: string; apiKey?: string };
@@ -247,4 +249,61 @@ source: masked(region_param::string) is duckdb.table('data/orders.csv') include 
       }
     });
   }
+});
+
+describe("a #@ persist source over Publisher's gated orders_secured, in a model importing it", () => {
+  const DIR = new URL("../fixtures/governed-analytics/", import.meta.url).pathname;
+  const P = `${API}/organizations/acme/environments/prod/packages/governed-analytics`;
+  const PERSIST = `##! experimental.givens
+import { orders_secured } from "secured.malloy"
+#@ persist
+source: t is orders_secured -> { group_by: tenant; aggregate: c is count() }
+source: t2 is t extend { dimension: x is 1 }
+`;
+  let w: World;
+  let tom: string;
+  let eve: string;
+  beforeAll(async () => {
+    w = await startWorld({ INDEX_ON_PUBLISH: "false" });
+    await admin(w, "PUT", "/organizations/acme/attributes/ROLE", { type: "string" }, 201);
+    await admin(w, "PUT", "/organizations/acme/attributes/TENANT", { type: "string" }, 201);
+    const files = new Map<string, Uint8Array>(readdirSync(DIR).filter((f) => f !== "LICENSE").map((f) => [f, new Uint8Array(readFileSync(`${DIR}/${f}`))]));
+    files.set("publisher.json", bytes(JSON.stringify({ name: "governed-analytics", explores: ["orders.malloy", "secured.malloy", "persist.malloy"], queryableSources: "declared" })));
+    files.set("persist.malloy", bytes(PERSIST));
+    const published = await publish(w, "governed-analytics", "1.0.0", { token: w.admin, files });
+    if (published.status !== 201) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
+    tom = await w.s.createUser("tom");
+    eve = await w.s.createUser("eve");
+    await admin(w, "POST", "/organizations/acme/groups", { name: "acme_team" }, 201);
+    for (const user of ["tom", "eve"]) {
+      await admin(w, "POST", "/organizations/acme/permissions", { userGroupId: `user:${user}`, permission: "member" }, 201);
+      await admin(w, "POST", "/organizations/acme/environments/prod/permissions", { userGroupId: `user:${user}`, permission: "viewer" }, 201);
+    }
+    await admin(w, "POST", "/organizations/acme/groups/acme_team/members", { members: [{ principal: "user:tom", status: "member" }] }, [200, 201]);
+    await admin(w, "PUT", "/organizations/acme/attributes/TENANT/groups/acme_team", { value: "acme", rank: 1 }, [200, 201]);
+  }, 300_000);
+  afterAll(async () => {
+    await w?.s.close();
+  }, 120_000);
+
+  async function safe(moment: string): Promise<void> {
+    for (const [who, token] of [["tom", tom], ["eve", eve]] as const) {
+      for (const query of ["run: t -> { select: * }", "run: t2 -> { select: * }"]) {
+        for (const dryRun of [false, true]) {
+          const r = await w.s.call("POST", `${P}/models/persist.malloy/query`, { token, body: { query, dryRun } });
+          if (who === "eve") expect([moment, who, query, r.status]).toEqual([moment, who, query, 403]);
+          expect([moment, who, query, r.status < 500, JSON.stringify(r.body.data ?? null)]).toEqual([moment, who, query, true, expect.not.stringMatching(/globex|initech/)]);
+        }
+      }
+    }
+  }
+
+  test("before and after the build: eve refused, tom never sees another tenant", async () => {
+    await safe("before the build");
+    const run = await w.s.call("POST", `${P}/versions/1.0.0/runs`, { token: w.admin, body: {} });
+    expect(run.status).toBe(201);
+    const ended = await waitRun(w, `${P}/runs/${run.body.id}`, { token: w.admin });
+    expect(ended.state).toBe("succeeded");
+    await safe("after the build");
+  }, 200_000);
 });
