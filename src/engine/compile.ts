@@ -84,6 +84,12 @@ export interface CompiledModel {
    * it (materializations served): access rules are read from this one.
    */
   defined?: Model;
+  /**
+   * The model files whose sources and queries a query may name, when the
+   * package declares them (publisher.json `explores` with `queryableSources:
+   * "declared"`); undefined: every file.
+   */
+  queryable?: (modelPath: string) => boolean;
 }
 
 /** Every compiled model of a package, by path. */

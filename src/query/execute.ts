@@ -17,6 +17,7 @@ import type { Principal } from "../access/principal.ts";
 import { authorizeQuery, callerGroups, notAuthorized, queryModelDef } from "../rls/enforce.ts";
 import { type CallerFacts, type CallerModel, callerModel, hasAuthorizeRules, hiddenReference } from "../rls/caller_model.ts";
 import { callerGivens } from "../rls/givens.ts";
+import { curatedDefinition } from "../models/curation.ts";
 import { versionAuthorizes } from "../rls/visibility.ts";
 import type { QueryVia } from "../query_log/store.ts";
 import { type ArgumentStyle, checkQueryArgs, type QueryArgs } from "./args.ts";
@@ -146,6 +147,9 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
       callerFacts = { groups, values: model.givens.size > 0 ? (await callerGivens(ctx.sql, caller, model, args.givens)).values : new Map() };
     }
     view = callerFacts ? callerModel(served.compiled, def, callerFacts) : { def, hidden: new Map() };
+    // a package that declares its queryable models: what its other files define cannot be named
+    const queryable = served.compiled.queryable;
+    if (queryable) view = { ...view, def: curatedDefinition(view.def, served.compiled.pkg.fileOf, queryable) };
     const modelDef = view.def;
     // DuckDB reads, outside the package folder, exactly this version's built files
     result = await withReadableFiles(served.readable, () => runQuery(served.compiled, {

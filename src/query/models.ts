@@ -101,10 +101,14 @@ export async function compiledModelFor(ctx: AppContext, target: ModelTarget): Pr
     const pkg = createPackageRuntime(await modelFiles(dir), dir, { lookupConnection: connectionLookup(ctx.sql, target.envId, keys) });
     // The compile runs in a worker; past COMPILE_TIMEOUT_MS the worker is terminated and the
     // query answers `timeout` (nothing is cached; the next query tries again).
-    return await compileModel(pkg, target.modelPath, { timeoutMs: ctx.config.compileTimeoutMs, key: target.envId }).catch((error) => {
+    const declared = declaredModels(publisher);
+    const compiled = await compileModel(pkg, target.modelPath, { timeoutMs: ctx.config.compileTimeoutMs, key: target.envId }).catch((error) => {
       if (!(error instanceof CompileTimeoutError)) throw error;
       throw new QueryError("timeout", `model '${target.modelPath}' of version ${target.versionId} did not compile within ${error.timeoutMs} ms (COMPILE_TIMEOUT_MS); split the model or ask an administrator to raise the limit`);
     });
+    // a curated package: its queries may name only what its declared model files define
+    if (declared) compiled.queryable = declared;
+    return compiled;
   });
 }
 
