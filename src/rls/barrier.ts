@@ -98,14 +98,18 @@ export interface BarrierContext {
 
 type Note = { text?: string; at?: { url?: string; range?: { start?: { line?: number; character?: number } } } };
 
+/** Where a note is written: it identifies the source that declares it in every source derived from that one. */
+export function noteKey(note: Note): string {
+  const start = note.at?.range?.start;
+  return `${note.at?.url}:${start?.line}:${start?.character}`;
+}
+
 /** Where each trusted note of a source's annotation chain (its own and what it inherits) is written. */
 function noteKeys(def: Node, trusted: (url: string) => boolean): Set<string> {
   const out = new Set<string>();
   for (let a = def.annotations as { notes?: Note[]; blockNotes?: Note[]; inherits?: unknown } | undefined; a; a = a.inherits as typeof a) {
     for (const note of [...(a.blockNotes ?? []), ...(a.notes ?? [])]) {
-      if (!note.at?.url || !trusted(note.at.url)) continue;
-      const start = note.at.range?.start;
-      out.add(`${note.at.url}:${start?.line}:${start?.character}`);
+      if (note.at?.url && trusted(note.at.url)) out.add(noteKey(note));
     }
   }
   return out;

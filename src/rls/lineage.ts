@@ -20,7 +20,7 @@
  * @module
  */
 import { Annotations } from "@malloydata/malloy";
-import { barrierContext, barrierProblem, behindBarrier } from "./barrier.ts";
+import { barrierContext, barrierProblem, behindBarrier, noteKey } from "./barrier.ts";
 import { parseGate } from "./gate_expression.ts";
 
 /** `#(bind) parameter=attribute` of a source. */
@@ -120,12 +120,6 @@ function notesOf(annotation: AnnotationDef | undefined, trusted: (url: string) =
     }
   }
   return out;
-}
-
-/** Where a note is written: it identifies the source that declares it in every source derived from that one. */
-function noteKey(note: Note): string {
-  const start = note.at?.range?.start;
-  return `${note.at?.url}:${start?.line}:${start?.character}`;
 }
 
 /** The rules of a model's sources and named queries as the package's files define them, and the notes that name them. */
