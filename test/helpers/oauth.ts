@@ -4,6 +4,8 @@
  * (carrying the CSRF cookie by hand) and reads the code from the redirect.
  * @module
  */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient } from "./mcp.ts";
 
 /** Default redirect URI of the test clients (never contacted: redirects are not followed). */
 export const REDIRECT_URI = "http://127.0.0.1:9/callback";
@@ -103,4 +105,21 @@ export async function tokenRequest(base: string, params: Record<string, string>)
   });
   // deno-lint-ignore no-explicit-any
   return { status: r.status, headers: r.headers, body: (await r.json()) as any };
+}
+
+/**
+ * An MCP SDK client of `userName` signed in through the OAuth flow (client
+ * registration, PKCE, consent, token bound to the resource) against the
+ * service served at `base`, for organization `org`.
+ */
+export async function oauthMcpClient(base: string, user: { org: string; userName: string; password: string }): Promise<Client> {
+  const resource = `${base}/mcp/${user.org}`;
+  const clientId = await registerClient(base);
+  const { verifier, challenge } = await pkce();
+  const redirect = await authorize(base, { clientId, resource, challenge, userName: user.userName, password: user.password });
+  const token = await tokenRequest(base, {
+    grant_type: "authorization_code", code: redirect.searchParams.get("code")!, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier, resource,
+  });
+  if (token.status !== 200) throw new Error(`OAuth token for ${user.userName}: ${token.status} ${JSON.stringify(token.body)}`);
+  return await connectClient(resource, `Bearer ${token.body.access_token}`);
 }

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
-import { authorize, pkce, REDIRECT_URI, registerClient, tokenRequest } from "../helpers/oauth.ts";
+import { oauthMcpClient } from "../helpers/oauth.ts";
 import { API } from "../packages/helpers.ts";
 import { waitRun } from "../runs/fixtures.ts";
 import { SALES_MODEL, SALES_QUERY, type SalesWorld, startSalesWorld } from "./world.ts";
@@ -55,15 +55,7 @@ beforeAll(async () => {
   w = await startSalesWorld({ INDEX_ON_PUBLISH: "false" }, { model: MODEL });
   served = serveOnLoopback(w.s.service.handle);
   keyClient = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${w.salesKey}`);
-  const resource = `${served.url}/mcp/acme`;
-  const clientId = await registerClient(served.url);
-  const { verifier, challenge } = await pkce();
-  const redirect = await authorize(served.url, { clientId, resource, challenge, userName: "ann", password: "pw-ann-secret" });
-  const token = await tokenRequest(served.url, {
-    grant_type: "authorization_code", code: redirect.searchParams.get("code")!, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier, resource,
-  });
-  expect(token.status).toBe(200);
-  oauthClient = await connectClient(resource, `Bearer ${token.body.access_token}`);
+  oauthClient = await oauthMcpClient(served.url, { org: "acme", userName: "ann", password: "pw-ann-secret" });
 }, 300_000);
 afterAll(async () => {
   await keyClient?.close();

@@ -11,7 +11,7 @@ import { embedEntities } from "../../src/retrieval/index/entity_vectors.ts";
 import { waitForIndexing } from "../../src/retrieval/index/indexer.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
-import { authorize, pkce, REDIRECT_URI, registerClient, tokenRequest } from "../helpers/oauth.ts";
+import { oauthMcpClient } from "../helpers/oauth.ts";
 import { API, publish } from "../packages/helpers.ts";
 import { admin, ORDERS_CSV, PAYROLL_CSV, SALES_MODEL, SALES_QUERY, salesFiles, type SalesWorld, startSalesWorld } from "./world.ts";
 
@@ -35,15 +35,7 @@ beforeAll(async () => {
   await admin(w, "PUT", "/organizations/acme/attributes/region/users/mo", { value: "APAC" }, [200, 201]);
   served = serveOnLoopback(w.s.service.handle);
   keyClient = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${w.salesKey}`);
-  const resource = `${served.url}/mcp/acme`;
-  const clientId = await registerClient(served.url);
-  const { verifier, challenge } = await pkce();
-  const redirect = await authorize(served.url, { clientId, resource, challenge, userName: "mo", password: "pw-mo-secret" });
-  const token = await tokenRequest(served.url, {
-    grant_type: "authorization_code", code: redirect.searchParams.get("code")!, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier, resource,
-  });
-  expect(token.status).toBe(200);
-  oauthClient = await connectClient(resource, `Bearer ${token.body.access_token}`);
+  oauthClient = await oauthMcpClient(served.url, { org: "acme", userName: "mo", password: "pw-mo-secret" });
 }, 300_000);
 afterAll(async () => {
   await keyClient?.close();
