@@ -16,7 +16,7 @@ import { apiErrorOf } from "../http/error_handler.ts";
 import type { Principal } from "../access/principal.ts";
 import { authorizeQuery, callerGroups, notAuthorized, queryModelDef } from "../rls/enforce.ts";
 import { type CallerFacts, type CallerModel, callerModel, hasAuthorizeRules, hiddenReference } from "../rls/caller_model.ts";
-import { callerGivens } from "../rls/givens.ts";
+import { type CallerGivens, callerGivens } from "../rls/givens.ts";
 import { curatedDefinition } from "../models/curation.ts";
 import { versionAuthorizes } from "../rls/visibility.ts";
 import type { QueryVia } from "../query_log/store.ts";
@@ -141,10 +141,12 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
     // model's own rules are read from its IR once, for versions whose stored rules say it has any)
     const def = queryModelDef(served.compiled);
     let callerFacts: CallerFacts | undefined;
+    let readGivens: CallerGivens | undefined;
     if (await versionAuthorizes(ctx.sql, version.uuid) && hasAuthorizeRules(served.compiled, def)) {
       groups = await callerGroups(ctx.sql, caller);
       const model = served.compiled.model;
-      callerFacts = { groups, values: model.givens.size > 0 ? (await callerGivens(ctx.sql, caller, model, args.givens)).values : new Map() };
+      readGivens = model.givens.size > 0 ? await callerGivens(ctx.sql, caller, model, args.givens) : undefined;
+      callerFacts = { groups, values: readGivens?.values ?? new Map() };
     }
     view = callerFacts ? callerModel(served.compiled, def, callerFacts) : { def, hidden: new Map() };
     // a package that declares its queryable models: what its other files define cannot be named
@@ -167,7 +169,7 @@ export async function authorizedRun(ctx: AppContext, node: RunnerState, call: Ru
       malloyResult: args.malloy_result,
       authorize: async (query) => {
         try {
-          const authorized = await authorizeQuery(ctx.sql, caller, query, { compiled: served.compiled, text: args.query, prefetched: pkg.effective, groups, givens: args.givens });
+          const authorized = await authorizeQuery(ctx.sql, caller, query, { compiled: served.compiled, text: args.query, prefetched: pkg.effective, groups, givens: args.givens, readGivens });
           facts.boundAttributes = authorized.boundAttributes;
           node.hints.remember(hint, authorized.boundAttributes);
           sources = authorized.sources;

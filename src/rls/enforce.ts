@@ -19,7 +19,7 @@ import { principalKey, type Principal, principalLabel } from "../access/principa
 import { type EffectiveValue, effectiveValues, type Holder, holderGroups } from "../attributes/effective.ts";
 import { type AccessRules, accessRules, type BoundArgument, fillBindings, hasRules } from "./lineage.ts";
 import { cachedGate, gateHolds } from "./gate_expression.ts";
-import { callerGivens } from "./givens.ts";
+import { type CallerGivens, callerGivens } from "./givens.ts";
 import { BarrierRefused } from "./barrier.ts";
 import type { AuthorizeRule } from "./caller_model.ts";
 import { sourceArgumentNames } from "./query_text.ts";
@@ -56,6 +56,8 @@ export interface AuthorizeQueryOptions {
   groups?: ReadonlySet<string>;
   /** Values of the model's givens the request sets (`givens`); a given filled from a trusted attribute cannot be set (`400`). */
   givens?: Record<string, unknown>;
+  /** The caller's givens read earlier in this request (for the caller's model); read here when absent. */
+  readGivens?: CallerGivens;
 }
 
 /** The refusal of a caller outside every group of an `#(authorize)` rule, or for whom no gate of it holds (403). */
@@ -118,7 +120,8 @@ export async function authorizeQuery(db: Db, caller: QueryCaller, query: Prepare
   const rules = rulesOfQuery(options.compiled, query);
   const sources = rules.sources;
   const model = query.model;
-  const givens = model.givens.size > 0 || Object.keys(options.givens ?? {}).length > 0 ? await callerGivens(db, caller, model, options.givens) : undefined;
+  const givens = options.readGivens ??
+    (model.givens.size > 0 || Object.keys(options.givens ?? {}).length > 0 ? await callerGivens(db, caller, model, options.givens) : undefined);
   if (!hasRules(rules) && !givens) return { query, boundAttributes: [], sources };
   if (options.text !== undefined && rules.bindings.length > 0) {
     const bound = new Map(rules.bindings.map((b) => [b.parameter, b]));
