@@ -47,6 +47,8 @@ import { HELDOUT6_PACKAGES } from "./heldout6_packages.ts";
 import { HELDOUT6_QUESTIONS } from "./heldout6_questions.ts";
 import { HELDOUT7_PACKAGES } from "./heldout7_packages.ts";
 import { HELDOUT7_QUESTIONS } from "./heldout7_questions.ts";
+import { HELDOUT8_PACKAGES } from "./heldout8_packages.ts";
+import { HELDOUT8_QUESTIONS } from "./heldout8_questions.ts";
 import { EVAL_PACKAGES } from "./packages.ts";
 import { EVAL_QUESTIONS, type EvalQuestion, half } from "./questions.ts";
 import { type Column, type Filter, type QueryFacts, queryFacts } from "./query_facts.ts";
@@ -60,6 +62,7 @@ import { HELDOUT4 } from "./shapes/heldout4.ts";
 import { HELDOUT5 } from "./shapes/heldout5.ts";
 import { HELDOUT6 } from "./shapes/heldout6.ts";
 import { HELDOUT7 } from "./shapes/heldout7.ts";
+import { HELDOUT8 } from "./shapes/heldout8.ts";
 
 /** Shape sets: each the questions it covers and its lines. */
 export const SHAPE_SETS: Array<{ name: string; questions: EvalQuestion[]; packages: EvalPackage[]; shapes: Map<string, string> }> = [
@@ -72,6 +75,7 @@ export const SHAPE_SETS: Array<{ name: string; questions: EvalQuestion[]; packag
   { name: "heldout5", questions: HELDOUT5_QUESTIONS, packages: HELDOUT5_PACKAGES, shapes: parseShapeLines(HELDOUT5) },
   { name: "heldout6", questions: HELDOUT6_QUESTIONS, packages: HELDOUT6_PACKAGES, shapes: parseShapeLines(HELDOUT6) },
   { name: "heldout7", questions: HELDOUT7_QUESTIONS, packages: HELDOUT7_PACKAGES, shapes: parseShapeLines(HELDOUT7) },
+  { name: "heldout8", questions: HELDOUT8_QUESTIONS, packages: HELDOUT8_PACKAGES, shapes: parseShapeLines(HELDOUT8) },
 ];
 
 /** The shape written for a question, or undefined. */
