@@ -148,6 +148,7 @@ function fieldsOf(
     joins: [],
   };
   for (const field of explore.allFields) {
+    if (!queryable(field)) continue;
     if (field.isExploreField()) {
       const kind = field.structDef.type;
       if (kind === "record" || kind === "array") {
@@ -176,6 +177,18 @@ function fieldsOf(
     }
   }
   return out;
+}
+
+/**
+ * Whether query text may name a field: Malloy's access modifiers
+ * (`include { private: salary; internal: code }`, `private join_one: ...`)
+ * keep `private` and `internal` fields out of every query against the source,
+ * so they are not described, listed by get_context or indexed for their values.
+ */
+function queryable(field: Field): boolean {
+  const def = field as unknown as { fieldTypeDef?: { accessModifier?: string }; structDef?: { accessModifier?: string } };
+  const modifier = def.fieldTypeDef?.accessModifier ?? (field.isExploreField() ? def.structDef?.accessModifier : undefined);
+  return modifier === undefined || modifier === "public";
 }
 
 /**
