@@ -20,7 +20,7 @@ import { Elysia, t } from "elysia";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { sessionPrincipal } from "./session.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { notFound, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../access/principal.ts";
 import { routeAccess } from "../http/route_access.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { groupTokenPrincipal, userById, userPrincipal } from "../http/auth.ts";
 import { type ApiError, forbidden, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../access/principal.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { unauthenticated, badRequest, forbidden } from "../http/errors.ts";
 import { security } from "../http/security.ts";
 import type { TokenSigner } from "../http/auth.ts";

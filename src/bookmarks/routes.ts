@@ -5,7 +5,7 @@
  */
 import { Elysia, t } from "elysia";
 import { requiredUser } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";

@@ -5,7 +5,7 @@
  */
 import { Elysia, t } from "elysia";
 import { required, requiredUser } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { name, orgParams } from "../http/params.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";

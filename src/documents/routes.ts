@@ -6,7 +6,7 @@
  */
 import { Elysia, t } from "elysia";
 import { required } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { ApiError, badRequest, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid } from "../http/params.ts";

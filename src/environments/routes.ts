@@ -6,7 +6,7 @@
 import { Elysia, t } from "elysia";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { conflict, } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";

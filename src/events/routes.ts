@@ -14,7 +14,7 @@ import { Elysia, t } from "elysia";
 import { acceptAppToken } from "../apps/scope.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { type Principal, rateLimitKey } from "../access/principal.ts";
 import { requestPrincipal, security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";

@@ -3,7 +3,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { ADMIN } from "../access/roles.ts";
 import { isSystemAdmin, type Principal } from "../access/principal.ts";
 import { required } from "../http/auth.ts";

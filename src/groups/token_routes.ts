@@ -4,7 +4,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { sha256Hex } from "../http/auth.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { groupParams, name } from "../http/params.ts";

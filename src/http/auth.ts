@@ -13,7 +13,7 @@ import { grantActive } from "../oauth/store.ts";
 import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";
 import { authGeneration, decisionCache } from "./auth_cache.ts";
 import { ApiError, forbidden, unauthenticated } from "./errors.ts";
-import type { FailureCounter } from "./rate_limit.ts";
+import type { FailureCounter } from "../context.ts";
 import type { GroupPrincipal, Principal, UserPrincipal } from "../access/principal.ts";
 
 /** Signs and verifies our own access tokens (the `@elysiajs/jwt` decorator). */

@@ -6,8 +6,8 @@
 import { Elysia } from "elysia";
 import { jwt } from "@elysiajs/jwt";
 import { type AuthDeps, authenticate, type TokenSigner, externalIdp } from "./auth.ts";
-import type { AppContext } from "./context.ts";
-import { requestMeta } from "./context.ts";
+import type { AppContext } from "../context.ts";
+import { requestMeta } from "./request_meta.ts";
 import { type Principal, principalLabel, rateLimitKey } from "../access/principal.ts";
 import { appCredentialPrincipal } from "../apps/scope.ts";
 

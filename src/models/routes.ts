@@ -5,7 +5,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { notFound } from "../http/errors.ts";

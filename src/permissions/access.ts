@@ -6,7 +6,7 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { ADMIN, ROLES, roleName } from "../access/roles.ts";
 import { effectiveRank } from "../access/store.ts";
 import type { PrincipalRef, Principal } from "../access/principal.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { isSystemAdmin, type PrincipalRef, type Principal } from "../access/principal.ts";
 import { ROLES } from "../access/roles.ts";
 import { required } from "../http/auth.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
 import { security } from "../http/security.ts";

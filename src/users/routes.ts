@@ -3,7 +3,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { required } from "../http/auth.ts";
 import { badRequest, conflict, forbidden, notFound } from "../http/errors.ts";
 import { checkPassword } from "../auth/signin.ts";

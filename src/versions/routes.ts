@@ -5,7 +5,7 @@
  */
 import { emitPackageEvent } from "../events/hub.ts";
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";

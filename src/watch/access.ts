@@ -7,7 +7,7 @@
 import { effectiveRank } from "../access/store.ts";
 import { isSystemAdmin, principalKey, type Principal } from "../access/principal.ts";
 import { MODEL, READ } from "../access/roles.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { environmentFor, organizationRank } from "../environments/lookup.ts";
 import type { EnvironmentRow } from "../environments/store.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { required } from "../http/auth.ts";
 import { name } from "../http/params.ts";
 import { routeAccess } from "../http/route_access.ts";

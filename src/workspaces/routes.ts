@@ -6,7 +6,7 @@
 import { Elysia, t } from "elysia";
 import { ADMIN, READ } from "../access/roles.ts";
 import { required, requiredUser } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { badRequest, conflict } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";

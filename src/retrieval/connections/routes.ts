@@ -11,7 +11,7 @@
  */
 import { Elysia, t } from "elysia";
 import { required } from "../../http/auth.ts";
-import type { AppContext } from "../../http/context.ts";
+import type { AppContext } from "../../context.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
 import { readsConnectionErrors, routeAccess } from "../../http/route_access.ts";
 import { security } from "../../http/security.ts";
