@@ -11,7 +11,7 @@ import { required } from "../http/auth.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { packageRules } from "../packages/route_rules.ts";
 import { versionParams } from "../http/resource_params.ts";
 import { builtViews } from "../rls/visibility.ts";
 import { findIndex, indexCursor, type IndexView, listIndexes } from "./store.ts";
@@ -25,7 +25,7 @@ function indexPlugin(ctx: AppContext, prefix: string) {
   const tags = ["indexes"];
   return new Elysia({ prefix })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(packageRules(ctx))
     .get(
       "/:env/packages/:pkg/versions/:versionId/indexes",
       async ({ pkg, version, principal, query, request, set }) => {

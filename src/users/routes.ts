@@ -10,6 +10,7 @@ import { checkPassword } from "../auth/signin.ts";
 import { name } from "../http/params.ts";
 import type { Principal } from "../access/principal.ts";
 import { routeAccess } from "../http/route_access.ts";
+import { userRules } from "./route_rules.ts";
 import { security } from "../http/security.ts";
 import { deleteUser, findUser, insertUser, updateUser, userView } from "./store.ts";
 
@@ -26,6 +27,7 @@ export function userRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/users" })
     .use(security(ctx))
     .use(routeAccess(ctx))
+    .use(userRules(ctx))
     .post(
       "/",
       async ({ body, set }) => {
