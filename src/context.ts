@@ -6,6 +6,8 @@
  * module may take an {@link AppContext} without climbing the layers.
  * @module
  */
+import type { JWTPayload } from "jose";
+import type { Principal } from "./access/principal.ts";
 import type { Config } from "./config.ts";
 import type { Sql } from "./db/database.ts";
 
@@ -65,6 +67,29 @@ export interface IdentityServices {
   authFailures: FailureCounter;
 }
 
+/** Signs and verifies our own access tokens (the `@elysiajs/jwt` decorator). */
+export interface TokenSigner {
+  sign(payload: Record<string, string | number>): Promise<string>;
+  verify(token?: string, options?: { algorithms?: string[] }): Promise<false | JWTPayload>;
+}
+
+/** What an {@link Authenticator} is given besides the request. */
+export interface AuthenticateOptions {
+  signer: TokenSigner;
+  /** Counts failed credentials of the client address (the request's first check; a re-check counts nothing). */
+  failures?: FailureCounter;
+  address?: string;
+  /** `performance.now()` from which cached decisions must be fresh (see src/http/auth_cache.ts). */
+  since: number;
+}
+
+/**
+ * One way of finding a request's caller: its principal, `null` when the
+ * request carries no credential of this kind, or a thrown 401/403 for a
+ * credential of this kind that does not (or no longer does) authenticate.
+ */
+export type Authenticator = (request: Request, options: AuthenticateOptions) => Promise<Principal | null>;
+
 /** Shared services of one app instance. */
 export interface AppContext {
   /** Distinguishes app instances (plugin de-duplication seed). */
@@ -77,6 +102,11 @@ export interface AppContext {
   limiter: RateLimiter;
   /** Password hashing bound, sign-in and authentication failure counters. */
   identity: IdentityServices;
+  /**
+   * Who a request's caller is, asked in order (the first principal wins);
+   * the composition root lists them (app credentials, then access tokens and API keys).
+   */
+  authenticators: readonly Authenticator[];
   startedAt: Date;
   /** Writes one structured log line. */
   log(line: Record<string, unknown>): void;
