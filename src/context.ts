@@ -88,7 +88,7 @@ export interface AuthenticateOptions {
  * request carries no credential of this kind, or a thrown 401/403 for a
  * credential of this kind that does not (or no longer does) authenticate.
  */
-export type Authenticator = (request: Request, options: AuthenticateOptions) => Promise<Principal | null>;
+type Authenticator = (request: Request, options: AuthenticateOptions) => Promise<Principal | null>;
 
 /** Shared services of one app instance. */
 export interface AppContext {
