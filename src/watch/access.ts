@@ -1,6 +1,6 @@
 /**
  * Who may see and drive watch mode (the lookups of the `watchAccess` and
- * `watchStartAccess` rules in `src/http/route_access.ts`): the decisions the
+ * `watchStartAccess` rules in ./route_rules.ts): the decisions the
  * watch-mode handlers used to write by hand, with domain errors.
  * @module
  */
