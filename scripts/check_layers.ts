@@ -9,7 +9,8 @@
  * 2. **Route modules are leaves of the tree**: a route module (a file named `routes.ts` or
  *    `*_routes.ts`) is imported only by `src/app.ts` or by another route module; domain modules,
  *    stores and `src/http/` never import one (lookups live in the domain, e.g. `lookup.ts`); the
- *    route plugins (`src/http/route_access.ts`, `src/http/security.ts`) are imported only by the route layer.
+ *    route plugins (`src/http/route_access.ts`, `src/http/security.ts`) are imported only by the
+ *    route layer: route modules and each capability's access rules (`route_rules.ts`).
  * 3. **Stores sit below `src/http/`**: `store.ts` and `*_store.ts` modules import no module of
  *    `src/http/`, type-only imports included (read from the source text, since the transpiler
  *    drops them). They throw the domain errors of `src/errors.ts` (which
@@ -17,14 +18,18 @@
  *    and the principal types from `src/access/principal.ts`. Imports listed in
  *    {@link STORE_HTTP_ALLOWED} are exempt, each with its reason; the list may only shrink.
  * 4. **No mutually importing folders**: when a module of folder A imports folder B, no module of
- *    B imports A (type-only imports excluded). The route layer (route modules and the two Elysia
- *    plugins only they `.use()`: `src/http/route_access.ts`, which loads every capability's
- *    resource for the access rules, and `src/http/security.ts`, which asks every authenticator,
- *    `src/http/auth.ts` and the apps' credentials, who the caller is) sits above every folder and
- *    is not counted as an importer, nor
- *    are the top-level files of `src/` (the composition root `app.ts`/`main.ts`/`service.ts` and
- *    the shared `errors.ts`/`config.ts`). Folders listed in {@link MUTUAL_ALLOWED} are
- *    exempt, each with its reason; the list may only shrink.
+ *    B imports A, type-only imports included. With {@link COUNT_ROUTE_LAYER} (or `--routes`) every
+ *    module counts, route modules and access rules included, and each top-level file of `src/`
+ *    is a node of its own; without it the route layer (route modules, `route_rules.ts` and the
+ *    two route plugins) and the top-level files are not counted as importers or targets.
+ *    Folders listed in {@link MUTUAL_ALLOWED} are exempt (with the route layer counted), each with
+ *    its reason; the list may only shrink.
+ * 5. **`src/http/` imports no domain**: it offers the mechanism (edge, errors, authentication
+ *    plugin, access macro) and imports only `src/http/`, `src/access/`, `src/db/` and the shared
+ *    top-level files (`context.ts`, `errors.ts`, `config.ts`, ...; not the composition root
+ *    `app.ts`/`main.ts`/`service.ts`), type-only imports included. The composition root hands
+ *    it what a domain knows (the authenticators of `AppContext`); capabilities declare their
+ *    access rules next to their routes.
  *
  * `--report` also prints the counts (modules, cycles, mutually importing folder pairs).
  * @module
@@ -32,14 +37,17 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-/** Folder pairs allowed to import each other, with the reason (sorted pair, `a<->b`). */
+/**
+ * Rule 4 counts the route layer and the top-level files (see the module comment). Off until the
+ * folder pairs that only the route layer makes are gone; `--routes` turns it on for one run.
+ */
+const COUNT_ROUTE_LAYER = process.argv.includes("--routes");
+
+/** Folder pairs allowed to import each other, with the reason (sorted pair, `a<->b`; only read with the route layer counted). */
 const MUTUAL_ALLOWED: Record<string, string> = {};
 
 /** Imports of `src/http/` modules that a store may keep (`store -> http module`), with the reason. */
-const STORE_HTTP_ALLOWED: Record<string, string> = {
-  "src/demo/store.ts -> src/http/context.ts":
-    "type AppContext: the demo publishes and hands the whole context to afterPublish (run queue, event hub, config); it is a domain module named store",
-};
+const STORE_HTTP_ALLOWED: Record<string, string> = {};
 
 const root = resolve(import.meta.dir, "..");
 const srcDir = join(root, "src");
@@ -88,9 +96,12 @@ function allImportsOf(file: string): string[] {
 }
 const folderOf = (f: string) => (f.split("/").length > 2 ? f.split("/")[1]! : "(root)");
 const isRouteModule = (f: string) => /(^|\/|_)routes\.ts$/.test(f);
-/** The route layer: route modules and the plugins only they use (access macro, authenticator); it sits above every domain folder. */
+/** The route plugins (access macro, authenticator): only the route layer uses them. */
 const ROUTE_PLUGINS = new Set(["src/http/route_access.ts", "src/http/security.ts"]);
-const isRouteLayer = (f: string) => isRouteModule(f) || ROUTE_PLUGINS.has(f);
+/** A capability's access rules (the route options its routes and those of the capabilities below it declare). */
+const isRouteRules = (f: string) => /(^|\/)route_rules\.ts$/.test(f);
+/** The route layer: route modules, access rules and the route plugins; it sits above every domain folder. */
+const isRouteLayer = (f: string) => isRouteModule(f) || isRouteRules(f) || ROUTE_PLUGINS.has(f);
 const isStore = (f: string) => /(^|\/|_)store\.ts$/.test(f);
 
 const problems: string[] = [];
@@ -165,14 +176,17 @@ for (const edge of Object.keys(STORE_HTTP_ALLOWED)) {
   if (!storeHttp.includes(edge)) problems.push(`STORE_HTTP_ALLOWED lists ${edge}, which is no longer imported: remove it`);
 }
 
-// 4. mutually importing folders
+// 4. mutually importing folders (type-only imports included)
+const nodeOf = (f: string) => (COUNT_ROUTE_LAYER && folderOf(f) === "(root)" ? f.slice("src/".length) : folderOf(f));
+const counted = (f: string) => COUNT_ROUTE_LAYER || (!isRouteLayer(f) && folderOf(f) !== "(root)");
+const allGraph = new Map(files.map((f) => [f, allImportsOf(f)]));
 const folderEdges = new Map<string, Set<string>>();
-for (const [from, tos] of graph) {
-  if (isRouteLayer(from)) continue;
+for (const [from, tos] of allGraph) {
+  if (!counted(from)) continue;
   for (const to of tos) {
-    const a = folderOf(from);
-    const b = folderOf(to);
-    if (a === b || a === "(root)" || b === "(root)") continue;
+    const a = nodeOf(from);
+    const b = nodeOf(to);
+    if (a === b || !counted(to)) continue;
     if (!folderEdges.has(a)) folderEdges.set(a, new Set());
     folderEdges.get(a)!.add(b);
   }
@@ -182,20 +196,36 @@ for (const [a, bs] of folderEdges) {
   for (const b of bs) if (a < b && folderEdges.get(b)?.has(a)) mutual.push(`${a}<->${b}`);
 }
 const evidence = (a: string, b: string) =>
-  [...graph].flatMap(([from, tos]) => (folderOf(from) === a && !isRouteLayer(from) ? tos.filter((t) => folderOf(t) === b).map((t) => `${from} -> ${t}`) : []));
-for (const pair of mutual) {
-  if (MUTUAL_ALLOWED[pair]) continue;
+  [...allGraph].flatMap(([from, tos]) => (nodeOf(from) === a && counted(from) ? tos.filter((t) => nodeOf(t) === b && counted(t)).map((t) => `${from} -> ${t}`) : []));
+for (const pair of mutual.sort()) {
+  if (COUNT_ROUTE_LAYER && MUTUAL_ALLOWED[pair]) continue;
   const [a, b] = pair.split("<->") as [string, string];
   problems.push(`folders ${a} and ${b} import each other: ${[...evidence(a, b), ...evidence(b, a)].join("; ")}`);
 }
-for (const pair of Object.keys(MUTUAL_ALLOWED)) {
-  if (!mutual.includes(pair)) problems.push(`MUTUAL_ALLOWED lists ${pair}, which no longer import each other: remove it`);
+if (COUNT_ROUTE_LAYER) {
+  for (const pair of Object.keys(MUTUAL_ALLOWED)) {
+    if (!mutual.includes(pair)) problems.push(`MUTUAL_ALLOWED lists ${pair}, which no longer import each other: remove it`);
+  }
+}
+
+// 5. src/http/ imports no domain folder (type-only imports included)
+const COMPOSITION_ROOT = new Set(["src/app.ts", "src/main.ts", "src/service.ts"]);
+const httpMayImport = (t: string) =>
+  ["http", "access", "db"].includes(folderOf(t)) || (folderOf(t) === "(root)" && !COMPOSITION_ROOT.has(t));
+const httpDomain: string[] = [];
+for (const [from, tos] of allGraph) {
+  if (folderOf(from) !== "http") continue;
+  for (const to of tos.filter((t) => !httpMayImport(t))) {
+    httpDomain.push(`${from} -> ${to}`);
+    problems.push(`${from} imports ${to}: src/http/ offers the mechanism and imports no domain; let the composition root hand it in, or declare the rule next to the capability's routes`);
+  }
 }
 
 if (process.argv.includes("--report")) {
   console.log(`modules: ${files.length}`);
   console.log(`import cycles: ${cycles.length} (${cycles.reduce((n, c) => n + c.length, 0)} modules)`);
-  console.log(`mutually importing folder pairs: ${mutual.length} ${mutual.join(" ")}`);
+  console.log(`mutually importing folder pairs${COUNT_ROUTE_LAYER ? " (route layer counted)" : ""}: ${mutual.length} ${mutual.join(" ")}`);
+  console.log(`src/http/ imports of a domain: ${httpDomain.length} ${httpDomain.join(", ")}`);
   console.log(`store imports of src/http/: ${storeHttp.length} ${storeHttp.join(", ")}`);
 }
 for (const p of problems) console.error(p);

@@ -7,7 +7,8 @@ import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
 import type { Config } from "./config.ts";
 import type { Sql } from "./db/database.ts";
-import { beginRequest, requestMeta, type AppContext } from "./http/context.ts";
+import type { AppContext } from "./context.ts";
+import { beginRequest, requestMeta } from "./http/request_meta.ts";
 import { handleError } from "./http/error_handler.ts";
 import { carriesJson, edgeLimits, guardRequest, type EdgeLimits } from "./http/edge.ts";
 import { checkJsonBody } from "./http/json_body.ts";
@@ -17,6 +18,8 @@ import { addEdgeResponses } from "./http/edge_openapi.ts";
 import { addServerRoot, hideServerPaths, mayHoldServerPath } from "./http/server_paths.ts";
 import { createRateLimiter } from "./http/rate_limit.ts";
 import { createIdentityServices } from "./auth/identity.ts";
+import { appCredentialPrincipal } from "./apps/scope.ts";
+import { authenticate, externalIdp } from "./credentials/authenticate.ts";
 import { clientAddressResolver } from "./http/client_address.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { statusRoutes } from "./status/routes.ts";
@@ -82,7 +85,7 @@ export function createContext(options: BuildOptions): AppContext {
   addServerRoot(options.config.dataDir);
   setCursorSecret(options.jwtSecret);
   addServerRoot(options.config.watchRoot);
-  return {
+  const ctx: AppContext = {
     id: crypto.randomUUID(),
     sql: options.sql,
     config: options.config,
@@ -90,9 +93,15 @@ export function createContext(options: BuildOptions): AppContext {
     jwtSecret: options.jwtSecret,
     limiter: createRateLimiter(options.config.rateLimitPerMinute),
     identity: createIdentityServices(options.sql, options.config),
+    // who the caller is: an in-package app's token (or an OAuth token at the app-token endpoint), else an access token or API key
+    authenticators: [
+      async (request) => (await appCredentialPrincipal(ctx, request)) ?? null,
+      async (request, auth) => await authenticate({ sql: ctx.sql, idp: externalIdp(ctx.config), ...auth }, request),
+    ],
     startedAt: new Date(),
     log: options.log ?? defaultLog,
   };
+  return ctx;
 }
 
 /** Builds the app's routes on a context; `options.mcp` supplies the MCP tools' implementations. */

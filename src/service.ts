@@ -8,7 +8,7 @@ import { openDatabase, secureDataDir, type Database } from "./db/database.ts";
 import { migrate } from "./db/migrate.ts";
 import { bootstrapAdmin, jwtSecret, type BootstrapResult } from "./auth/bootstrap.ts";
 import { buildApp, createContext, createHandler, type App, type HandlerOptions } from "./app.ts";
-import type { AppContext } from "./http/context.ts";
+import type { AppContext } from "./context.ts";
 import type { McpRoutesOptions } from "./mcp/routes.ts";
 import { resumeIndexing, waitForIndexing } from "./retrieval/index/indexer.ts";
 import { onEmbedderRecovered } from "./retrieval/embedding/embedder.ts";

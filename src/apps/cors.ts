@@ -6,7 +6,7 @@
  * sends its app token as `Authorization`, cookies are not allowed.
  * @module
  */
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { appRouteOf } from "./scope.ts";
 
 function allowedOrigin(ctx: AppContext, request: Request): string | null {

@@ -5,7 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 import { extractStoredArchive } from "../packages/archive_store.ts";
 import { extractionDir } from "../query/models.ts";

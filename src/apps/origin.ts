@@ -14,7 +14,7 @@
  * (`/sdk/publisher.js`, no credential in it) is served on both.
  * @module
  */
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { publicOrigin } from "../mcp/protected_resource.ts";
 
 const APP_FILE_PATH = /^\/api\/v0\/organizations\/[^/]+\/(?:environments|projects)\/[^/]+\/packages\/[^/]+\/app(?:\/.*)?$/;

@@ -20,10 +20,11 @@ import { Elysia, t } from "elysia";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { sessionPrincipal } from "./session.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { notFound, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../access/principal.ts";
 import { routeAccess } from "../http/route_access.ts";
+import { packageRules } from "../packages/route_rules.ts";
 import { security } from "../http/security.ts";
 import { packageFor } from "../packages/lookup.ts";
 import { pkgParams } from "../http/resource_params.ts";
@@ -321,6 +322,7 @@ function appsPlugin(ctx: AppContext, prefix: string) {
   return new Elysia({ prefix })
     .use(security(ctx))
     .use(routeAccess(ctx))
+    .use(packageRules(ctx))
     // the routes of this plugin (and only they, with the sign-in pages) also read the browser session cookie
     .derive(async ({ principal, request }) => ({ principal: principal ?? await sessionPrincipal(ctx, request) }))
     // app files: package viewer through `Authorization` or the session, or the asset capability of the page's `<base>`

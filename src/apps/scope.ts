@@ -6,8 +6,8 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import type { AppContext } from "../http/context.ts";
-import { groupTokenPrincipal, userById, userPrincipal } from "../http/auth.ts";
+import type { AppContext } from "../context.ts";
+import { groupTokenPrincipal, userById, userPrincipal } from "../credentials/authenticate.ts";
 import { type ApiError, forbidden, unauthenticated } from "../http/errors.ts";
 import type { Principal } from "../access/principal.ts";
 import { type Claims, looksLike, type PackageScope, type Subject, verifyCredential } from "./credentials.ts";

@@ -7,7 +7,7 @@
  */
 import { principalOf } from "./scope.ts";
 import { signCredential, subjectOf, verifyCredential } from "./credentials.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import type { Principal } from "../access/principal.ts";
 
 /** Name of the browser session cookie. */

@@ -5,12 +5,12 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { organizationRules } from "../organizations/route_rules.ts";
 import { isMember } from "../organizations/store.ts";
 import { findGroup } from "../groups/store.ts";
 import {
@@ -45,7 +45,7 @@ function withoutId<T extends { id: string }>(row: T): Omit<T, "id"> {
 export function attributeRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations/:org/attributes" })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(organizationRules(ctx))
     .get(
       "/",
       async ({ org, query, request, set }) => {

@@ -7,20 +7,8 @@
  */
 import type { Config } from "../config.ts";
 import { createSemaphore } from "../engine/semaphore.ts";
+import type { PasswordHasher } from "../context.ts";
 import { RateLimitedError } from "../errors.ts";
-
-/** Hashes and verifies passwords within the concurrency bound. */
-export interface PasswordHasher {
-  /** The argon2id hash of a password (new users, password changes). */
-  hash(password: string): Promise<string>;
-  /**
-   * Whether `password` matches `hash`; without a hash (unknown user, no password)
-   * a dummy hash is verified so both paths cost the same, and the answer is false.
-   */
-  verify(password: string, hash: string | null | undefined): Promise<boolean>;
-  /** Verifications running and waiting (benchmarks, tests). */
-  readonly load: { active: number; waiting: number };
-}
 
 /** Settings of {@link createPasswordHasher}. */
 export type PasswordSettings = Pick<Config, "passwordHashConcurrency" | "passwordHashQueue" | "passwordHashMemoryKib" | "passwordHashTimeCost">;

@@ -6,10 +6,10 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { unauthenticated, badRequest, forbidden } from "../http/errors.ts";
 import { security } from "../http/security.ts";
-import type { TokenSigner } from "../http/auth.ts";
+import type { TokenSigner } from "../context.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { accessTokenClaims, checkPassword } from "./signin.ts";
 import { sessionPrincipal } from "../apps/session.ts";

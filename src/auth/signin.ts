@@ -4,8 +4,8 @@
  * then the failure is counted.
  * @module
  */
-import type { AppContext } from "../http/context.ts";
-import { requestMeta } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
+import { requestMeta } from "../http/request_meta.ts";
 import { findLogin } from "../users/store.ts";
 import { signinKeys } from "./signin_guard.ts";
 

@@ -11,25 +11,9 @@
  */
 import type { Config } from "../config.ts";
 import type { Db } from "../db/database.ts";
+import type { SigninGuard, SigninKeys } from "../context.ts";
 import { RateLimitedError } from "../errors.ts";
 
-/** The two counters a sign-in attempt touches. */
-export interface SigninKeys {
-  /** `account:<user id>` for an existing user, else `login:<what was typed, lower case>`. */
-  account: string;
-  /** `address:<client address>`. */
-  address: string;
-}
-
-/** Checks and counts sign-in failures. */
-export interface SigninGuard {
-  /** Throws 429 (with `Retry-After`) when the account or the address is locked. */
-  check(keys: SigninKeys): Promise<void>;
-  /** Counts one failure on both keys. */
-  fail(keys: SigninKeys): Promise<void>;
-  /** A successful sign-in clears the account's counter (the address keeps its count). */
-  succeed(keys: SigninKeys): Promise<void>;
-}
 
 /** The keys of an attempt: the user's id when the login names one, else the login text. */
 export function signinKeys(options: { userId?: string | null; login: string; address?: string }): SigninKeys {

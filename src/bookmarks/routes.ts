@@ -5,12 +5,12 @@
  */
 import { Elysia, t } from "elysia";
 import { requiredUser } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import type { Principal } from "../access/principal.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { organizationRules } from "../organizations/route_rules.ts";
 import { security } from "../http/security.ts";
 import { workspaceFor } from "../workspaces/lookup.ts";
 import { BOOKMARK_TYPES, deleteBookmark, findBookmark, insertBookmark, listBookmarks, type BookmarkOwner } from "./store.ts";
@@ -47,7 +47,7 @@ export function bookmarkRoutes(ctx: AppContext) {
   const tags = ["bookmarks"];
   return new Elysia({ prefix: "/organizations/:org/bookmarks" })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(organizationRules(ctx))
     .post(
       "/",
       async ({ org, params, body, principal, set }) => {

@@ -6,8 +6,8 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
-import { requestMeta } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
+import { requestMeta } from "../http/request_meta.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
 import { publicAccess, routeAccess } from "../http/route_access.ts";

@@ -4,13 +4,13 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { readsConnectionErrors, routeAccess } from "../http/route_access.ts";
+import { environmentRules, readsConnectionErrors } from "../environments/route_rules.ts";
 import { envParams } from "../http/resource_params.ts";
 import { evictConnections, testConnection } from "./drivers.ts";
 import { CONNECTION_TYPES, type ConnectionType, DESTINATION_FIELDS, settingsField, splitSettings } from "./settings.ts";
@@ -89,7 +89,7 @@ function connectionPlugin(ctx: AppContext, prefix: string) {
     });
   return new Elysia({ prefix })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(environmentRules(ctx))
     .get(
       "/:env/connections",
       async ({ env, query, request, set }) => {

@@ -10,7 +10,7 @@
 import { Elysia, t } from "elysia";
 import pkgJson from "../../package.json" with { type: "json" };
 import { sessionPrincipal } from "../apps/session.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { notFound } from "../http/errors.ts";
 import { publicAccess } from "../http/route_access.ts";
 import { wantsHtml } from "../signin/links.ts";

@@ -5,9 +5,10 @@
  */
 import { Elysia, t } from "elysia";
 import { required, requiredUser } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { name, orgParams } from "../http/params.ts";
 import { routeAccess } from "../http/route_access.ts";
+import { organizationRules } from "../organizations/route_rules.ts";
 import { security } from "../http/security.ts";
 import { organizationView } from "../organizations/store.ts";
 import { createDemoEnvironment, createSandbox } from "./store.ts";
@@ -27,6 +28,7 @@ export function demoRoutes(ctx: AppContext) {
   return new Elysia()
     .use(security(ctx))
     .use(routeAccess(ctx))
+    .use(organizationRules(ctx))
     .post(
       "/organizations/:org/demo-environment",
       async ({ org, params, principal, body, set }) => {

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { connectionLookup } from "../connections/store.ts";
 import type { Db } from "../db/database.ts";
 import { deleteEnvironment, type EnvironmentRow, environmentView, type EnvironmentView, insertEnvironment } from "../environments/store.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import type { UserPrincipal } from "../access/principal.ts";
 import { deleteOrganization, insertOrganization, type OrganizationRow } from "../organizations/store.ts";
 import { publishVersion } from "../packages/publish.ts";

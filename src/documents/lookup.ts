@@ -5,7 +5,7 @@
  */
 import { effectiveRank } from "../access/store.ts";
 import { READ, roleName } from "../access/roles.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import type { Principal } from "../access/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { documentLevel } from "../permissions/levels.ts";

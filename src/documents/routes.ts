@@ -6,12 +6,13 @@
  */
 import { Elysia, t } from "elysia";
 import { required } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { ApiError, badRequest, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { documentRules } from "./route_rules.ts";
+import { workspaceRules } from "../workspaces/route_rules.ts";
 import { wsParams } from "../http/resource_params.ts";
 import { deleteDocument, documentView, insertDocument, listDocuments, updateDocument } from "./store.ts";
 
@@ -48,7 +49,8 @@ export function documentRoutes(ctx: AppContext) {
   const tags = ["documents"];
   return new Elysia({ prefix: "/organizations/:org/workspaces/:ws/documents" })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(documentRules(ctx))
+    .use(workspaceRules(ctx))
     .get(
       "/",
       async ({ wsOfDocs, query, principal, request, set }) => {

@@ -5,7 +5,7 @@
  */
 import { principalKey, type Principal } from "../access/principal.ts";
 import { READ } from "../access/roles.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
 import { NotFoundError } from "../errors.ts";
 import { findOrganization } from "../organizations/store.ts";

@@ -6,12 +6,13 @@
 import { Elysia, t } from "elysia";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { conflict, } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { environmentRules } from "./route_rules.ts";
+import { organizationRules } from "../organizations/route_rules.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
 import { join } from "node:path";
@@ -38,7 +39,8 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
   const tags = ["environments"];
   return new Elysia({ prefix })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(environmentRules(ctx))
+    .use(organizationRules(ctx))
     .get(
       "/",
       async ({ orgSeen: org, principal, query, request, set }) => {

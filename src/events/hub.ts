@@ -13,7 +13,7 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 
 /** Names of stored package events. */
 export type PackageEventName =

@@ -14,10 +14,10 @@ import { Elysia, t } from "elysia";
 import { acceptAppToken } from "../apps/scope.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { type Principal, rateLimitKey } from "../access/principal.ts";
 import { requestPrincipal, security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { packageRules } from "../packages/route_rules.ts";
 import type { Claims } from "../apps/credentials.ts";
 import { packageFor } from "../packages/lookup.ts";
 import { pkgParams } from "../http/resource_params.ts";
@@ -189,7 +189,7 @@ const STREAM_DOC = "`text/event-stream`. Every event has an `id:` of the package
 function eventsPlugin(ctx: AppContext, prefix: string, slots: StreamSlots) {
   return new Elysia({ prefix })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(packageRules(ctx))
     // `EventSource` cannot send headers: an app token may come as `?app_token=` (this route only)
     .derive(async ({ principal, request, query }): Promise<{ principal: Principal | null; appClaims: Claims | null }> => {
       const appToken = typeof query.app_token === "string" ? query.app_token : "";

@@ -3,7 +3,7 @@
  * organization or the group does not exist, 403 when it may not manage it.
  * @module
  */
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { ADMIN } from "../access/roles.ts";
 import { effectiveRank } from "../access/store.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";

@@ -3,7 +3,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { ADMIN } from "../access/roles.ts";
 import { isSystemAdmin, type Principal } from "../access/principal.ts";
 import { required } from "../http/auth.ts";
@@ -12,6 +12,8 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { groupParams, name, orgParams, pageQuery, parsePrincipal, userGroupParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
+import { groupRules } from "./route_rules.ts";
+import { organizationRules } from "../organizations/route_rules.ts";
 import { organizationFor } from "../organizations/lookup.ts";
 import { isMember } from "../organizations/store.ts";
 import { checkRename, groupFor } from "./access.ts";
@@ -67,6 +69,8 @@ export function groupRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations/:org/groups" })
     .use(security(ctx))
     .use(routeAccess(ctx))
+    .use(groupRules(ctx))
+    .use(organizationRules(ctx))
     .get(
       "/",
       async ({ org, query, request, set }) => {

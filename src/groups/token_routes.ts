@@ -4,11 +4,11 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { sha256Hex } from "../http/auth.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { groupParams, name } from "../http/params.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { groupRules } from "./route_rules.ts";
 import { security } from "../http/security.ts";
 import { deleteToken, insertToken, listTokens } from "./store.ts";
 
@@ -50,7 +50,7 @@ const tags = ["groups"];
 export function groupTokenRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations/:org/groups/:group/tokens" })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(groupRules(ctx))
     .post(
       "/",
       async ({ group, query, body, set }) => {

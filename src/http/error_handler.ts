@@ -5,8 +5,8 @@
  * @module
  */
 import { ApiError, errorResponse } from "./errors.ts";
-import type { AppContext } from "./context.ts";
-import { requestMeta } from "./context.ts";
+import type { AppContext } from "../context.ts";
+import { requestMeta } from "./request_meta.ts";
 import { bodyExceeded } from "./edge.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, RateLimitedError, ValidationError } from "../errors.ts";

@@ -9,7 +9,7 @@
  * (`parse: "none"`: uploads, MCP, OAuth) are not parsed by Elysia and pass.
  * @module
  */
-import { requestMeta } from "./context.ts";
+import { requestMeta } from "./request_meta.ts";
 import { ApiError } from "./errors.ts";
 
 /** `onTransform` hook: refuses a parsed body that is not an object, and malformed JSON, with `400 VALIDATION_ERROR`. */

@@ -3,16 +3,8 @@
  * bursts up to that number; over it, `429 RATE_LIMIT_EXCEEDED` with `Retry-After`.
  * @module
  */
+import type { FailureCounter, RateLimiter } from "../context.ts";
 import { ApiError } from "./errors.ts";
-
-/** A limiter holding one bucket per key, in this process. */
-export interface RateLimiter {
-  /**
-   * Takes `count` tokens (default 1) for the key, or none and throws 429 when
-   * fewer are left (a request of several messages is refused whole).
-   */
-  take(key: string, count?: number): void;
-}
 
 interface Bucket {
   tokens: number;
@@ -65,13 +57,6 @@ export function createRateLimiter(perMinute: number, options: RateLimiterOptions
   };
 }
 
-/** Counts failures per key in a one-minute window (invalid Bearer tokens and API keys per client address). */
-export interface FailureCounter {
-  /** Throws 429 with `Retry-After` when the key already has the maximum of failures in its window. */
-  check(key: string): void;
-  /** Counts one failure. */
-  fail(key: string): void;
-}
 
 /** Creates a counter allowing `max` failures per key per `windowMs` (default one minute). */
 export function createFailureCounter(max: number, options: RateLimiterOptions & { windowMs?: number } = {}): FailureCounter {

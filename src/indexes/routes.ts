@@ -4,14 +4,14 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { notFound } from "../http/errors.ts";
 import { required } from "../http/auth.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { packageRules } from "../packages/route_rules.ts";
 import { versionParams } from "../http/resource_params.ts";
 import { builtViews } from "../rls/visibility.ts";
 import { findIndex, indexCursor, type IndexView, listIndexes } from "./store.ts";
@@ -25,7 +25,7 @@ function indexPlugin(ctx: AppContext, prefix: string) {
   const tags = ["indexes"];
   return new Elysia({ prefix })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(packageRules(ctx))
     .get(
       "/:env/packages/:pkg/versions/:versionId/indexes",
       async ({ pkg, version, principal, query, request, set }) => {

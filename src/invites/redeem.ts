@@ -11,8 +11,8 @@
 import { apiErrorOf } from "../http/error_handler.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { signinKeys } from "../auth/signin_guard.ts";
-import type { AppContext } from "../http/context.ts";
-import { requestMeta } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
+import { requestMeta } from "../http/request_meta.ts";
 import { badRequest, conflict, unauthenticated } from "../http/errors.ts";
 import { insertOrganization, type NewOrganization, type OrganizationRow } from "../organizations/store.ts";
 import { findUser, insertUser } from "../users/store.ts";

@@ -14,7 +14,7 @@
 import { readdir, rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { CompiledModel } from "../engine/compile.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { cachedLocation, deleteOrphanFiles, fetchFile, isFile } from "./files.ts";
 import { rewriteModel } from "./rewrite.ts";
 import { type ServedMaterialization, servedMaterializations } from "./store.ts";

@@ -5,13 +5,13 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { notFound } from "../http/errors.ts";
 import { versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { packageRules } from "../packages/route_rules.ts";
 import { pkgParams } from "../http/resource_params.ts";
 import type { PackageRow } from "../packages/store.ts";
 import { resolveVersion, type VersionRow } from "../versions/store.ts";
@@ -37,7 +37,7 @@ function modelPlugin(ctx: AppContext, prefix: string) {
   const tags = ["models"];
   return new Elysia({ prefix })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(packageRules(ctx))
     .get(
       "/:env/packages/:pkg/models",
       async ({ pkg, principal, query }) => {

@@ -16,7 +16,7 @@
  * so a form posted from elsewhere, or with altered hidden fields, is refused.
  * @module
  */
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { RateLimitedError } from "../errors.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { serviceOrigin } from "../mcp/protected_resource.ts";

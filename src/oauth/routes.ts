@@ -8,8 +8,8 @@
  */
 import { publicAccess } from "../http/route_access.ts";
 import { Elysia } from "elysia";
-import type { AppContext } from "../http/context.ts";
-import { requestMeta } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
+import { requestMeta } from "../http/request_meta.ts";
 import { createRateLimiter } from "../http/rate_limit.ts";
 import { ApiError } from "../http/errors.ts";
 import { oauthError } from "./params.ts";

@@ -8,7 +8,7 @@
  * access tokens issued under it, which the MCP endpoint checks).
  * @module
  */
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { serviceOrigin } from "../mcp/protected_resource.ts";
 import { checkScope, formFields, oauthError, oauthJson } from "./params.ts";
 import {

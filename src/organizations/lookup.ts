@@ -4,7 +4,7 @@
  * @module
  */
 import { roleName } from "../access/roles.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { type Principal, principalKey } from "../access/principal.ts";
 import { NotFoundError, ForbiddenError } from "../errors.ts";
 import { authGeneration, decisionCache } from "../http/auth_cache.ts";

@@ -3,13 +3,14 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { required, requiredUser } from "../http/auth.ts";
 import { conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
+import { organizationRules } from "./route_rules.ts";
 import { linkInvite, redeemInvite } from "../invites/store.ts";
 import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
 import { join } from "node:path";
@@ -48,6 +49,7 @@ export function organizationRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations" })
     .use(security(ctx))
     .use(routeAccess(ctx))
+    .use(organizationRules(ctx))
     .post(
       "/",
       async ({ body, principal, request, set }) => {
@@ -75,7 +77,7 @@ export function organizationRoutes(ctx: AppContext) {
       {
         body: orgBody,
         headers: t.Object({ "x-invite-token": t.Optional(t.String({ maxLength: 64 })) }),
-        access: "custom:invite-or-system-admin",
+        orgCreateAccess: "invite-or-system-admin",
         detail: {
           summary: "Create an organization (system admin, or any logged-in user with an invite)",
           description: "A system admin creates organizations freely. Any other user needs a Bearer access token and header " +

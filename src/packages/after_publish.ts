@@ -4,7 +4,7 @@
  * @module
  */
 import { join } from "node:path";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { enqueueRun } from "../runs/worker.ts";
 import { emitPackageEvent } from "../events/hub.ts";
 import type { Published } from "./publish.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import { MODEL, READ, roleName } from "../access/roles.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import type { Db } from "../db/database.ts";
 import type { Principal } from "../access/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { MODEL, READ } from "../access/roles.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
@@ -13,7 +13,8 @@ import { forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { environmentRules } from "../environments/route_rules.ts";
+import { packageRules } from "./route_rules.ts";
 import { connectionLookup } from "../connections/store.ts";
 import { envParams } from "../http/resource_params.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
@@ -68,7 +69,8 @@ function packagePlugin(ctx: AppContext, prefix: string) {
   const tags = ["packages"];
   return new Elysia({ prefix })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(environmentRules(ctx))
+    .use(packageRules(ctx))
     .get(
       "/:env/packages",
       async ({ env, principal, query, request, set }) => {
@@ -201,7 +203,8 @@ function isNotebook(path: string): boolean {
 function organizationPackagesPlugin(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations" })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(environmentRules(ctx))
+    .use(packageRules(ctx))
     .get(
       "/:org/packages",
       async ({ orgSeen: org, principal, query, request, set }) => {

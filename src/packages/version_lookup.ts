@@ -2,7 +2,7 @@
  * Looking up a package version for an operation (404 / 403 as `packageFor`).
  * @module
  */
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import type { Principal } from "../access/principal.ts";
 import { NotFoundError } from "../errors.ts";
 import { packageFor } from "./lookup.ts";

@@ -2,11 +2,11 @@
  * Who may read and manage the permissions of a resource, at every level: the
  * resource is located from its path, the caller's rank on it is read once, and
  * the decision (manage, own grant or request) is taken here. Used by the
- * `permissionAccess` rule of the access macro (src/http/route_access.ts).
+ * `permissionAccess` rule of the permission routes (./route_rules.ts).
  * @module
  */
 import type { Db } from "../db/database.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { ADMIN, ROLES, roleName } from "../access/roles.ts";
 import { effectiveRank } from "../access/store.ts";
 import type { PrincipalRef, Principal } from "../access/principal.ts";

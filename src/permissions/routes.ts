@@ -6,7 +6,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { isSystemAdmin, type PrincipalRef, type Principal } from "../access/principal.ts";
 import { ROLES } from "../access/roles.ts";
 import { required } from "../http/auth.ts";
@@ -14,7 +14,7 @@ import { environmentScoped } from "../http/aliases.ts";
 import { badRequest, conflict, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { pageQuery, parsePrincipal, principalParam } from "../http/params.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { permissionRules } from "./route_rules.ts";
 import { security } from "../http/security.ts";
 import { isMember } from "../organizations/store.ts";
 import { managesWorkspace, self, type Located, type PermissionLevel } from "./access.ts";
@@ -70,7 +70,7 @@ function permissionRoutes(ctx: AppContext, spec: PermissionLevel) {
   const tags = [spec.tag];
   return new Elysia({ prefix: `${spec.path}/permissions` })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(permissionRules(ctx))
     .get(
       "/",
       async ({ grants: { loc, only }, query, request, set }) => {

@@ -4,7 +4,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { badRequest, conflict } from "../http/errors.ts";
 import { parsePrincipal, userGroupParam } from "../http/params.ts";
 import { routeAccess } from "../http/route_access.ts";

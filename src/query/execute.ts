@@ -10,7 +10,7 @@
  */
 import { type ColumnSchema, QueryError, runQuery, type Semaphore, withReadableFiles } from "../engine/mod.ts";
 import { hideServerPaths } from "../http/server_paths.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { MODEL } from "../access/roles.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
 import type { Principal } from "../access/principal.ts";

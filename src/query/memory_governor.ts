@@ -20,7 +20,7 @@
  * @module
  */
 import { forgetCompiledQueries, releaseIdlePackageDuckDB } from "../engine/mod.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { modelCacheOf } from "./models.ts";
 
 /** Longest pause between two sweeps, ms. */

@@ -25,7 +25,7 @@ import {
   QueryError,
   readModelFiles,
 } from "../engine/mod.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { notFound } from "../http/errors.ts";
 import { extractStoredArchive } from "../packages/archive_store.ts";
 

@@ -9,7 +9,8 @@
 import { appTokenOf } from "../apps/scope.ts";
 import { Elysia, t } from "elysia";
 import { QueryError } from "../engine/mod.ts";
-import { type AppContext, requestMeta } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
+import { requestMeta } from "../http/request_meta.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { ApiError, badRequest, notFound } from "../http/errors.ts";

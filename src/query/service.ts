@@ -13,7 +13,7 @@
  * @module
  */
 import { createSemaphore, QueryError, setEngineLimits } from "../engine/mod.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
 import { type Principal, principalLabel } from "../access/principal.ts";
 import type { QueryLogEntry, QueryStatus } from "../query_log/store.ts";

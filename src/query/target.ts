@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { READ } from "../access/roles.ts";
 import { principalKey, type Principal } from "../access/principal.ts";
 import { authGeneration, decisionCache } from "../http/auth_cache.ts";

@@ -5,12 +5,12 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { badRequest } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { organizationRules } from "../organizations/route_rules.ts";
 import { listEntries } from "./store.ts";
 
 const logQuery = t.Object({
@@ -24,7 +24,7 @@ const logQuery = t.Object({
 export function queryLogRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations/:org/query-log" })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(organizationRules(ctx))
     .get(
       "/",
       async ({ org, query, principal, request, set }) => {

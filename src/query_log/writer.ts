@@ -17,7 +17,7 @@
  * and every hour (timer unref'd: it never keeps the process alive).
  * @module
  */
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { insertEntries, pruneEntries, type QueryLogEntry } from "./store.ts";
 
 /** Records query log entries of one app context. */

@@ -11,7 +11,7 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { required } from "../http/auth.ts";
 import { badRequest } from "../http/errors.ts";
 import type { Principal } from "../access/principal.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { badRequest } from "../http/errors.ts";
 import type { Principal } from "../access/principal.ts";
 import { buildContextResult, type ContextResult } from "./answer/context_result.ts";

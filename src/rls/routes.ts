@@ -7,11 +7,12 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { notFound } from "../http/errors.ts";
 import { name } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { groupRules } from "../groups/route_rules.ts";
+import { organizationRules } from "../organizations/route_rules.ts";
 import { isMember } from "../organizations/store.ts";
 import { effectiveValues } from "../attributes/effective.ts";
 
@@ -21,7 +22,8 @@ const tags = ["attributes"];
 export function effectiveValueRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/organizations/:org" })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(groupRules(ctx))
+    .use(organizationRules(ctx))
     .get(
       "/users/:userName/attributes",
       async ({ org, params }) => {

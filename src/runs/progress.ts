@@ -11,7 +11,7 @@
  */
 import type { Db } from "../db/database.ts";
 import { emitPackageEvent, type PackageKey } from "../events/hub.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 
 /** The package stream and version a run's events are about. */
 export interface RunTarget {

@@ -5,14 +5,14 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { required } from "../http/auth.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery, uuid } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { packageRules } from "../packages/route_rules.ts";
 import { versionParams } from "../http/resource_params.ts";
 import type { Principal } from "../access/principal.ts";
 import { type BuiltView, builtViews } from "../rls/visibility.ts";
@@ -92,7 +92,7 @@ function runPlugin(ctx: AppContext, prefix: string) {
   const tags = ["runs"];
   return new Elysia({ prefix })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(packageRules(ctx))
     .post(
       "/:env/packages/:pkg/versions/:versionId/runs",
       async ({ version, pkg, principal, body, set, request }) => {

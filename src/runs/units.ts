@@ -14,7 +14,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { writeSourceParquet } from "../engine/parquet_writer.ts";
 import { type ModelMetadata, withReadableFiles } from "../engine/mod.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { builtIndexValues, completeIndexBuild, failIndexBuild, type IndexKey, startIndexBuild } from "../indexes/store.ts";
 import { cachedLocation, hashFile, isFile } from "../materializations/files.ts";
 import { retireFiles, serveMaterializations } from "../materializations/serve.ts";

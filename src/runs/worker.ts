@@ -8,7 +8,7 @@
  * @module
  */
 import type { ModelMetadata } from "../engine/mod.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { sweepMaterializationFiles } from "../materializations/serve.ts";
 import { evictVersions } from "../query/models.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";

@@ -3,7 +3,7 @@
  * token and app routes (so they do not import the sign-in route module).
  * @module
  */
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { publicOrigin } from "../mcp/protected_resource.ts";
 
 /** Whether a path would be read by a browser as another host (`//host`, `/\host`; tabs and newlines, which URL parsers drop, left out first). */

@@ -6,7 +6,8 @@
  */
 import { Elysia } from "elysia";
 import { clearSessionCookie, sessionCookie } from "../apps/session.ts";
-import { type AppContext, requestMeta } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
+import { requestMeta } from "../http/request_meta.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { RateLimitedError } from "../errors.ts";
 import { publicAccess } from "../http/route_access.ts";

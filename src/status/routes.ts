@@ -3,7 +3,7 @@
  * @module
  */
 import { Elysia } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { required } from "../http/auth.ts";
 import { readableEnvironments } from "../environments/store.ts";
 import { security } from "../http/security.ts";

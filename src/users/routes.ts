@@ -3,13 +3,14 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { required } from "../http/auth.ts";
 import { badRequest, conflict, forbidden, notFound } from "../http/errors.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { name } from "../http/params.ts";
 import type { Principal } from "../access/principal.ts";
 import { routeAccess } from "../http/route_access.ts";
+import { userRules } from "./route_rules.ts";
 import { security } from "../http/security.ts";
 import { deleteUser, findUser, insertUser, updateUser, userView } from "./store.ts";
 
@@ -26,6 +27,7 @@ export function userRoutes(ctx: AppContext) {
   return new Elysia({ prefix: "/users" })
     .use(security(ctx))
     .use(routeAccess(ctx))
+    .use(userRules(ctx))
     .post(
       "/",
       async ({ body, set }) => {

@@ -5,13 +5,13 @@
  */
 import { emitPackageEvent } from "../events/hub.ts";
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { environmentScoped } from "../http/aliases.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { packageRules } from "../packages/route_rules.ts";
 import { pkgParams } from "../http/resource_params.ts";
 import { runInFlight } from "../runs/store.ts";
 import { evictVersions } from "../query/models.ts";
@@ -82,7 +82,7 @@ function versionPlugin(ctx: AppContext, prefix: string) {
   const tags = ["versions"];
   return new Elysia({ prefix })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(packageRules(ctx))
     .get(
       "/:env/packages/:pkg/versions",
       async ({ pkg, query, request, set }) => {

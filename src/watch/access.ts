@@ -1,13 +1,13 @@
 /**
  * Who may see and drive watch mode (the lookups of the `watchAccess` and
- * `watchStartAccess` rules in `src/http/route_access.ts`): the decisions the
+ * `watchStartAccess` rules in ./route_rules.ts): the decisions the
  * watch-mode handlers used to write by hand, with domain errors.
  * @module
  */
 import { effectiveRank } from "../access/store.ts";
 import { isSystemAdmin, principalKey, type Principal } from "../access/principal.ts";
 import { MODEL, READ } from "../access/roles.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { environmentFor, organizationRank } from "../environments/lookup.ts";
 import type { EnvironmentRow } from "../environments/store.ts";

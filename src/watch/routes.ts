@@ -6,10 +6,10 @@
  * @module
  */
 import { Elysia, t } from "elysia";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { required } from "../http/auth.ts";
 import { name } from "../http/params.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { watchRules } from "./route_rules.ts";
 import { security } from "../http/security.ts";
 import { statusErrorsAsSeen, visibleStatus } from "./access.ts";
 import { startWatching, stopWatching, watchStatus } from "./watcher.ts";
@@ -33,7 +33,7 @@ export function watchRoutes(ctx: AppContext) {
   const tags = ["data"];
   return new Elysia({ prefix: "/watch-mode" })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(watchRules(ctx))
     .get("/status", ({ watch, principal }) => statusErrorsAsSeen(ctx, required(principal), visibleStatus(watchStatus(ctx, watch.orgId), watch), watch), {
       query: orgQuery,
       watchAccess: "reader",

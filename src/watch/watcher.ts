@@ -18,7 +18,7 @@ import { connectionLookup } from "../connections/store.ts";
 import { sha256Hex } from "../engine/mod.ts";
 import { emitPackageEvent, listenerCount } from "../events/hub.ts";
 import { hideServerPaths } from "../http/server_paths.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { conflict } from "../http/errors.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
 import { NAME_PATTERN } from "../http/params.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import { ADMIN, MODEL, READ, roleName } from "../access/roles.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import type { Principal } from "../access/principal.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { workspaceLevel } from "../permissions/levels.ts";

@@ -6,12 +6,12 @@
  */
 import { Elysia, t } from "elysia";
 import { required } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { notFound } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { workspaceRules } from "./route_rules.ts";
 import { wsParams } from "../http/resource_params.ts";
 import { addPackageAccess, listPackageAccess, removePackageAccess, } from "./store.ts";
 
@@ -22,7 +22,7 @@ export function workspacePackageRoutes(ctx: AppContext) {
   const tags = ["workspacePermissions"];
   return new Elysia({ prefix: "/organizations/:org/workspaces/:ws/packages" })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(workspaceRules(ctx))
     .get(
       "/",
       async ({ ws, query, principal, request, set }) => {

@@ -6,12 +6,13 @@
 import { Elysia, t } from "elysia";
 import { ADMIN, READ } from "../access/roles.ts";
 import { required, requiredUser } from "../http/auth.ts";
-import type { AppContext } from "../http/context.ts";
+import type { AppContext } from "../context.ts";
 import { badRequest, conflict } from "../http/errors.ts";
 import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
-import { routeAccess } from "../http/route_access.ts";
+import { organizationRules } from "../organizations/route_rules.ts";
+import { workspaceRules } from "./route_rules.ts";
 import {
   deleteWorkspace,
   insertWorkspace,
@@ -43,7 +44,8 @@ export function workspaceRoutes(ctx: AppContext) {
   const tags = ["workspaces"];
   return new Elysia({ prefix: "/organizations/:org/workspaces" })
     .use(security(ctx))
-    .use(routeAccess(ctx))
+    .use(organizationRules(ctx))
+    .use(workspaceRules(ctx))
     .get(
       "/",
       async ({ org, query, principal, request, set }) => {

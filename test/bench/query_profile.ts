@@ -22,7 +22,7 @@ import { readConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { checkDuckDBSql, jsonSafe, engineLimits } from "../../src/engine/mod.ts";
 import { openSession } from "../../src/engine/duckdb_session.ts";
-import { userById } from "../../src/http/auth.ts";
+import { userById } from "../../src/credentials/authenticate.ts";
 import { authGeneration } from "../../src/http/auth_cache.ts";
 import type { Principal } from "../../src/access/principal.ts";
 import { servedMaterializations } from "../../src/materializations/store.ts";

@@ -28,7 +28,7 @@ import type { Connection } from "@malloydata/malloy";
 import { environmentConnection, listConnections, type ConnectionRow } from "../../connections/store.ts";
 import { openPackageDuckDB } from "../../engine/duckdb_sandbox.ts";
 import { MODEL } from "../../access/roles.ts";
-import type { AppContext } from "../../http/context.ts";
+import type { AppContext } from "../../context.ts";
 import type { Principal } from "../../access/principal.ts";
 import { listPackages } from "../../packages/store.ts";
 import { extractedVersionDir } from "../../query/models.ts";

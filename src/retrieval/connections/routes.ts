@@ -11,9 +11,10 @@
  */
 import { Elysia, t } from "elysia";
 import { required } from "../../http/auth.ts";
-import type { AppContext } from "../../http/context.ts";
+import type { AppContext } from "../../context.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
-import { readsConnectionErrors, routeAccess } from "../../http/route_access.ts";
+import { routeAccess } from "../../http/route_access.ts";
+import { readsConnectionErrors } from "../../environments/route_rules.ts";
 import { security } from "../../http/security.ts";
 import { environmentFor } from "../../environments/lookup.ts";
 import { findConnection } from "../../connections/store.ts";

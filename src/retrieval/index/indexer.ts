@@ -15,7 +15,7 @@
  */
 import { join } from "node:path";
 import { type ModelMetadata, readModelFiles } from "../../engine/mod.ts";
-import type { AppContext } from "../../http/context.ts";
+import type { AppContext } from "../../context.ts";
 import { connectionLookup } from "../../connections/store.ts";
 import { extractStoredArchive } from "../../packages/archive_store.ts";
 import { setIndexStatus } from "../../versions/store.ts";

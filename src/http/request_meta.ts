@@ -1,29 +1,8 @@
 /**
- * What every route plugin receives: the database, the configuration and the
- * per-process services.
+ * Per-request facts (request id, start, principal, route, client address)
+ * that the edge records and the logger reads after the response.
  * @module
  */
-import type { Config } from "../config.ts";
-import type { Sql } from "../db/database.ts";
-import type { RateLimiter } from "./rate_limit.ts";
-import type { IdentityServices } from "../auth/identity.ts";
-
-/** Shared services of one app instance. */
-export interface AppContext {
-  /** Distinguishes app instances (plugin de-duplication seed). */
-  id: string;
-  sql: Sql;
-  config: Config;
-  /** `embedded` (PGlite) or `server`. */
-  dbKind: "embedded" | "server";
-  jwtSecret: string;
-  limiter: RateLimiter;
-  /** Password hashing bound, sign-in and authentication failure counters. */
-  identity: IdentityServices;
-  startedAt: Date;
-  /** Writes one structured log line. */
-  log(line: Record<string, unknown>): void;
-}
 
 /** Per-request facts the logger reads after the response. */
 export interface RequestMeta {
