@@ -12,6 +12,11 @@ import { DamagedFileError, fileChunks, findChunkedFile, putChunkedFile, writeChu
 import { ConflictError } from "../errors.ts";
 import { extractArchiveFile, type ReadArchiveOptions } from "../engine/mod.ts";
 
+/** Directory of extracted package archives (`DATA_DIR/packages`), one folder per archive sha256. */
+export function extractionDir(config: { dataDir: string }): string {
+  return join(config.dataDir, "packages");
+}
+
 /** Package archives in the chunked-file store. */
 const ARCHIVES: ChunkedKind = { files: "package_blobs", chunks: "package_blob_chunks", label: "archive" };
 

@@ -27,7 +27,7 @@ import {
 } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { notFound } from "../http/errors.ts";
-import { extractStoredArchive } from "../packages/archive_store.ts";
+import { extractionDir, extractStoredArchive } from "../packages/archive_store.ts";
 
 /** The per-node state of one app context. */
 interface NodeModels {
@@ -65,11 +65,6 @@ export function evictVersions(ctx: AppContext, versionUuids: Iterable<string>): 
   const cache = perContext.get(ctx)?.cache;
   if (!cache) return;
   for (const uuid of versionUuids) cache.deleteVersion(uuid);
-}
-
-/** Directory of extracted package archives (`DATA_DIR/packages`). */
-export function extractionDir(ctx: AppContext): string {
-  return join(ctx.config.dataDir, "packages");
 }
 
 /** What {@link compiledModelFor} compiles. */
@@ -123,12 +118,12 @@ export async function extractedVersionDir(ctx: AppContext, target: Pick<ModelTar
 /** The extracted folder of the version's archive, extracting it on first use on this node. */
 async function extracted(ctx: AppContext, state: NodeModels, target: Pick<ModelTarget, "versionId" | "blobSha256" | "packageName">): Promise<string> {
   const sha = target.blobSha256;
-  const dir = join(extractionDir(ctx), sha);
+  const dir = join(extractionDir(ctx.config), sha);
   if (await stat(dir).then((s) => s.isDirectory(), () => false)) return dir;
   let pending = state.extracting.get(sha);
   if (!pending) {
     pending = (async () => {
-      const dir = await extractStoredArchive(ctx.sql, sha, { cacheDir: extractionDir(ctx), read: { maxBytes: ctx.config.maxPackageBytes } });
+      const dir = await extractStoredArchive(ctx.sql, sha, { cacheDir: extractionDir(ctx.config), read: { maxBytes: ctx.config.maxPackageBytes } });
       if (!dir) throw notFound(`the archive of version ${target.versionId} of package '${target.packageName}' is missing; publish the version again`);
       return dir;
     })();
