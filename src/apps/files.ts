@@ -7,7 +7,7 @@ import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { AppContext } from "../http/context.ts";
 import { badRequest, notFound } from "../http/errors.ts";
-import { extractionDir, extractStoredArchive } from "../packages/archive_store.ts";
+import { extractionDir, extractStoredArchive } from "../archives/store.ts";
 
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",

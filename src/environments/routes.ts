@@ -13,7 +13,7 @@ import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
-import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
+import { archivesOf, removeUnusedExtractions } from "../archives/store.ts";
 import { join } from "node:path";
 import {
   deleteEnvironment,

@@ -11,7 +11,7 @@ import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { linkInvite, redeemInvite } from "../invites/store.ts";
-import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
+import { archivesOf, removeUnusedExtractions } from "../archives/store.ts";
 import { join } from "node:path";
 import { guardedInvite, redeemWithPassword } from "../invites/redeem.ts";
 import {

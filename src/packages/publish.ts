@@ -26,7 +26,7 @@ import { insertModelMetadata } from "../models/store.ts";
 import { checkAccessAnnotations } from "../rls/publish_check.ts";
 import { DESCRIBE_MODEL, type PublishedModelFacts } from "./describe_model.ts";
 import { insertVersion, type VersionRow } from "../versions/store.ts";
-import { putArchive } from "./archive_store.ts";
+import { putArchive } from "../archives/store.ts";
 import { type PublishForm, type UploadedArchive, uploadDirOf } from "./publish_form.ts";
 import { ensurePackage, updatePackage } from "./store.ts";
 
@@ -165,39 +165,6 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
     if ((error as { code?: string }).code === "23505") throw duplicate(target, form.versionId);
     throw error;
   }
-}
-
-/** The archives (sha256) the versions of some packages use; read before deleting them. */
-export async function archivesOf(db: Db, where: { packageId?: string; envId?: string; orgId?: string }): Promise<string[]> {
-  const rows = await db`
-    SELECT DISTINCT v.blob_sha256 AS sha FROM package_versions v JOIN packages p ON p.id = v.package_id
-    JOIN environments e ON e.id = p.env_id
-    WHERE (${where.packageId ?? null}::uuid IS NULL OR p.id = ${where.packageId ?? null}::uuid)
-      AND (${where.envId ?? null}::uuid IS NULL OR e.id = ${where.envId ?? null}::uuid)
-      AND (${where.orgId ?? null}::uuid IS NULL OR e.org_id = ${where.orgId ?? null}::uuid)`;
-  return rows.map((r) => r.sha as string);
-}
-
-/**
- * After a delete committed: removes the extracted folder (`<cacheDir>/<sha>`)
- * of each of these archives that no version refers to any more (an archive
- * shared with another package stays). Returns how many folders went.
- */
-export async function removeUnusedExtractions(db: Db, cacheDir: string, shas: string[]): Promise<number> {
-  if (shas.length === 0) return 0;
-  const used = new Set(
-    (await db`SELECT DISTINCT blob_sha256 AS sha FROM package_versions WHERE blob_sha256 IN ${db(shas)}`).map((r) => r.sha as string),
-  );
-  let removed = 0;
-  for (const sha of shas) {
-    if (used.has(sha) || !/^[0-9a-f]{64}$/.test(sha)) continue;
-    const dir = join(cacheDir, sha);
-    if (!(await exists(dir))) continue;
-    await closePackageDuckDB(dir);
-    await removeExtracted(dir);
-    removed++;
-  }
-  return removed;
 }
 
 /** A notebook that does not compile: published anyway (not queryable), its failing cells marked. */

@@ -18,9 +18,10 @@ import { connectionLookup } from "../connections/store.ts";
 import { envParams } from "../http/resource_params.ts";
 import { evictVersions, versionUuidsOf } from "../query/models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
-import { archiveChunks, findArchive } from "./archive_store.ts";
+import { archiveChunks, findArchive } from "../archives/store.ts";
 import { versionRestricted } from "../rls/visibility.ts";
-import { archivesOf, publishVersion, removeUnusedExtractions } from "./publish.ts";
+import { publishVersion } from "./publish.ts";
+import { archivesOf, removeUnusedExtractions } from "../archives/store.ts";
 import { readPublishForm, uploadDirOf } from "./publish_form.ts";
 import {
   deletePackage,

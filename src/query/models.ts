@@ -27,7 +27,7 @@ import {
 } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { notFound } from "../http/errors.ts";
-import { extractionDir, extractStoredArchive } from "../packages/archive_store.ts";
+import { extractionDir, extractStoredArchive } from "../archives/store.ts";
 
 /** The per-node state of one app context. */
 interface NodeModels {

@@ -12,7 +12,7 @@ import { deflateSync } from "fflate";
 import postgres from "postgres";
 import { readArchive } from "../../src/engine/archive.ts";
 import { removeExtracted } from "../../src/engine/extract.ts";
-import { extractStoredArchive } from "../../src/packages/archive_store.ts";
+import { extractStoredArchive } from "../../src/archives/store.ts";
 import { removeStaleUploads } from "../../src/packages/publish_form.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { migrate, MIGRATIONS_DIR } from "../../src/db/migrate.ts";

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { type ModelMetadata, readModelFiles } from "../../engine/mod.ts";
 import type { AppContext } from "../../http/context.ts";
 import { connectionLookup } from "../../connections/store.ts";
-import { extractStoredArchive } from "../../packages/archive_store.ts";
+import { extractStoredArchive } from "../../archives/store.ts";
 import { setIndexStatus } from "../../versions/store.ts";
 import { getEmbedder } from "../embedding/embedder.ts";
 import { embedEntities, entityVectorKey } from "./entity_vectors.ts";
