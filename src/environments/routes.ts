@@ -12,7 +12,7 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
-import { evictVersions, versionUuidsOf } from "../query/models.ts";
+import { evictVersions, versionUuidsOf } from "../archives/compiled_models.ts";
 import { archivesOf, removeUnusedExtractions } from "../archives/store.ts";
 import { join } from "node:path";
 import {

@@ -16,7 +16,7 @@ import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { connectionLookup } from "../connections/store.ts";
 import { envParams } from "../http/resource_params.ts";
-import { evictVersions, versionUuidsOf } from "../query/models.ts";
+import { evictVersions, versionUuidsOf } from "../archives/compiled_models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
 import { archiveChunks, findArchive } from "../archives/store.ts";
 import { versionRestricted } from "../rls/visibility.ts";

@@ -24,7 +24,7 @@ import {
   type MaterializationKey,
   startMaterialization,
 } from "../materializations/store.ts";
-import { compiledModelFor, type ModelTarget } from "../query/models.ts";
+import { compiledModelFor, type ModelTarget } from "../archives/compiled_models.ts";
 import { autoIndexValues } from "../retrieval/index/auto_values.ts";
 import { distinctValueCount, indexValuesLimit } from "../indexes/values.ts";
 import { dimensionValues, type IndexedValue } from "../retrieval/index/indexed_values.ts";

@@ -10,7 +10,7 @@
 import type { ModelMetadata } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { sweepMaterializationFiles } from "../materializations/serve.ts";
-import { evictVersions } from "../query/models.ts";
+import { evictVersions } from "../archives/compiled_models.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { allUnits, planUnits, type RunScope, versionModels } from "./plan.ts";
 import {

@@ -27,7 +27,7 @@ import { authGeneration } from "../../src/http/auth_cache.ts";
 import type { Principal } from "../../src/access/principal.ts";
 import { servedMaterializations } from "../../src/materializations/store.ts";
 import { queryLogWriter } from "../../src/query_log/writer.ts";
-import { compiledModelFor } from "../../src/query/models.ts";
+import { compiledModelFor } from "../../src/archives/compiled_models.ts";
 import { createQueryRunner } from "../../src/query/service.ts";
 import { findQueryTarget } from "../../src/query/store.ts";
 import { queryModelDef, rulesOfQuery } from "../../src/rls/enforce.ts";

@@ -31,7 +31,7 @@ import { MODEL } from "../../access/roles.ts";
 import type { AppContext } from "../../http/context.ts";
 import type { Principal } from "../../access/principal.ts";
 import { listPackages } from "../../packages/store.ts";
-import { extractedVersionDir } from "../../query/models.ts";
+import { extractedVersionDir } from "../../archives/compiled_models.ts";
 import { hideServerPaths } from "../../http/server_paths.ts";
 import { versionRestricted } from "../../rls/visibility.ts";
 import { latestVersion } from "../../versions/store.ts";

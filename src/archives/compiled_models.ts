@@ -5,8 +5,9 @@
  * model path (bounded by count and approximate bytes; cold compiles and warm
  * hits logged through `ctx.log`).
  *
- * This module imports nothing of the routes, so package and version routes
- * can evict through {@link evictVersions} without an import cycle.
+ * It sits with the archives it extracts, below query, runs, retrieval and
+ * the package, version and environment routes, which compile through it or
+ * evict through {@link evictVersions}; it imports none of them.
  * @module
  */
 import { readFile, stat } from "node:fs/promises";
@@ -27,7 +28,7 @@ import {
 } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { notFound } from "../http/errors.ts";
-import { extractionDir, extractStoredArchive } from "../archives/store.ts";
+import { extractionDir, extractStoredArchive } from "./store.ts";
 
 /** The per-node state of one app context. */
 interface NodeModels {
