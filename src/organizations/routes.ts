@@ -13,7 +13,8 @@ import { routeAccess } from "../http/route_access.ts";
 import { linkInvite, redeemInvite } from "../invites/store.ts";
 import { archivesOf, removeUnusedExtractions } from "../archives/store.ts";
 import { join } from "node:path";
-import { guardedInvite, redeemWithPassword } from "../invites/redeem.ts";
+import { guardedInvite } from "../invites/redeem.ts";
+import { redeemWithPassword } from "./redeem.ts";
 import {
   deleteOrganization,
   insertOrganization,
