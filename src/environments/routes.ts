@@ -13,8 +13,7 @@ import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { evictVersions, versionUuidsOf } from "../archives/compiled_models.ts";
-import { archivesOf, removeUnusedExtractions } from "../archives/store.ts";
-import { join } from "node:path";
+import { archivesOf, extractionDir, removeUnusedExtractions } from "../archives/store.ts";
 import {
   deleteEnvironment,
   environmentView,
@@ -92,7 +91,7 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
         await beginRetrying(ctx.sql, (tx) => deleteEnvironment(tx, env.id));
         evictVersions(ctx, versions);
         // extracted package folders no version uses any more go too
-        await removeUnusedExtractions(ctx.sql, join(ctx.config.dataDir, "packages"), archives);
+        await removeUnusedExtractions(ctx.sql, extractionDir(ctx.config), archives);
         set.status = 204;
       },
       {

@@ -11,8 +11,7 @@ import { name, orgParams, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { linkInvite, redeemInvite } from "../invites/store.ts";
-import { archivesOf, removeUnusedExtractions } from "../archives/store.ts";
-import { join } from "node:path";
+import { archivesOf, extractionDir, removeUnusedExtractions } from "../archives/store.ts";
 import { guardedInvite } from "../invites/redeem.ts";
 import { redeemWithPassword } from "./redeem.ts";
 import {
@@ -117,7 +116,7 @@ export function organizationRoutes(ctx: AppContext) {
         const archives = await archivesOf(ctx.sql, { orgId: org.id });
         await beginRetrying(ctx.sql, (tx) => deleteOrganization(tx, org.id));
         // extracted package folders no version uses any more go too
-        await removeUnusedExtractions(ctx.sql, join(ctx.config.dataDir, "packages"), archives);
+        await removeUnusedExtractions(ctx.sql, extractionDir(ctx.config), archives);
         set.status = 204;
       },
       { params: orgParams, orgAccess: "admin", detail: { summary: "Delete an organization and everything in it (irreversible)", tags: ["organizations"] } },
