@@ -27,7 +27,7 @@ import {
   readModelFiles,
 } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
-import { notFound } from "../http/errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { extractionDir, extractStoredArchive } from "./store.ts";
 
 /** The per-node state of one app context. */
@@ -82,7 +82,7 @@ export interface ModelTarget {
 
 /**
  * The compiled model of a version's model file: from the cache, or extracted
- * (once per node) and compiled. 404 when the version has no such model file.
+ * (once per node) and compiled. A NotFoundError when the version has no such model file.
  */
 export async function compiledModelFor(ctx: AppContext, target: ModelTarget): Promise<CompiledModel> {
   const state = nodeModels(ctx);
@@ -91,7 +91,7 @@ export async function compiledModelFor(ctx: AppContext, target: ModelTarget): Pr
     const isFile = await stat(join(dir, target.modelPath)).then((s) => s.isFile(), () => false);
     const publisher = await readFile(join(dir, "publisher.json"), "utf8").then((text) => JSON.parse(text) as unknown, () => null);
     if (!isFile || declaredModels(publisher)?.(target.modelPath) === false) {
-      throw notFound(`model '${target.modelPath}' not found in version ${target.versionId} of package '${target.packageName}'; list its models with GET .../packages/${target.packageName}/models`);
+      throw new NotFoundError(`model '${target.modelPath}' not found in version ${target.versionId} of package '${target.packageName}'; list its models with GET .../packages/${target.packageName}/models`);
     }
     const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };
     const pkg = createPackageRuntime(await modelFiles(dir), dir, { lookupConnection: connectionLookup(ctx.sql, target.envId, keys) });
@@ -125,7 +125,7 @@ async function extracted(ctx: AppContext, state: NodeModels, target: Pick<ModelT
   if (!pending) {
     pending = (async () => {
       const dir = await extractStoredArchive(ctx.sql, sha, { cacheDir: extractionDir(ctx.config), read: { maxBytes: ctx.config.maxPackageBytes } });
-      if (!dir) throw notFound(`the archive of version ${target.versionId} of package '${target.packageName}' is missing; publish the version again`);
+      if (!dir) throw new NotFoundError(`the archive of version ${target.versionId} of package '${target.packageName}' is missing; publish the version again`);
       return dir;
     })();
     state.extracting.set(sha, pending);

@@ -6,10 +6,10 @@
  * `src/organizations/redeem.ts`.
  * @module
  */
-import { apiErrorOf } from "../http/error_handler.ts";
 import { signinKeys } from "../auth/signin_guard.ts";
 import type { AppContext } from "../http/context.ts";
 import { requestMeta } from "../http/context.ts";
+import { DomainError, ForbiddenError, NotFoundError } from "../errors.ts";
 
 /**
  * Runs `use` of an invite token the caller presented, as a guess of a secret:
@@ -25,8 +25,8 @@ export async function guardedInvite<T>(ctx: AppContext, request: Request, invite
   try {
     return await use();
   } catch (error) {
-    const api = apiErrorOf(error);
-    if (api && (api.status === 403 || api.status === 404 || /invite token/.test(api.message))) await ctx.identity.signin.fail(keys);
+    const refused = error instanceof ForbiddenError || error instanceof NotFoundError;
+    if (refused || (error instanceof DomainError && /invite token/.test(error.message))) await ctx.identity.signin.fail(keys);
     throw error;
   }
 }

@@ -10,7 +10,7 @@
  */
 import { checkPassword } from "../auth/signin.ts";
 import type { AppContext } from "../http/context.ts";
-import { badRequest, conflict, unauthenticated } from "../http/errors.ts";
+import { AuthenticationError, ConflictError, ValidationError } from "../errors.ts";
 import { guardedInvite } from "../invites/redeem.ts";
 import { linkInvite, redeemInvite } from "../invites/store.ts";
 import { findUser, insertUser } from "../users/store.ts";
@@ -41,16 +41,16 @@ async function redeem(ctx: AppContext, request: Request, options: { invite: stri
   let passwordHash: string | undefined;
   if (existing) {
     const signedIn = await checkPassword(ctx, request, { userName: user.userName }, user.password);
-    if (!signedIn) throw unauthenticated("user name or password is wrong");
+    if (!signedIn) throw new AuthenticationError("user name or password is wrong");
     userId = signedIn.id;
   } else {
-    if (!user.email) throw badRequest("a new user needs user.email (and user.password) to redeem an invite");
+    if (!user.email) throw new ValidationError("a new user needs user.email (and user.password) to redeem an invite");
     passwordHash = await ctx.identity.passwords.hash(user.password);
   }
   return await ctx.sql.begin(async (tx) => {
     if (!userId) {
       const [dup] = await tx`SELECT 1 FROM users WHERE user_name = ${user.userName} OR lower(email) = lower(${user.email!})`;
-      if (dup) throw conflict(`user name '${user.userName}' or email '${user.email}' is already used; sign in with that user's password`);
+      if (dup) throw new ConflictError(`user name '${user.userName}' or email '${user.email}' is already used; sign in with that user's password`);
       const created = await insertUser(tx, {
         userName: user.userName,
         email: user.email!,
@@ -62,7 +62,7 @@ async function redeem(ctx: AppContext, request: Request, options: { invite: stri
     }
     await redeemInvite(tx, invite, userId);
     const [exists] = await tx`SELECT 1 FROM organizations WHERE name = ${org.name}`;
-    if (exists) throw conflict(`organization '${org.name}' already exists; pick another name`);
+    if (exists) throw new ConflictError(`organization '${org.name}' already exists; pick another name`);
     const created = await insertOrganization(tx, org, userId);
     await linkInvite(tx, invite, created.id);
     return created;

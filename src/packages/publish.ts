@@ -21,7 +21,7 @@ import {
   sha256Hex,
 } from "../engine/mod.ts";
 import type { PackageFiles } from "../engine/archive.ts";
-import { ApiError, conflict } from "../http/errors.ts";
+import { ConflictError } from "../errors.ts";
 import { insertModelMetadata } from "../models/store.ts";
 import { checkAccessAnnotations } from "../rls/publish_check.ts";
 import { DESCRIBE_MODEL, type PublishedModelFacts } from "./describe_model.ts";
@@ -73,8 +73,8 @@ async function versionTaken(db: Db, target: PublishTarget, versionId: string): P
   return !!r;
 }
 
-function duplicate(target: PublishTarget, versionId: string): ApiError {
-  return conflict(`version ${versionId} of package '${target.packageName}' already exists; publish a new version id (versions are immutable)`);
+function duplicate(target: PublishTarget, versionId: string): ConflictError {
+  return new ConflictError(`version ${versionId} of package '${target.packageName}' already exists; publish a new version id (versions are immutable)`);
 }
 
 /**
@@ -167,6 +167,19 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
   }
 }
 
+/** A compile problem as the engine's refusal lists it. */
+interface CompileProblem {
+  file?: string;
+  line?: number;
+  column?: number;
+  message?: string;
+}
+
+/** The problems of the engine's compile refusal (its `details.problems`), `undefined` for any other failure. */
+function compileProblems(error: unknown): CompileProblem[] | undefined {
+  return (error as { details?: { problems?: CompileProblem[] } } | null | undefined)?.details?.problems;
+}
+
 /** A notebook that does not compile: published anyway (not queryable), its failing cells marked. */
 interface NotebookReport {
   file: string;
@@ -192,7 +205,7 @@ async function compileTolerantOfNotebooks(files: PackageFiles, packageDir: strin
   try {
     return { ...(await compilePackage(files, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs, key, describe: DESCRIBE_MODEL })), notebooks: [] as NotebookReport[] };
   } catch (error) {
-    const problems = (error instanceof ApiError ? error.details.problems : undefined) as { file?: string; line?: number; column?: number; message?: string }[] | undefined;
+    const problems = compileProblems(error);
     if (!problems?.length || !problems.every((p) => typeof p.file === "string" && p.file.endsWith(".malloynb") && files.has(p.file))) throw error;
     const failing = new Set(problems.map((p) => p.file!));
     const rest: PackageFiles = new Map([...files].filter(([path]) => !failing.has(path)));

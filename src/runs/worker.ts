@@ -145,7 +145,7 @@ export interface EnqueueRun {
 }
 
 /**
- * Plans (400 for unknown source or dimension names) and queues a run, then
+ * Plans (a ValidationError for unknown source or dimension names) and queues a run, then
  * wakes the worker. Returns the run id.
  */
 export async function enqueueRun(ctx: AppContext, request: EnqueueRun): Promise<string> {
