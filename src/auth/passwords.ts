@@ -6,7 +6,7 @@
  * @module
  */
 import type { Config } from "../config.ts";
-import { createSemaphore } from "../engine/semaphore.ts";
+import { createSemaphore } from "../engine/query/semaphore.ts";
 import { RateLimitedError } from "../errors.ts";
 
 /** Hashes and verifies passwords within the concurrency bound. */

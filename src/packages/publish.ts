@@ -20,7 +20,7 @@ import {
   removeExtracted,
   sha256Hex,
 } from "../engine/mod.ts";
-import type { PackageFiles } from "../engine/archive.ts";
+import type { PackageFiles } from "../engine/zip/archive.ts";
 import { ConflictError } from "../errors.ts";
 import { insertModelMetadata } from "../models/store.ts";
 import { checkAccessAnnotations } from "../rls/publish_check.ts";

@@ -9,7 +9,7 @@
  */
 import type { Explore, Model } from "@malloydata/malloy";
 import type { CompiledModel } from "../engine/mod.ts";
-import type { ModelMetadata } from "../engine/metadata.ts";
+import type { ModelMetadata } from "../engine/compile/metadata.ts";
 import { type AccessRules, accessRules, type DeclaredRules, declaredRules } from "./lineage.ts";
 
 /** A declared parameter (or argument) of a source: what a bound attribute must fill. */

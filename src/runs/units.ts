@@ -12,7 +12,7 @@
  */
 import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { writeSourceParquet } from "../engine/parquet_writer.ts";
+import { writeSourceParquet } from "../engine/materialize/parquet_writer.ts";
 import { type ModelMetadata, withReadableFiles } from "../engine/mod.ts";
 import type { AppContext } from "../http/context.ts";
 import { builtIndexValues, completeIndexBuild, failIndexBuild, type IndexKey, startIndexBuild } from "../indexes/store.ts";

@@ -21,7 +21,7 @@ import { type QueryRecord, Result } from "@malloydata/malloy";
 import { readConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { checkDuckDBSql, jsonSafe, engineLimits } from "../../src/engine/mod.ts";
-import { openSession } from "../../src/engine/duckdb_session.ts";
+import { openSession } from "../../src/engine/duckdb/session.ts";
 import { userById } from "../../src/http/auth.ts";
 import { authGeneration } from "../../src/http/auth_cache.ts";
 import type { Principal } from "../../src/access/principal.ts";

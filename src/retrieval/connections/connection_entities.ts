@@ -26,7 +26,7 @@ import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { Connection } from "@malloydata/malloy";
 import { environmentConnection, listConnections, type ConnectionRow } from "../../connections/store.ts";
-import { openPackageDuckDB } from "../../engine/duckdb_sandbox.ts";
+import { openPackageDuckDB } from "../../engine/duckdb/sandbox.ts";
 import { MODEL } from "../../access/roles.ts";
 import type { AppContext } from "../../http/context.ts";
 import type { Principal } from "../../access/principal.ts";

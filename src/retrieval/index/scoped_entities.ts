@@ -12,7 +12,7 @@
  * @module
  */
 import type { Db } from "../../db/database.ts";
-import type { ModelMetadata } from "../../engine/metadata.ts";
+import type { ModelMetadata } from "../../engine/compile/metadata.ts";
 import { principalKey, type Principal } from "../../access/principal.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
 import { findOrganization } from "../../organizations/store.ts";

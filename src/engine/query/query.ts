@@ -10,6 +10,10 @@
  *   (`run: source -> view`); when the source has no such view but the model
  *   has a top-level `query: queryName`, that query runs.
  * - `queryName` alone: the model's top-level `query: queryName`.
+ *
+ * The folder `query/`: this runner, the counting semaphore that bounds it
+ * (semaphore.ts), the owner-bound LRU of its caches (owned_lru.ts) and the
+ * names of the Malloy text the platform writes (malloy_names.ts).
  * @module
  */
 
@@ -25,9 +29,9 @@ import {
   Result,
   API,
 } from "@malloydata/malloy";
-import type { CompiledModel } from "./compile.ts";
-import { QueryError, problemsOf, redactPath } from "./problems.ts";
-import { NOT_ALLOWED_PREFIX } from "./guards/sql_guard.ts";
+import type { CompiledModel } from "../compile/compile.ts";
+import { QueryError, problemsOf, redactPath } from "../problems.ts";
+import { NOT_ALLOWED_PREFIX } from "../guards/sql_guard.ts";
 import { ownedLru } from "./owned_lru.ts";
 import { createSemaphore, type Semaphore } from "./semaphore.ts";
 import { quoteName } from "./malloy_names.ts";
