@@ -17,7 +17,8 @@
  */
 import { isSourceDef, type ModelDef } from "@malloydata/malloy";
 import type { CompiledModel } from "../engine/mod.ts";
-import { type AccessRules, accessRules } from "./lineage.ts";
+import { accessRules } from "./lineage.ts";
+import type { AccessRules } from "./rule_notes.ts";
 import { declaredOf, trustedBy } from "./source_rules.ts";
 import { cachedGate, gateHolds } from "./gate_expression.ts";
 
