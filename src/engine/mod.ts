@@ -61,15 +61,9 @@ export {
   modelMetadata,
   type SourceMetadata,
 } from "./compile/metadata.ts";
-export {
-  type ColumnSchema,
-  type GivenInput,
-  forgetCompiledQueries,
-  jsonSafe,
-  queryWithGivens,
-  runQuery,
-  type RunQueryOptions,
-} from "./query/query.ts";
+export { jsonSafe, runQuery } from "./query/query.ts";
+export type { ColumnSchema, RunQueryOptions } from "./query/options.ts";
+export { forgetCompiledQueries, type GivenInput, queryWithGivens } from "./query/prepare.ts";
 export { type Problem, QueryError } from "./problems.ts";
 export { createSemaphore, type Semaphore } from "./query/semaphore.ts";
 export {

@@ -81,7 +81,7 @@ const REDUCED_PER_DEF = 64;
  * `caller` (its groups of the package's organization, its givens) may query it: every
  * source and named query reaching a rule the caller fails is left out of
  * its contents and exports. The same object for the same names left out, so
- * compiled queries are cached per caller view (src/engine/query/query.ts).
+ * compiled queries are cached per caller view (src/engine/query/prepare.ts).
  */
 export function callerModel(compiled: CompiledModel, def: ModelDef, caller: CallerFacts): CallerModel {
   const hidden = new Map<string, AuthorizeRule>();

@@ -197,7 +197,7 @@ const BOUND_ENTRIES = 256;
 /**
  * The compiled query with its bound parameters filled by exactly these
  * values, per compiled query object: the engine generates the SQL of a query
- * object once (src/engine/query/query.ts), so a query bound to one set of values is
+ * object once (src/engine/query/prepare.ts), so a query bound to one set of values is
  * rewritten and turned into SQL once and is never answered for other values.
  * The key is every attribute's argument (type and literal), in a fixed order.
  */
