@@ -41,7 +41,12 @@ export class RateLimitedError extends DomainError {
   }
 }
 
-/** A value the caller sent is not valid for its field. */
+/** A value the caller sent is not valid for its field (or a package it sent does not pass a check: `details.problems`). */
 export class ValidationError extends DomainError {
   override name = "ValidationError";
+}
+
+/** The credentials the caller sent do not sign it in (a wrong user name or password). */
+export class AuthenticationError extends DomainError {
+  override name = "AuthenticationError";
 }

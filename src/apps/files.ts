@@ -7,8 +7,7 @@ import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { AppContext } from "../context.ts";
 import { badRequest, notFound } from "../http/errors.ts";
-import { extractStoredArchive } from "../packages/archive_store.ts";
-import { extractionDir } from "../query/models.ts";
+import { extractionDir, extractStoredArchive } from "../archives/store.ts";
 
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
@@ -61,9 +60,9 @@ export function appPath(raw: string): string {
 
 /** The extracted folder of a stored archive (extracted on first use on this node). */
 export async function extractedDir(ctx: AppContext, sha256: string): Promise<string> {
-  const dir = join(extractionDir(ctx), sha256);
+  const dir = join(extractionDir(ctx.config), sha256);
   if (await stat(dir).then((s) => s.isDirectory(), () => false)) return dir;
-  const extracted = await extractStoredArchive(ctx.sql, sha256, { cacheDir: extractionDir(ctx), read: { maxBytes: ctx.config.maxPackageBytes } });
+  const extracted = await extractStoredArchive(ctx.sql, sha256, { cacheDir: extractionDir(ctx.config), read: { maxBytes: ctx.config.maxPackageBytes } });
   if (!extracted) throw notFound("the archive of this version is missing; publish it again");
   return extracted;
 }

@@ -29,7 +29,7 @@ import { security } from "../http/security.ts";
 import { packageFor } from "../packages/lookup.ts";
 import { pkgParams } from "../http/resource_params.ts";
 import type { PackageRow } from "../packages/store.ts";
-import { signInUrl, wantsHtml } from "../signin/links.ts";
+import { signInUrl, wantsHtml } from "./signin_links.ts";
 import { resolveVersion } from "../versions/store.ts";
 import { signCredential, spendLaunch, subjectOf, verifyCredential } from "./credentials.ts";
 import { appFile, appPath, contentTypeOf, extractedDir } from "./files.ts";

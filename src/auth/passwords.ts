@@ -6,7 +6,7 @@
  * @module
  */
 import type { Config } from "../config.ts";
-import { createSemaphore } from "../engine/semaphore.ts";
+import { createSemaphore } from "../engine/query/semaphore.ts";
 import type { PasswordHasher } from "../context.ts";
 import { RateLimitedError } from "../errors.ts";
 

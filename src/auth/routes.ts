@@ -14,7 +14,7 @@ import { routeAccess } from "../http/route_access.ts";
 import { accessTokenClaims, checkPassword } from "./signin.ts";
 import { sessionPrincipal } from "../apps/session.ts";
 import { subjectOf } from "../apps/credentials.ts";
-import { foreignOrigin } from "../signin/links.ts";
+import { foreignOrigin } from "../apps/signin_links.ts";
 
 /** Lifetime of a token got with the browser session (seconds; JWT_TTL_S when that is shorter). */
 const SESSION_TOKEN_TTL_S = 900;

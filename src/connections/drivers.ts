@@ -10,7 +10,7 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Connection } from "@malloydata/malloy";
 import { parse as parsePgUrl } from "pg-connection-string";
-import { engineLimits } from "../engine/duckdb_limits.ts";
+import { engineLimits } from "../engine/duckdb/limits.ts";
 import { guardBigQuery } from "../engine/guards/bigquery_guard.ts";
 import { guardMysql } from "../engine/guards/mysql_guard.ts";
 import { guardSnowflake } from "../engine/guards/snowflake_guard.ts";

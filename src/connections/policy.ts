@@ -6,13 +6,12 @@
  * (tests) each keep their own.
  * @module
  */
-import type { Config } from "../config.ts";
 import { type HostPolicy, hostPolicy } from "./host_policy.ts";
 
 const policies = new WeakMap<object, HostPolicy>();
 
-/** The policy of a configuration (`ALLOWED_CONNECTION_HOSTS`). */
-export function connectionHostPolicy(config: Pick<Config, "allowedConnectionHosts">): HostPolicy {
+/** The policy of a configuration (its `allowedConnectionHosts`, from `ALLOWED_CONNECTION_HOSTS`). */
+export function connectionHostPolicy(config: { allowedConnectionHosts: string[] }): HostPolicy {
   return hostPolicy(config.allowedConnectionHosts);
 }
 

@@ -13,7 +13,7 @@ import { sessionPrincipal } from "../apps/session.ts";
 import type { AppContext } from "../context.ts";
 import { notFound } from "../http/errors.ts";
 import { publicAccess } from "../http/route_access.ts";
-import { wantsHtml } from "../signin/links.ts";
+import { wantsHtml } from "../apps/signin_links.ts";
 import { landingPage, PAGE_HEADERS } from "../signin/page.ts";
 import { consoleAssets } from "./bundle.ts";
 import { CONSOLE_HEADERS, consolePage } from "./page.ts";

@@ -13,7 +13,8 @@ import type { AppContext } from "../context.ts";
 import type { UserPrincipal } from "../access/principal.ts";
 import { deleteOrganization, insertOrganization, type OrganizationRow } from "../organizations/store.ts";
 import { publishVersion } from "../packages/publish.ts";
-import { afterPublish, packageCacheDir } from "../packages/after_publish.ts";
+import { afterPublish } from "../packages/after_publish.ts";
+import { extractionDir } from "../archives/store.ts";
 import { readFolder, zipFolderFiles } from "../watch/folder.ts";
 
 /** Folder of the sample package shipped with the service. */
@@ -72,7 +73,7 @@ export async function createDemoEnvironment(
     const published = await publishVersion(ctx.sql, {
       target: { envId: env.id, packageName: DEMO_PACKAGE, createdBy: options.creatorUserId },
       form: { packageMeta: {}, versionId: "1.0.0", pinLatest: true, zip },
-    }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys), compileTimeoutMs: ctx.config.compileTimeoutMs });
+    }, { cacheDir: extractionDir(ctx.config), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys), compileTimeoutMs: ctx.config.compileTimeoutMs });
     await afterPublish(ctx, published, { envId: env.id, packageName: DEMO_PACKAGE, source: "demo" });
     const pkgPath = `${options.pathPrefix}/organizations/${org.name}/environments/${env.name}/packages/${DEMO_PACKAGE}`;
     return {

@@ -13,9 +13,8 @@ import { name, pageQuery } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { environmentRules } from "./route_rules.ts";
 import { organizationRules } from "../organizations/route_rules.ts";
-import { evictVersions, versionUuidsOf } from "../query/models.ts";
-import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
-import { join } from "node:path";
+import { evictVersions, versionUuidsOf } from "../archives/compiled_models.ts";
+import { archivesOf, extractionDir, removeUnusedExtractions } from "../archives/store.ts";
 import {
   deleteEnvironment,
   environmentView,
@@ -94,7 +93,7 @@ function environmentPlugin(ctx: AppContext, prefix: string) {
         await beginRetrying(ctx.sql, (tx) => deleteEnvironment(tx, env.id));
         evictVersions(ctx, versions);
         // extracted package folders no version uses any more go too
-        await removeUnusedExtractions(ctx.sql, join(ctx.config.dataDir, "packages"), archives);
+        await removeUnusedExtractions(ctx.sql, extractionDir(ctx.config), archives);
         set.status = 204;
       },
       {

@@ -7,6 +7,7 @@ import type { Db } from "../db/database.ts";
 import { principalKey, type Principal } from "../access/principal.ts";
 import { roleName } from "../access/roles.ts";
 import { lockRunsBeforeDelete } from "../db/lock_order.ts";
+import { deleteOrphanBlobs } from "../archives/store.ts";
 
 /** An environment as the API shows it. */
 export interface EnvironmentView {
@@ -161,10 +162,3 @@ export async function deleteEnvironment(db: Db, envId: string): Promise<void> {
   await deleteOrphanBlobs(db);
 }
 
-/** Removes stored archives that no version refers to. */
-export async function deleteOrphanBlobs(db: Db): Promise<number> {
-  const rows = await db`
-    DELETE FROM package_blobs b WHERE NOT EXISTS (SELECT 1 FROM package_versions v WHERE v.blob_sha256 = b.sha256)
-    RETURNING sha256`;
-  return rows.length;
-}

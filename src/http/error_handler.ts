@@ -4,12 +4,12 @@
  * (500, logged with the request id, never echoed).
  * @module
  */
-import { ApiError, errorResponse } from "./errors.ts";
+import { ApiError, errorResponse, unauthenticated } from "./errors.ts";
 import type { AppContext } from "../context.ts";
 import { requestMeta } from "./request_meta.ts";
 import { bodyExceeded } from "./edge.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
-import { ConflictError, DomainError, ForbiddenError, NotFoundError, RateLimitedError, ValidationError } from "../errors.ts";
+import { AuthenticationError, ConflictError, DomainError, ForbiddenError, NotFoundError, RateLimitedError, ValidationError } from "../errors.ts";
 
 interface ValidationLike {
   type?: string;
@@ -61,6 +61,7 @@ export function apiErrorOf(error: unknown): ApiError | null {
   if (error instanceof ForbiddenError) return new ApiError("INSUFFICIENT_PERMISSIONS", error.message, details);
   if (error instanceof ConflictError) return new ApiError("CONFLICT", error.message, details);
   if (error instanceof ValidationError) return new ApiError("VALIDATION_ERROR", error.message, details);
+  if (error instanceof AuthenticationError) return unauthenticated(error.message);
   if (error instanceof RateLimitedError) {
     return new ApiError("RATE_LIMIT_EXCEEDED", error.message, { ...details, headers: { "Retry-After": String(error.retryAfterSeconds) } });
   }

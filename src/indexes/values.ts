@@ -4,9 +4,9 @@
  * the N most frequent values; the default keeps {@link DEFAULT_INDEX_VALUES}.
  * @module
  */
-import type { CompiledModel } from "../engine/compile.ts";
-import { runQuery } from "../engine/query.ts";
-import { quoteName, quotePath } from "../engine/malloy_names.ts";
+import type { CompiledModel } from "../engine/compile/compile.ts";
+import { runQuery } from "../engine/query/query.ts";
+import { quoteName, quotePath } from "../engine/query/malloy_names.ts";
 import { badRequest } from "../http/errors.ts";
 
 /** Values kept per `#(index)` dimension without `#(index_values)`. */

@@ -1,31 +1,15 @@
 /**
- * Redeeming an invite without a session: `POST /organizations` with
- * `X-Invite-Token` and a `user` object in the body. A new user name creates
- * the user with that password (and email); an existing user name signs in with
- * the password (counted like any sign-in). Either way, in one transaction, the
- * invite is consumed, the organization created and the user made its admin.
- * Unknown or used tokens count as failed sign-ins of the client address, so
- * guessing tokens is limited like guessing passwords.
+ * Presenting an invite token: every use of a token is guarded as a sign-in
+ * attempt of the client address ({@link guardedInvite}), so unknown or used
+ * tokens count as failed sign-ins and guessing tokens is limited like
+ * guessing passwords. Creating the organization of an invite is in
+ * `src/organizations/redeem.ts`.
  * @module
  */
-import { apiErrorOf } from "../http/error_handler.ts";
-import { checkPassword } from "../auth/signin.ts";
 import { signinKeys } from "../auth/signin_guard.ts";
 import type { AppContext } from "../context.ts";
 import { requestMeta } from "../http/request_meta.ts";
-import { badRequest, conflict, unauthenticated } from "../http/errors.ts";
-import { insertOrganization, type NewOrganization, type OrganizationRow } from "../organizations/store.ts";
-import { findUser, insertUser } from "../users/store.ts";
-import { linkInvite, redeemInvite } from "./store.ts";
-
-/** Who redeems: a new user (email and password), or an existing one (password). */
-export interface Redeemer {
-  userName: string;
-  password: string;
-  email?: string;
-  firstName?: string;
-  lastName?: string;
-}
+import { DomainError, ForbiddenError, NotFoundError } from "../errors.ts";
 
 /**
  * Runs `use` of an invite token the caller presented, as a guess of a secret:
@@ -41,52 +25,8 @@ export async function guardedInvite<T>(ctx: AppContext, request: Request, invite
   try {
     return await use();
   } catch (error) {
-    const api = apiErrorOf(error);
-    if (api && (api.status === 403 || api.status === 404 || /invite token/.test(api.message))) await ctx.identity.signin.fail(keys);
+    const refused = error instanceof ForbiddenError || error instanceof NotFoundError;
+    if (refused || (error instanceof DomainError && /invite token/.test(error.message))) await ctx.identity.signin.fail(keys);
     throw error;
   }
-}
-
-/** Creates the organization of an invite for a redeemer without a session. */
-export async function redeemWithPassword(
-  ctx: AppContext,
-  request: Request,
-  options: { invite: string; org: NewOrganization; user: Redeemer },
-): Promise<OrganizationRow> {
-  return await guardedInvite(ctx, request, options.invite, () => redeem(ctx, request, options));
-}
-
-async function redeem(ctx: AppContext, request: Request, options: { invite: string; org: NewOrganization; user: Redeemer }): Promise<OrganizationRow> {
-  const { invite, org, user } = options;
-  const existing = await findUser(ctx.sql, user.userName);
-  let userId: string | undefined;
-  let passwordHash: string | undefined;
-  if (existing) {
-    const signedIn = await checkPassword(ctx, request, { userName: user.userName }, user.password);
-    if (!signedIn) throw unauthenticated("user name or password is wrong");
-    userId = signedIn.id;
-  } else {
-    if (!user.email) throw badRequest("a new user needs user.email (and user.password) to redeem an invite");
-    passwordHash = await ctx.identity.passwords.hash(user.password);
-  }
-  return await ctx.sql.begin(async (tx) => {
-    if (!userId) {
-      const [dup] = await tx`SELECT 1 FROM users WHERE user_name = ${user.userName} OR lower(email) = lower(${user.email!})`;
-      if (dup) throw conflict(`user name '${user.userName}' or email '${user.email}' is already used; sign in with that user's password`);
-      const created = await insertUser(tx, {
-        userName: user.userName,
-        email: user.email!,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        passwordHash,
-      });
-      userId = created.id;
-    }
-    await redeemInvite(tx, invite, userId);
-    const [exists] = await tx`SELECT 1 FROM organizations WHERE name = ${org.name}`;
-    if (exists) throw conflict(`organization '${org.name}' already exists; pick another name`);
-    const created = await insertOrganization(tx, org, userId);
-    await linkInvite(tx, invite, created.id);
-    return created;
-  });
 }

@@ -12,6 +12,7 @@ import { DEFAULT_LIMIT, decodeCursor, pageResponse } from "../http/paging.ts";
 import { pageQuery } from "../http/params.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { security } from "../http/security.ts";
+import { NotFoundError } from "../errors.ts";
 import { guardedInvite } from "./redeem.ts";
 import { findInvite, INVITE_PATTERN, insertInvite, listInvites, revokeInvite } from "./store.ts";
 
@@ -58,7 +59,7 @@ export function inviteRoutes(ctx: AppContext) {
         // the token is the capability: an unknown one is a failed guess of the client address (429 past the limit)
         return await guardedInvite(ctx, request, params.token, async () => {
           const invite = await findInvite(ctx.sql, params.token);
-          if (!invite) throw notFound(`invite '${params.token}' not found`);
+          if (!invite) throw new NotFoundError(`invite '${params.token}' not found`);
           return invite;
         });
       },

@@ -6,14 +6,14 @@
  * The per-archive folder is the only one the package's DuckDB may read
  * besides its own files (registered below with the engine's sandbox); it is
  * shared by packages with the same archive, so within it a query reads only
- * the files its own version was served (src/engine/readable_files.ts).
+ * the files its own version was served (src/engine/duckdb/readable_files.ts).
  * @module
  */
 import { createHash } from "node:crypto";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { mkdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { setPackageReadDirectories } from "../engine/duckdb_paths.ts";
+import { setPackageReadDirectories } from "../engine/duckdb/paths.ts";
 import type { Db } from "../db/database.ts";
 import { MissingChunkError, putChunkedFile, writeChunkedFile, type ChunkedKind } from "../db/chunked_files.ts";
 

@@ -13,7 +13,7 @@
  */
 import { readdir, rm } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { CompiledModel } from "../engine/compile.ts";
+import type { CompiledModel } from "../engine/compile/compile.ts";
 import type { AppContext } from "../context.ts";
 import { cachedLocation, deleteOrphanFiles, fetchFile, isFile } from "./files.ts";
 import { rewriteModel } from "./rewrite.ts";
@@ -31,7 +31,7 @@ export interface ServedModel {
   release(): void;
   /**
    * The built files the query may read (absolute paths): run it within
-   * `withReadableFiles(readable, ...)` (src/engine/readable_files.ts), or
+   * `withReadableFiles(readable, ...)` (src/engine/duckdb/readable_files.ts), or
    * DuckDB reads nothing outside the package folder.
    */
   readable: ReadonlySet<string>;

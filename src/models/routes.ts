@@ -13,7 +13,6 @@ import { versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { packageRules } from "../packages/route_rules.ts";
 import { pkgParams } from "../http/resource_params.ts";
-import type { PackageRow } from "../packages/store.ts";
 import { resolveVersion, type VersionRow } from "../versions/store.ts";
 import { visibleModel, visibleNames } from "../rls/visibility.ts";
 import { findModel, listModels } from "./store.ts";
@@ -23,7 +22,7 @@ const versionQuery = t.Object({ versionId: t.Optional(versionIdParam) });
 import { checkModelPath } from "./model_path.ts";
 
 /** The version a models request names (latest by default): 404 when there is none. */
-async function versionFor(ctx: AppContext, pkg: PackageRow, versionId?: string): Promise<VersionRow> {
+async function versionFor(ctx: AppContext, pkg: { id: string; name: string }, versionId?: string): Promise<VersionRow> {
   const version = await resolveVersion(ctx.sql, pkg.id, versionId);
   if (!version) {
     throw notFound(versionId

@@ -12,9 +12,9 @@ import { security } from "../http/security.ts";
 import { routeAccess } from "../http/route_access.ts";
 import { organizationRules } from "./route_rules.ts";
 import { linkInvite, redeemInvite } from "../invites/store.ts";
-import { archivesOf, removeUnusedExtractions } from "../packages/publish.ts";
-import { join } from "node:path";
-import { guardedInvite, redeemWithPassword } from "../invites/redeem.ts";
+import { archivesOf, extractionDir, removeUnusedExtractions } from "../archives/store.ts";
+import { guardedInvite } from "../invites/redeem.ts";
+import { redeemWithPassword } from "./redeem.ts";
 import {
   deleteOrganization,
   insertOrganization,
@@ -118,7 +118,7 @@ export function organizationRoutes(ctx: AppContext) {
         const archives = await archivesOf(ctx.sql, { orgId: org.id });
         await beginRetrying(ctx.sql, (tx) => deleteOrganization(tx, org.id));
         // extracted package folders no version uses any more go too
-        await removeUnusedExtractions(ctx.sql, join(ctx.config.dataDir, "packages"), archives);
+        await removeUnusedExtractions(ctx.sql, extractionDir(ctx.config), archives);
         set.status = 204;
       },
       { params: orgParams, orgAccess: "admin", detail: { summary: "Delete an organization and everything in it (irreversible)", tags: ["organizations"] } },

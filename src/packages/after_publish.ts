@@ -3,7 +3,6 @@
  * demo (so none of them imports the package route module).
  * @module
  */
-import { join } from "node:path";
 import type { AppContext } from "../context.ts";
 import { enqueueRun } from "../runs/worker.ts";
 import { emitPackageEvent } from "../events/hub.ts";
@@ -34,9 +33,4 @@ export async function afterPublish(
     data: { versionId: published.version.id, source: options.source, models: published.models.map((m) => m.modelPath), runId },
   });
   return runId;
-}
-
-/** Directory of extracted package archives. */
-export function packageCacheDir(ctx: AppContext): string {
-  return join(ctx.config.dataDir, "packages");
 }

@@ -10,8 +10,8 @@
  * modules, so the worker loads no database or engine driver.
  * @module
  */
-import type { DescribeInput } from "../engine/compile_protocol.ts";
-import { type ModelMetadata, modelMetadata } from "../engine/metadata.ts";
+import type { DescribeInput } from "../engine/compile/protocol.ts";
+import { type ModelMetadata, modelMetadata } from "../engine/compile/metadata.ts";
 import { queryAccessRules, type SourceAccessFacts, sourceAccessFacts, trustedBy, withAccess } from "../rls/source_rules.ts";
 
 /** What the describer answers for one model. */

@@ -20,13 +20,13 @@ import {
   removeExtracted,
   sha256Hex,
 } from "../engine/mod.ts";
-import type { PackageFiles } from "../engine/archive.ts";
-import { ApiError, conflict } from "../http/errors.ts";
+import type { PackageFiles } from "../engine/zip/archive.ts";
+import { ConflictError } from "../errors.ts";
 import { insertModelMetadata } from "../models/store.ts";
 import { checkAccessAnnotations } from "../rls/publish_check.ts";
 import { DESCRIBE_MODEL, type PublishedModelFacts } from "./describe_model.ts";
 import { insertVersion, type VersionRow } from "../versions/store.ts";
-import { putArchive } from "./archive_store.ts";
+import { putArchive } from "../archives/store.ts";
 import { type PublishForm, type UploadedArchive, uploadDirOf } from "./publish_form.ts";
 import { ensurePackage, updatePackage } from "./store.ts";
 
@@ -73,8 +73,8 @@ async function versionTaken(db: Db, target: PublishTarget, versionId: string): P
   return !!r;
 }
 
-function duplicate(target: PublishTarget, versionId: string): ApiError {
-  return conflict(`version ${versionId} of package '${target.packageName}' already exists; publish a new version id (versions are immutable)`);
+function duplicate(target: PublishTarget, versionId: string): ConflictError {
+  return new ConflictError(`version ${versionId} of package '${target.packageName}' already exists; publish a new version id (versions are immutable)`);
 }
 
 /**
@@ -167,37 +167,17 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
   }
 }
 
-/** The archives (sha256) the versions of some packages use; read before deleting them. */
-export async function archivesOf(db: Db, where: { packageId?: string; envId?: string; orgId?: string }): Promise<string[]> {
-  const rows = await db`
-    SELECT DISTINCT v.blob_sha256 AS sha FROM package_versions v JOIN packages p ON p.id = v.package_id
-    JOIN environments e ON e.id = p.env_id
-    WHERE (${where.packageId ?? null}::uuid IS NULL OR p.id = ${where.packageId ?? null}::uuid)
-      AND (${where.envId ?? null}::uuid IS NULL OR e.id = ${where.envId ?? null}::uuid)
-      AND (${where.orgId ?? null}::uuid IS NULL OR e.org_id = ${where.orgId ?? null}::uuid)`;
-  return rows.map((r) => r.sha as string);
+/** A compile problem as the engine's refusal lists it. */
+interface CompileProblem {
+  file?: string;
+  line?: number;
+  column?: number;
+  message?: string;
 }
 
-/**
- * After a delete committed: removes the extracted folder (`<cacheDir>/<sha>`)
- * of each of these archives that no version refers to any more (an archive
- * shared with another package stays). Returns how many folders went.
- */
-export async function removeUnusedExtractions(db: Db, cacheDir: string, shas: string[]): Promise<number> {
-  if (shas.length === 0) return 0;
-  const used = new Set(
-    (await db`SELECT DISTINCT blob_sha256 AS sha FROM package_versions WHERE blob_sha256 IN ${db(shas)}`).map((r) => r.sha as string),
-  );
-  let removed = 0;
-  for (const sha of shas) {
-    if (used.has(sha) || !/^[0-9a-f]{64}$/.test(sha)) continue;
-    const dir = join(cacheDir, sha);
-    if (!(await exists(dir))) continue;
-    await closePackageDuckDB(dir);
-    await removeExtracted(dir);
-    removed++;
-  }
-  return removed;
+/** The problems of the engine's compile refusal (its `details.problems`), `undefined` for any other failure. */
+function compileProblems(error: unknown): CompileProblem[] | undefined {
+  return (error as { details?: { problems?: CompileProblem[] } } | null | undefined)?.details?.problems;
 }
 
 /** A notebook that does not compile: published anyway (not queryable), its failing cells marked. */
@@ -225,7 +205,7 @@ async function compileTolerantOfNotebooks(files: PackageFiles, packageDir: strin
   try {
     return { ...(await compilePackage(files, packageDir, { lookupConnection: options.lookupConnection, timeoutMs: options.compileTimeoutMs, key, describe: DESCRIBE_MODEL })), notebooks: [] as NotebookReport[] };
   } catch (error) {
-    const problems = (error instanceof ApiError ? error.details.problems : undefined) as { file?: string; line?: number; column?: number; message?: string }[] | undefined;
+    const problems = compileProblems(error);
     if (!problems?.length || !problems.every((p) => typeof p.file === "string" && p.file.endsWith(".malloynb") && files.has(p.file))) throw error;
     const failing = new Set(problems.map((p) => p.file!));
     const rest: PackageFiles = new Map([...files].filter(([path]) => !failing.has(path)));

@@ -17,11 +17,12 @@ import { environmentRules } from "../environments/route_rules.ts";
 import { packageRules } from "./route_rules.ts";
 import { connectionLookup } from "../connections/store.ts";
 import { envParams } from "../http/resource_params.ts";
-import { evictVersions, versionUuidsOf } from "../query/models.ts";
+import { evictVersions, versionUuidsOf } from "../archives/compiled_models.ts";
 import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
-import { archiveChunks, findArchive } from "./archive_store.ts";
+import { archiveChunks, findArchive } from "../archives/store.ts";
 import { versionRestricted } from "../rls/visibility.ts";
-import { archivesOf, publishVersion, removeUnusedExtractions } from "./publish.ts";
+import { publishVersion } from "./publish.ts";
+import { archivesOf, extractionDir, removeUnusedExtractions } from "../archives/store.ts";
 import { readPublishForm, uploadDirOf } from "./publish_form.ts";
 import {
   deletePackage,
@@ -36,7 +37,7 @@ import { pkgParams } from "../http/resource_params.ts";
 
 import { packageFor } from "./lookup.ts";
 
-import { afterPublish, packageCacheDir } from "./after_publish.ts";
+import { afterPublish } from "./after_publish.ts";
 import { beginRetrying } from "../db/lock_order.ts";
 
 const packagePatch = t.Object({
@@ -93,7 +94,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
           published = await publishVersion(ctx.sql, {
             target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
             form,
-          }, { cacheDir: packageCacheDir(ctx), uploadDir, maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys), compileTimeoutMs: ctx.config.compileTimeoutMs });
+          }, { cacheDir: extractionDir(ctx.config), uploadDir, maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys), compileTimeoutMs: ctx.config.compileTimeoutMs });
         } finally {
           await form.dispose();
         }
@@ -140,7 +141,7 @@ function packagePlugin(ctx: AppContext, prefix: string) {
         const archives = await archivesOf(ctx.sql, { packageId: pkg.id });
         await beginRetrying(ctx.sql, (tx) => deletePackage(tx, pkg.id));
         evictVersions(ctx, versions);
-        await removeUnusedExtractions(ctx.sql, packageCacheDir(ctx), archives);
+        await removeUnusedExtractions(ctx.sql, extractionDir(ctx.config), archives);
         set.status = 204;
       },
       { params: pkgParams, pkgAccess: "admin", detail: { summary: "Delete a package and all its versions (irreversible; package or environment admin)", tags } },

@@ -6,7 +6,7 @@ import type { Db } from "../db/database.ts";
 import { ValidationError } from "../errors.ts";
 import { principalKey, type Principal } from "../access/principal.ts";
 import { roleName } from "../access/roles.ts";
-import { deleteOrphanBlobs } from "../environments/store.ts";
+import { deleteOrphanBlobs } from "../archives/store.ts";
 import { latestVersionOf } from "../versions/store.ts";
 import { lockRunsBeforeDelete } from "../db/lock_order.ts";
 

@@ -22,7 +22,7 @@ import { versionAuthorizes } from "../rls/visibility.ts";
 import type { QueryVia } from "../query_log/store.ts";
 import { type ArgumentStyle, checkQueryArgs, type QueryArgs } from "./args.ts";
 import { serveMaterializations } from "../materializations/serve.ts";
-import { compiledModelFor } from "./models.ts";
+import { compiledModelFor } from "../archives/compiled_models.ts";
 import { type AttributeHints, hintKey } from "./attribute_hints.ts";
 import { Refusal, restrictedFailure } from "./restricted_errors.ts";
 import { checkWorkspace, queryableVersion, readableTarget } from "./target.ts";

@@ -21,7 +21,7 @@
  */
 import { forgetCompiledQueries, releaseIdlePackageDuckDB } from "../engine/mod.ts";
 import type { AppContext } from "../context.ts";
-import { modelCacheOf } from "./models.ts";
+import { modelCacheOf } from "../archives/compiled_models.ts";
 
 /** Longest pause between two sweeps, ms. */
 const MAX_SWEEP_MS = 15_000;

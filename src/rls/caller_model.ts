@@ -17,7 +17,8 @@
  */
 import { isSourceDef, type ModelDef } from "@malloydata/malloy";
 import type { CompiledModel } from "../engine/mod.ts";
-import { type AccessRules, accessRules } from "./lineage.ts";
+import { accessRules } from "./lineage.ts";
+import type { AccessRules } from "./rule_notes.ts";
 import { declaredOf, trustedBy } from "./source_rules.ts";
 import { cachedGate, gateHolds } from "./gate_expression.ts";
 
@@ -80,7 +81,7 @@ const REDUCED_PER_DEF = 64;
  * `caller` (its groups of the package's organization, its givens) may query it: every
  * source and named query reaching a rule the caller fails is left out of
  * its contents and exports. The same object for the same names left out, so
- * compiled queries are cached per caller view (src/engine/query.ts).
+ * compiled queries are cached per caller view (src/engine/query/prepare.ts).
  */
 export function callerModel(compiled: CompiledModel, def: ModelDef, caller: CallerFacts): CallerModel {
   const hidden = new Map<string, AuthorizeRule>();

@@ -17,7 +17,8 @@ import type { Db } from "../db/database.ts";
 import { type ApiError, badRequest, forbidden } from "../http/errors.ts";
 import { principalKey, type Principal, principalLabel } from "../access/principal.ts";
 import { type EffectiveValue, effectiveValues, type Holder, holderGroups } from "../attributes/effective.ts";
-import { type AccessRules, accessRules, type BoundArgument, fillBindings, hasRules } from "./lineage.ts";
+import { accessRules, type BoundArgument, fillBindings } from "./lineage.ts";
+import { type AccessRules, hasRules } from "./rule_notes.ts";
 import { cachedGate, gateHolds } from "./gate_expression.ts";
 import { type CallerGivens, callerGivens } from "./givens.ts";
 import { BarrierRefused } from "./barrier.ts";
@@ -196,7 +197,7 @@ const BOUND_ENTRIES = 256;
 /**
  * The compiled query with its bound parameters filled by exactly these
  * values, per compiled query object: the engine generates the SQL of a query
- * object once (src/engine/query.ts), so a query bound to one set of values is
+ * object once (src/engine/query/prepare.ts), so a query bound to one set of values is
  * rewritten and turned into SQL once and is never answered for other values.
  * The key is every attribute's argument (type and literal), in a fixed order.
  */

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Db } from "../db/database.ts";
-import { badRequest } from "../http/errors.ts";
+import { ValidationError } from "../errors.ts";
 import { boundArgument } from "./enforce.ts";
 import type { SourceAccessFacts } from "./source_rules.ts";
 
@@ -65,11 +65,11 @@ async function accessProblems(db: Db, envId: string, models: Iterable<ModelAcces
   return [...new Set(problems)];
 }
 
-/** 400 listing the problems, when there are any. */
+/** A ValidationError listing the problems (`details.problems`), when there are any. */
 export async function checkAccessAnnotations(db: Db, envId: string, models: Iterable<ModelAccessFacts>): Promise<void> {
   const problems = await accessProblems(db, envId, models);
   if (problems.length > 0) {
-    throw badRequest(`the model's row-level security annotations cannot work; fix these problems and publish again:\n${problems.join("\n")}`, {
+    throw new ValidationError(`the model's row-level security annotations cannot work; fix these problems and publish again:\n${problems.join("\n")}`, {
       problems: problems.map((message) => ({ message })),
     });
   }

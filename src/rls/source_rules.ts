@@ -9,8 +9,9 @@
  */
 import type { Explore, Model } from "@malloydata/malloy";
 import type { CompiledModel } from "../engine/mod.ts";
-import type { ModelMetadata } from "../engine/metadata.ts";
-import { type AccessRules, accessRules, type DeclaredRules, declaredRules } from "./lineage.ts";
+import type { ModelMetadata } from "../engine/compile/metadata.ts";
+import { accessRules, type DeclaredRules, declaredRules } from "./lineage.ts";
+import type { AccessRules } from "./rule_notes.ts";
 
 /** A declared parameter (or argument) of a source: what a bound attribute must fill. */
 interface ParameterFacts {

@@ -7,7 +7,7 @@
  */
 import type { Db } from "../db/database.ts";
 import type { ModelMetadata } from "../engine/mod.ts";
-import { badRequest } from "../http/errors.ts";
+import { ValidationError } from "../errors.ts";
 
 /** Scope selectors of a run; absent for a full run. */
 export interface RunScope {
@@ -56,8 +56,8 @@ function names(list: string[]): string {
 
 /**
  * The units of a run over these models: all of them without a scope,
- * otherwise the named sources and dimensions (400 for a name the version
- * does not have, or for a scope that selects nothing).
+ * otherwise the named sources and dimensions (a ValidationError for a name
+ * the version does not have, or for a scope that selects nothing).
  */
 export function planUnits(models: readonly ModelMetadata[], scope?: RunScope): PlannedUnit[] {
   const all = allUnits(models);
@@ -65,17 +65,17 @@ export function planUnits(models: readonly ModelMetadata[], scope?: RunScope): P
   const sources = scope.sources ?? [];
   const dimensions = scope.dimensions ?? [];
   if (sources.length === 0 && dimensions.length === 0) {
-    throw badRequest("a scoped run must name at least one source or dimension; send {} for a full run");
+    throw new ValidationError("a scoped run must name at least one source or dimension; send {} for a full run");
   }
   const tables = all.filter((u) => u.kind === "table");
   const indexes = all.filter((u) => u.kind === "index");
   const unknownSources = sources.filter((s) => !tables.some((u) => u.target === s));
   if (unknownSources.length > 0) {
-    throw badRequest(`sources ${names(unknownSources)} are not #@ persist sources of this version; its persist sources are ${names(tables.map((u) => u.target))}`);
+    throw new ValidationError(`sources ${names(unknownSources)} are not #@ persist sources of this version; its persist sources are ${names(tables.map((u) => u.target))}`);
   }
   const unknownDims = dimensions.filter((d) => !indexes.some((u) => u.target === d));
   if (unknownDims.length > 0) {
-    throw badRequest(`dimensions ${names(unknownDims)} are not #(index) dimensions of this version; name them source.dimension, one of ${names(indexes.map((u) => u.target))}`);
+    throw new ValidationError(`dimensions ${names(unknownDims)} are not #(index) dimensions of this version; name them source.dimension, one of ${names(indexes.map((u) => u.target))}`);
   }
   return [
     ...tables.filter((u) => sources.includes(u.target)),

@@ -12,7 +12,7 @@
  */
 import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { writeSourceParquet } from "../engine/parquet_writer.ts";
+import { writeSourceParquet } from "../engine/materialize/parquet_writer.ts";
 import { type ModelMetadata, withReadableFiles } from "../engine/mod.ts";
 import type { AppContext } from "../context.ts";
 import { builtIndexValues, completeIndexBuild, failIndexBuild, type IndexKey, startIndexBuild } from "../indexes/store.ts";
@@ -24,7 +24,7 @@ import {
   type MaterializationKey,
   startMaterialization,
 } from "../materializations/store.ts";
-import { compiledModelFor, type ModelTarget } from "../query/models.ts";
+import { compiledModelFor, type ModelTarget } from "../archives/compiled_models.ts";
 import { autoIndexValues } from "../retrieval/index/auto_values.ts";
 import { distinctValueCount, indexValuesLimit } from "../indexes/values.ts";
 import { dimensionValues, type IndexedValue } from "../retrieval/index/indexed_values.ts";

@@ -10,7 +10,7 @@
 import type { ModelMetadata } from "../engine/mod.ts";
 import type { AppContext } from "../context.ts";
 import { sweepMaterializationFiles } from "../materializations/serve.ts";
-import { evictVersions } from "../query/models.ts";
+import { evictVersions } from "../archives/compiled_models.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { allUnits, planUnits, type RunScope, versionModels } from "./plan.ts";
 import {
@@ -145,7 +145,7 @@ export interface EnqueueRun {
 }
 
 /**
- * Plans (400 for unknown source or dimension names) and queues a run, then
+ * Plans (a ValidationError for unknown source or dimension names) and queues a run, then
  * wakes the worker. Returns the run id.
  */
 export async function enqueueRun(ctx: AppContext, request: EnqueueRun): Promise<string> {

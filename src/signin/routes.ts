@@ -12,7 +12,7 @@ import { checkPassword } from "../auth/signin.ts";
 import { RateLimitedError } from "../errors.ts";
 import { publicAccess } from "../http/route_access.ts";
 import { PAGE_HEADERS, signInPage } from "./page.ts";
-import { foreignOrigin, safeReturn } from "./links.ts";
+import { foreignOrigin, safeReturn } from "../apps/signin_links.ts";
 
 function html(body: string, status = 200, extra: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { ...PAGE_HEADERS, ...extra } });

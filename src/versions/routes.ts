@@ -14,7 +14,7 @@ import { security } from "../http/security.ts";
 import { packageRules } from "../packages/route_rules.ts";
 import { pkgParams } from "../http/resource_params.ts";
 import { runInFlight } from "../runs/store.ts";
-import { evictVersions } from "../query/models.ts";
+import { evictVersions } from "../archives/compiled_models.ts";
 import {
   findVersion,
   listVersions,

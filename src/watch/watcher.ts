@@ -23,7 +23,8 @@ import { conflict } from "../http/errors.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
 import { NAME_PATTERN } from "../http/params.ts";
 import { publishVersion } from "../packages/publish.ts";
-import { afterPublish, packageCacheDir } from "../packages/after_publish.ts";
+import { afterPublish } from "../packages/after_publish.ts";
+import { extractionDir } from "../archives/store.ts";
 import { FolderTooLargeError, isIgnoredPath, nextPatch, packageHead, readFolder, zipFolderFiles } from "./folder.ts";
 
 /** The environment to watch and who asked. */
@@ -281,7 +282,7 @@ async function publishFolder(ctx: AppContext, w: Watching, name: string): Promis
       const published = await publishVersion(ctx.sql, {
         target: { envId: w.target.envId, packageName: name, createdBy: w.target.startedBy },
         form: { packageMeta: {}, versionId, pinLatest: true, zip },
-      }, { cacheDir: packageCacheDir(ctx), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, w.target.envId, keys), compileTimeoutMs: ctx.config.compileTimeoutMs });
+      }, { cacheDir: extractionDir(ctx.config), maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, w.target.envId, keys), compileTimeoutMs: ctx.config.compileTimeoutMs });
       await afterPublish(ctx, published, { envId: w.target.envId, packageName: name, source: "watch" });
       return { versionId };
     } catch (thrown) {

@@ -11,7 +11,7 @@
  * Run: `bun test/bench/get_context.ts` (TEST_DATABASE_URL for a server database).
  * @module
  */
-import type { ModelMetadata } from "../../src/engine/metadata.ts";
+import type { ModelMetadata } from "../../src/engine/compile/metadata.ts";
 import type { Principal } from "../../src/access/principal.ts";
 import { insertModelMetadata } from "../../src/models/store.ts";
 import { indexVersion } from "../../src/retrieval/index/indexer.ts";

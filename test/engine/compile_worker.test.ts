@@ -18,7 +18,7 @@ import {
 } from "../../src/engine/mod.ts";
 import { bytes, fixtureFiles, tempDir, zipFiles } from "../fixtures/engine_package.ts";
 
-// Compiles run in worker threads (src/engine/compile_pool.ts); these tests
+// Compiles run in worker threads (src/engine/compile/pool.ts); these tests
 // check that the main thread stays free, that the time limit stops the
 // worker, and that what callers get is what Malloy compiles in-process.
 

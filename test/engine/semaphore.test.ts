@@ -3,7 +3,7 @@
  * and a freed slot goes to the waiting key that holds the fewest.
  */
 import { describe, expect, test } from "bun:test";
-import { createSemaphore, type Release } from "../../src/engine/semaphore.ts";
+import { createSemaphore, type Release } from "../../src/engine/query/semaphore.ts";
 
 /** Whether a promise has settled after pending callbacks ran. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {

@@ -13,7 +13,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BooleanFilterExpression, StringFilterExpression, type StringFilter } from "@malloydata/malloy-filter";
-import type { FieldMetadata, SourceMetadata } from "../../src/engine/metadata.ts";
+import type { FieldMetadata, SourceMetadata } from "../../src/engine/compile/metadata.ts";
 import { type CompiledModel, compileModel, createPackageRuntime } from "../../src/engine/mod.ts";
 import type { EvalPackage } from "./schema.ts";
 

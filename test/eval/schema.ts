@@ -10,7 +10,7 @@
  * indexes automatically (low-cardinality string dimensions).
  * @module
  */
-import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../../src/engine/metadata.ts";
+import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../../src/engine/compile/metadata.ts";
 
 /** One source as written in the development set. */
 export interface SourceSpec {

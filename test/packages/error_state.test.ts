@@ -33,7 +33,7 @@ describe("error_state", () => {
     // the database copy is damaged, and this node has no extracted copy nor compiled model (a new node)
     await w.s.service.db.sql`UPDATE package_blob_chunks SET data = data || '\\x00'::bytea WHERE sha256 = ${sha} AND seq = 0`;
     await rm(join(w.dataDir, "packages", sha), { recursive: true, force: true });
-    const { evictVersions } = await import("../../src/query/models.ts");
+    const { evictVersions } = await import("../../src/archives/compiled_models.ts");
     const uuids = (await w.s.service.db.sql`SELECT id FROM package_versions`).map((r) => r.id as string);
     evictVersions(w.s.service.ctx, uuids);
 

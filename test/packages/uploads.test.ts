@@ -3,7 +3,7 @@ import { Deflate, inflateSync } from "fflate";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { bytes, zipFiles } from "../fixtures/engine_package.ts";
-import { readArchive } from "../../src/engine/archive.ts";
+import { readArchive } from "../../src/engine/zip/archive.ts";
 import { concat, rawZip, type RawEntry } from "../fixtures/raw_zip.ts";
 import { API, packageRowCounts, publish, smallPackage, startWorld, type World } from "./helpers.ts";
 

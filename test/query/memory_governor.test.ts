@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PackageDuckDBConnection } from "../../src/engine/mod.ts";
-import { modelCacheOf } from "../../src/query/models.ts";
+import { modelCacheOf } from "../../src/archives/compiled_models.ts";
 import { releaseIdleMemory, stopMemoryGovernor } from "../../src/query/memory_governor.ts";
 import { API, publish, startWorld, type World } from "../packages/helpers.ts";
 import { BY_REGION, shopFiles } from "./fixtures.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { QueryError } from "../../src/engine/mod.ts";
 import { ApiError } from "../../src/http/errors.ts";
 import type { Principal } from "../../src/access/principal.ts";
-import { modelCacheOf } from "../../src/query/models.ts";
+import { modelCacheOf } from "../../src/archives/compiled_models.ts";
 import { createQueryRunner } from "../../src/query/service.ts";
 import { API, publish, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { BY_REGION, BY_STATUS, SHOP_MODEL, shopFiles } from "./fixtures.ts";

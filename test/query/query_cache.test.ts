@@ -1,5 +1,5 @@
 /**
- * The compiled-query and SQL caches of the query path (src/engine/query.ts,
+ * The compiled-query and SQL caches of the query path (src/engine/query/prepare.ts,
  * src/rls/enforce.ts, the SQL guard's per-connection memo) never answer
  * across versions, organizations, bound attribute values or callers with
  * different access: every test runs the same query text twice or more, so

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ModelMetadata } from "../../src/engine/metadata.ts";
+import type { ModelMetadata } from "../../src/engine/compile/metadata.ts";
 import { scopeTerms, scoreEntity } from "../../src/retrieval/ranking/entity_score.ts";
 import { entitiesFromMetadata, type EntityRecord } from "../../src/retrieval/index/entity_text.ts";
 import type { Lexicon } from "../../src/retrieval/text/lexicon.ts";

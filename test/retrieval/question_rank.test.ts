@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { ModelMetadata } from "../../src/engine/metadata.ts";
+import type { ModelMetadata } from "../../src/engine/compile/metadata.ts";
 import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
 import { embedEntities } from "../../src/retrieval/index/entity_vectors.ts";
 import { entitiesFromMetadata } from "../../src/retrieval/index/entity_text.ts";

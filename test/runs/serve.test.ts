@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { serveMaterializations } from "../../src/materializations/serve.ts";
-import { compiledModelFor } from "../../src/query/models.ts";
-import { runQuery } from "../../src/engine/query.ts";
-import { withReadableFiles } from "../../src/engine/readable_files.ts";
+import { compiledModelFor } from "../../src/archives/compiled_models.ts";
+import { runQuery } from "../../src/engine/query/query.ts";
+import { withReadableFiles } from "../../src/engine/duckdb/readable_files.ts";
 import { API, publish, startWorld, type World } from "../packages/helpers.ts";
 import { appendToExtractedCsv, EXTRA_ROWS, pkgPath, runsPackage, SERVE_MODEL, waitRun } from "./fixtures.ts";
 

@@ -11,7 +11,7 @@
 
 import { DuckDBConnection } from "@malloydata/db-duckdb";
 import type { Connection, QueryRecord, RunSQLOptions } from "@malloydata/malloy";
-import { PackageDuckDBConnection } from "../duckdb_connection.ts";
+import { PackageDuckDBConnection } from "../duckdb/connection.ts";
 import { checkDuckDBSql } from "./sql_guard.ts";
 
 const GUARDED = Symbol("duckdbGuard");

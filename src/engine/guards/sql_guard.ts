@@ -80,7 +80,7 @@ export interface CheckedSql {
   sql: string;
   /**
    * Absolute paths it reads outside the package folder (in the other read
-   * directories): allowed only for a query given them (src/engine/readable_files.ts).
+   * directories): allowed only for a query given them (src/engine/duckdb/readable_files.ts).
    */
   outside: string[];
   /**
@@ -88,7 +88,7 @@ export interface CheckedSql {
    * file but Parquet. A kept statement of a CSV scan pins the reader's buffer
    * (30.5 MiB each, measured), so sixteen kept statements held half a
    * gigabyte of the session's memory limit and a small query failed with
-   * "Out of Memory"; such statements are kept within a budget (duckdb_session.ts).
+   * "Out of Memory"; such statements are kept within a budget (../duckdb/session.ts).
    */
   keepable: boolean;
 }

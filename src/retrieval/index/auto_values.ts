@@ -16,9 +16,9 @@
  *
  * @module
  */
-import type { ModelMetadata } from "../../engine/metadata.ts";
+import type { ModelMetadata } from "../../engine/compile/metadata.ts";
 import { type CompiledModel, runQuery } from "../../engine/mod.ts";
-import { quoteName, quotePath } from "../../engine/malloy_names.ts";
+import { quoteName, quotePath } from "../../engine/query/malloy_names.ts";
 import { dimensionValues, type IndexedValue } from "./indexed_values.ts";
 
 /** Most distinct values of a dimension indexed automatically. */

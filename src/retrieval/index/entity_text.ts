@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../../engine/metadata.ts";
+import type { FieldMetadata, ModelMetadata, SourceMetadata } from "../../engine/compile/metadata.ts";
 import { splitCompound } from "../text/compound_words.ts";
 import type { Lexicon } from "../text/lexicon.ts";
 import { contentStems, expandAbbreviations, FIELD_ABBREVIATIONS, splitName, stem, STOP_WORDS } from "../text/text_terms.ts";

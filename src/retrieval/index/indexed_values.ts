@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { ModelMetadata } from "../../engine/metadata.ts";
-import { quoteName, quotePath } from "../../engine/malloy_names.ts";
+import type { ModelMetadata } from "../../engine/compile/metadata.ts";
+import { quoteName, quotePath } from "../../engine/query/malloy_names.ts";
 import { type CompiledModel, compileModel, createPackageRuntime, type LookupConnection, type PackageFiles, runQuery } from "../../engine/mod.ts";
 
 /** One distinct value of a dimension and how many rows have it. */

@@ -13,11 +13,10 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { type ModelMetadata, readModelFiles } from "../../engine/mod.ts";
 import type { AppContext } from "../../context.ts";
 import { connectionLookup } from "../../connections/store.ts";
-import { extractStoredArchive } from "../../packages/archive_store.ts";
+import { extractionDir, extractStoredArchive } from "../../archives/store.ts";
 import { setIndexStatus } from "../../versions/store.ts";
 import { getEmbedder } from "../embedding/embedder.ts";
 import { embedEntities, entityVectorKey } from "./entity_vectors.ts";
@@ -181,8 +180,7 @@ async function versionValues(
   options: IndexVersionOptions,
 ): Promise<Map<string, IndexedValue[]>> {
   if (!models.some((m) => m.sources.some((s) => s.dimensions.some((d) => d.indexed)))) return new Map();
-  // The same folder as the publish's (packages/routes.ts packageCacheDir).
-  const packageDir = await extractStoredArchive(ctx.sql, version.sha, { cacheDir: join(ctx.config.dataDir, "packages"), read: { maxBytes: ctx.config.maxPackageBytes } });
+  const packageDir = await extractStoredArchive(ctx.sql, version.sha, { cacheDir: extractionDir(ctx.config), read: { maxBytes: ctx.config.maxPackageBytes } });
   if (!packageDir) throw new Error(`the archive ${version.sha} of the version is missing; publish the version again`);
   const files = await readModelFiles(packageDir);
   const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };

@@ -12,9 +12,9 @@
  * @module
  */
 import type { Db } from "../../db/database.ts";
-import type { ModelMetadata } from "../../engine/metadata.ts";
+import type { ModelMetadata } from "../../engine/compile/metadata.ts";
 import { principalKey, type Principal } from "../../access/principal.ts";
-import { badRequest, notFound } from "../../http/errors.ts";
+import { NotFoundError, ValidationError } from "../../errors.ts";
 import { findOrganization } from "../../organizations/store.ts";
 import { latestVersionOf } from "../../versions/store.ts";
 import { entitiesFromMetadata, type EntityRecord, type LexicalTerms } from "./entity_text.ts";
@@ -55,18 +55,18 @@ export interface StoredEntity extends EntityRecord {
 
 /**
  * Checks the scope chain: environment_name, then package_name, then
- * model_uri, then source_name. A `400 VALIDATION_ERROR` names the broken rule.
+ * model_uri, then source_name. A ValidationError names the broken rule.
  */
 export function checkScope(scope: SearchScope): void {
   const given = (v: string | undefined) => v !== undefined && v !== "";
   if (given(scope.package_name) && !given(scope.environment_name)) {
-    throw badRequest("package_name requires environment_name (scope chain: environment_name, package_name, model_uri, source_name); add environment_name or drop package_name");
+    throw new ValidationError("package_name requires environment_name (scope chain: environment_name, package_name, model_uri, source_name); add environment_name or drop package_name");
   }
   if (given(scope.model_uri) && !(given(scope.environment_name) && given(scope.package_name))) {
-    throw badRequest("model_uri requires environment_name and package_name (scope chain: environment_name, package_name, model_uri, source_name); add them or drop model_uri");
+    throw new ValidationError("model_uri requires environment_name and package_name (scope chain: environment_name, package_name, model_uri, source_name); add them or drop model_uri");
   }
   if (given(scope.source_name) && !(given(scope.environment_name) && given(scope.package_name) && given(scope.model_uri))) {
-    throw badRequest("source_name requires environment_name, package_name and model_uri (scope chain: environment_name, package_name, model_uri, source_name); add them or drop source_name");
+    throw new ValidationError("source_name requires environment_name, package_name and model_uri (scope chain: environment_name, package_name, model_uri, source_name); add them or drop source_name");
   }
 }
 
@@ -83,7 +83,7 @@ interface ScopedRow {
 
 /**
  * The versions the caller may search in `organization` within `scope`
- * (optionally only packages shared with `workspace`). 404 when the
+ * (optionally only packages shared with `workspace`). A NotFoundError when the
  * organization, or a named environment or package, does not exist or is not
  * readable by the caller.
  */
@@ -121,17 +121,17 @@ export async function scopedVersions(
   }));
 }
 
-/** Throws the 404 that says what was not found, when something named is missing or unreadable. */
+/** Throws the NotFoundError that says what was not found, when something named is missing or unreadable. */
 async function explainEmpty(db: Db, principal: Principal, where: { organization: string; scope: SearchScope; workspace?: string }): Promise<void> {
   const p = principalKey(principal);
   const org = await findOrganization(db, where.organization, principal);
-  if (!org || org.rank < 1) throw notFound(`organization '${where.organization}' not found`);
+  if (!org || org.rank < 1) throw new NotFoundError(`organization '${where.organization}' not found`);
   const { environment_name: env, package_name: pkg } = where.scope;
-  if (pkg) throw notFound(`package '${pkg}' not found in environment '${env}' of organization '${where.organization}', it has no unarchived version, or you cannot read it`);
+  if (pkg) throw new NotFoundError(`package '${pkg}' not found in environment '${env}' of organization '${where.organization}', it has no unarchived version, or you cannot read it`);
   if (env) {
     const [e] = await db`SELECT id FROM environments WHERE org_id = ${org.id} AND name = ${env}
                           AND effective_rank(${p.kind}, ${p.id}::uuid, 'environment', id) >= 1`;
-    if (!e) throw notFound(`environment '${env}' not found in organization '${where.organization}'`);
+    if (!e) throw new NotFoundError(`environment '${env}' not found in organization '${where.organization}'`);
   }
 }
 

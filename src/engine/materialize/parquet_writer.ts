@@ -1,5 +1,6 @@
 /**
- * Materializing a source of a compiled model as a Parquet file.
+ * Materializing a source of a compiled model as a Parquet file (the folder
+ * `materialize/`).
  *
  * The package's own `duckdb` connection is shared and meant for reading; a
  * materialization gets a separate, short-lived in-memory DuckDB instance
@@ -23,8 +24,8 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { type DuckDBAppender, type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import type { Connection, Explore, QueryRecord } from "@malloydata/malloy";
-import type { CompiledModel } from "./compile.ts";
-import { QueryError } from "./problems.ts";
+import type { CompiledModel } from "../compile/compile.ts";
+import { QueryError } from "../problems.ts";
 
 /** Options of {@link writeSourceParquet}. */
 export interface WriteParquetOptions {

@@ -1,6 +1,6 @@
 /**
  * The messages between the main thread and a compile worker
- * (`compile_worker.ts`). The worker runs Malloy's translator only: every file
+ * (`worker.ts`). The worker runs Malloy's translator only: every file
  * it reads and every schema it needs is asked of the main thread, where the
  * package's URL reader and its guarded connections answer, so the archive
  * boundary and the SQL guard stay where they are.

@@ -15,7 +15,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPackageRuntime } from "./compile.ts";
-import { closePackageDuckDB } from "./duckdb_sandbox.ts";
+import { closePackageDuckDB } from "../duckdb/sandbox.ts";
 
 const MODEL = `source: items is duckdb.sql("""
   SELECT 1 AS id, 'a' AS kind, 2.5 AS price, DATE '2024-01-01' AS sold_on

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { checkDuckDBSql, countStatements, notAllowed } from "./guards/sql_guard.ts";
+import { checkDuckDBSql, countStatements, notAllowed } from "../guards/sql_guard.ts";
 
 /** What Malloy writes between the statements of one query's SQL. */
 export const MALLOY_SPLIT = "-- hack: split on this";

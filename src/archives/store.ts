@@ -2,7 +2,10 @@
  * Package archives in the platform database, in chunks (the chunked-file
  * store of `src/db/chunked_files.ts`): stored from the upload's temporary
  * file and read back one chunk at a time, so no process holds a whole archive
- * in memory (`sql/130_package_blob_chunks.sql`).
+ * in memory (`sql/130_package_blob_chunks.sql`); extracted once per node into
+ * `DATA_DIR/packages/<sha256>`, and removed (rows and extracted folders) when
+ * no version refers to them any more. Below packages, environments,
+ * organizations, apps and query, which all read or clean up archives here.
  * @module
  */
 import { mkdir, rm, stat } from "node:fs/promises";
@@ -10,7 +13,12 @@ import { join, resolve } from "node:path";
 import type { Db } from "../db/database.ts";
 import { DamagedFileError, fileChunks, findChunkedFile, putChunkedFile, writeChunkedFile, type ChunkedKind, type StoredFile } from "../db/chunked_files.ts";
 import { ConflictError } from "../errors.ts";
-import { extractArchiveFile, type ReadArchiveOptions } from "../engine/mod.ts";
+import { closePackageDuckDB, extractArchiveFile, type ReadArchiveOptions, removeExtracted } from "../engine/mod.ts";
+
+/** Directory of extracted package archives (`DATA_DIR/packages`), one folder per archive sha256. */
+export function extractionDir(config: { dataDir: string }): string {
+  return join(config.dataDir, "packages");
+}
 
 /** Package archives in the chunked-file store. */
 const ARCHIVES: ChunkedKind = { files: "package_blobs", chunks: "package_blob_chunks", label: "archive" };
@@ -88,4 +96,45 @@ export async function extractStoredArchive(
   } finally {
     await rm(zipPath, { force: true });
   }
+}
+
+/** Removes stored archives that no version refers to. */
+export async function deleteOrphanBlobs(db: Db): Promise<number> {
+  const rows = await db`
+    DELETE FROM package_blobs b WHERE NOT EXISTS (SELECT 1 FROM package_versions v WHERE v.blob_sha256 = b.sha256)
+    RETURNING sha256`;
+  return rows.length;
+}
+
+/** The archives (sha256) the versions of some packages use; read before deleting them. */
+export async function archivesOf(db: Db, where: { packageId?: string; envId?: string; orgId?: string }): Promise<string[]> {
+  const rows = await db`
+    SELECT DISTINCT v.blob_sha256 AS sha FROM package_versions v JOIN packages p ON p.id = v.package_id
+    JOIN environments e ON e.id = p.env_id
+    WHERE (${where.packageId ?? null}::uuid IS NULL OR p.id = ${where.packageId ?? null}::uuid)
+      AND (${where.envId ?? null}::uuid IS NULL OR e.id = ${where.envId ?? null}::uuid)
+      AND (${where.orgId ?? null}::uuid IS NULL OR e.org_id = ${where.orgId ?? null}::uuid)`;
+  return rows.map((r) => r.sha as string);
+}
+
+/**
+ * After a delete committed: removes the extracted folder (`<cacheDir>/<sha>`)
+ * of each of these archives that no version refers to any more (an archive
+ * shared with another package stays). Returns how many folders went.
+ */
+export async function removeUnusedExtractions(db: Db, cacheDir: string, shas: string[]): Promise<number> {
+  if (shas.length === 0) return 0;
+  const used = new Set(
+    (await db`SELECT DISTINCT blob_sha256 AS sha FROM package_versions WHERE blob_sha256 IN ${db(shas)}`).map((r) => r.sha as string),
+  );
+  let removed = 0;
+  for (const sha of shas) {
+    if (used.has(sha) || !/^[0-9a-f]{64}$/.test(sha)) continue;
+    const dir = join(cacheDir, sha);
+    if (!(await stat(dir).then(() => true, () => false))) continue;
+    await closePackageDuckDB(dir);
+    await removeExtracted(dir);
+    removed++;
+  }
+  return removed;
 }

@@ -8,7 +8,7 @@
  * threw with its problems. When the job names a describer module, the
  * worker also runs it on the model and answers its plain data (a publish's
  * metadata and access rules), so the main thread never walks the model.
- * Started by `compile_pool.ts`.
+ * Started by `pool.ts`.
  * @module
  */
 /// <reference lib="webworker" />
@@ -21,7 +21,7 @@ import {
   Runtime,
   type URLReader,
 } from "@malloydata/malloy";
-import type { CompileJob, HostReply, JobResult, ModelDescriber, SerializedError, WorkerRequest } from "./compile_protocol.ts";
+import type { CompileJob, HostReply, JobResult, ModelDescriber, SerializedError, WorkerRequest } from "./protocol.ts";
 import { packageFileOf } from "./package_url.ts";
 
 declare const self: DedicatedWorkerGlobalScope;

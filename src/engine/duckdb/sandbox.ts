@@ -4,15 +4,17 @@
  * and closing them all at shutdown.
  *
  * The connection itself (checked statements in locked-down sessions) is
- * ./duckdb_connection.ts; its parts are the statement checks
- * (./duckdb_statements.ts), the per-query limits (./duckdb_limits.ts), the
- * idle instances kept across packages (./duckdb_idle.ts) and the file-path
- * policy (./duckdb_paths.ts).
+ * ./connection.ts; its parts are the statement checks
+ * (./statements.ts), the per-query limits (./limits.ts), the
+ * idle instances kept across packages (./idle.ts) and the file-path
+ * policy (./paths.ts). These, the session (./session.ts) and the files a
+ * query may read outside its package (./readable_files.ts) make up the
+ * folder `duckdb/`.
  * @module
  */
 
 import { resolve } from "node:path";
-import { PackageDuckDBConnection, type PackageDuckDBOptions } from "./duckdb_connection.ts";
+import { PackageDuckDBConnection, type PackageDuckDBOptions } from "./connection.ts";
 
 const open = new Map<string, PackageDuckDBConnection>();
 

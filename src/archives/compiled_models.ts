@@ -5,8 +5,9 @@
  * model path (bounded by count and approximate bytes; cold compiles and warm
  * hits logged through `ctx.log`).
  *
- * This module imports nothing of the routes, so package and version routes
- * can evict through {@link evictVersions} without an import cycle.
+ * It sits with the archives it extracts, below query, runs, retrieval and
+ * the package, version and environment routes, which compile through it or
+ * evict through {@link evictVersions}; it imports none of them.
  * @module
  */
 import { readFile, stat } from "node:fs/promises";
@@ -26,8 +27,8 @@ import {
   readModelFiles,
 } from "../engine/mod.ts";
 import type { AppContext } from "../context.ts";
-import { notFound } from "../http/errors.ts";
-import { extractStoredArchive } from "../packages/archive_store.ts";
+import { NotFoundError } from "../errors.ts";
+import { extractionDir, extractStoredArchive } from "./store.ts";
 
 /** The per-node state of one app context. */
 interface NodeModels {
@@ -67,11 +68,6 @@ export function evictVersions(ctx: AppContext, versionUuids: Iterable<string>): 
   for (const uuid of versionUuids) cache.deleteVersion(uuid);
 }
 
-/** Directory of extracted package archives (`DATA_DIR/packages`). */
-export function extractionDir(ctx: AppContext): string {
-  return join(ctx.config.dataDir, "packages");
-}
-
 /** What {@link compiledModelFor} compiles. */
 export interface ModelTarget {
   /** Version row uuid (the cache key). */
@@ -86,7 +82,7 @@ export interface ModelTarget {
 
 /**
  * The compiled model of a version's model file: from the cache, or extracted
- * (once per node) and compiled. 404 when the version has no such model file.
+ * (once per node) and compiled. A NotFoundError when the version has no such model file.
  */
 export async function compiledModelFor(ctx: AppContext, target: ModelTarget): Promise<CompiledModel> {
   const state = nodeModels(ctx);
@@ -95,7 +91,7 @@ export async function compiledModelFor(ctx: AppContext, target: ModelTarget): Pr
     const isFile = await stat(join(dir, target.modelPath)).then((s) => s.isFile(), () => false);
     const publisher = await readFile(join(dir, "publisher.json"), "utf8").then((text) => JSON.parse(text) as unknown, () => null);
     if (!isFile || declaredModels(publisher)?.(target.modelPath) === false) {
-      throw notFound(`model '${target.modelPath}' not found in version ${target.versionId} of package '${target.packageName}'; list its models with GET .../packages/${target.packageName}/models`);
+      throw new NotFoundError(`model '${target.modelPath}' not found in version ${target.versionId} of package '${target.packageName}'; list its models with GET .../packages/${target.packageName}/models`);
     }
     const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };
     const pkg = createPackageRuntime(await modelFiles(dir), dir, { lookupConnection: connectionLookup(ctx.sql, target.envId, keys) });
@@ -123,13 +119,13 @@ export async function extractedVersionDir(ctx: AppContext, target: Pick<ModelTar
 /** The extracted folder of the version's archive, extracting it on first use on this node. */
 async function extracted(ctx: AppContext, state: NodeModels, target: Pick<ModelTarget, "versionId" | "blobSha256" | "packageName">): Promise<string> {
   const sha = target.blobSha256;
-  const dir = join(extractionDir(ctx), sha);
+  const dir = join(extractionDir(ctx.config), sha);
   if (await stat(dir).then((s) => s.isDirectory(), () => false)) return dir;
   let pending = state.extracting.get(sha);
   if (!pending) {
     pending = (async () => {
-      const dir = await extractStoredArchive(ctx.sql, sha, { cacheDir: extractionDir(ctx), read: { maxBytes: ctx.config.maxPackageBytes } });
-      if (!dir) throw notFound(`the archive of version ${target.versionId} of package '${target.packageName}' is missing; publish the version again`);
+      const dir = await extractStoredArchive(ctx.sql, sha, { cacheDir: extractionDir(ctx.config), read: { maxBytes: ctx.config.maxPackageBytes } });
+      if (!dir) throw new NotFoundError(`the archive of version ${target.versionId} of package '${target.packageName}' is missing; publish the version again`);
       return dir;
     })();
     state.extracting.set(sha, pending);

@@ -2,14 +2,14 @@
  * Inflating one entry of a zip archive with a byte budget: from an archive in
  * memory ({@link inflateEntry}) or piece by piece from one on disk
  * ({@link inflateEntryFrom}). The entry comes from the central directory
- * (./zip_directory.ts); its local header is read here.
+ * (./directory.ts); its local header is read here.
  * @module
  */
 
 import { Inflate } from "fflate";
-import type { ZipEntry } from "./zip_directory.ts";
-import { ZipBudgetError, ZipFormatError } from "./zip_errors.ts";
-import type { ZipSource } from "./zip_source.ts";
+import type { ZipEntry } from "./directory.ts";
+import { ZipBudgetError, ZipFormatError } from "./errors.ts";
+import type { ZipSource } from "./source.ts";
 
 /** Signature of a local file header. */
 const LOCAL = 0x04034b50;

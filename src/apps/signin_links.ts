@@ -1,6 +1,8 @@
 /**
  * Links to the sign-in page and the browser test, shared by the sign-in,
- * token and app routes (so they do not import the sign-in route module).
+ * token, console and app routes. They sit with the browser session
+ * (`session.ts`) below both the sign-in page and the token routes, so
+ * neither `signin/` nor `auth/` imports the other's folder for them.
  * @module
  */
 import type { AppContext } from "../context.ts";

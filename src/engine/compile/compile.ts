@@ -3,27 +3,33 @@
  * serves the files of the package archive. The translation itself runs in a
  * compile worker ({@link compileInWorker}), off the event loop; the reader and
  * the connections answer it from this thread.
+ *
+ * The folder `compile/`: this module, the worker pool and its protocol
+ * (pool.ts, protocol.ts, worker.ts), the package-file URLs (package_url.ts),
+ * the problem hints (data_path_hint.ts), warming Malloy (warmup.ts), the
+ * metadata of a compiled model (metadata.ts) and the compiled-model LRU
+ * (model_cache.ts).
  * @module
  */
 
 import { resolve } from "node:path";
 import { type Connection, type Model, Runtime, type URLReader } from "@malloydata/malloy";
-import { badRequest } from "../http/errors.ts";
-import type { PackageFiles } from "./archive.ts";
-import { compileInWorker, CompileTimeoutError, ModelDescribeError } from "./compile_pool.ts";
-import type { ModelDescriber } from "./compile_protocol.ts";
-import { openPackageDuckDB } from "./duckdb_sandbox.ts";
-import type { PackageDuckDBOptions } from "./duckdb_connection.ts";
-import { engineLimits } from "./duckdb_limits.ts";
-import { guardBigQuery } from "./guards/bigquery_guard.ts";
-import { guardDuckDB } from "./guards/duckdb_guard.ts";
-import { guardMysql } from "./guards/mysql_guard.ts";
-import { guardPostgres } from "./guards/postgres_guard.ts";
-import { guardSnowflake } from "./guards/snowflake_guard.ts";
-import { guardTrino } from "./guards/trino_guard.ts";
+import { badRequest } from "../../http/errors.ts";
+import type { PackageFiles } from "../zip/archive.ts";
+import { compileInWorker, CompileTimeoutError, ModelDescribeError } from "./pool.ts";
+import type { ModelDescriber } from "./protocol.ts";
+import { openPackageDuckDB } from "../duckdb/sandbox.ts";
+import type { PackageDuckDBOptions } from "../duckdb/connection.ts";
+import { engineLimits } from "../duckdb/limits.ts";
+import { guardBigQuery } from "../guards/bigquery_guard.ts";
+import { guardDuckDB } from "../guards/duckdb_guard.ts";
+import { guardMysql } from "../guards/mysql_guard.ts";
+import { guardPostgres } from "../guards/postgres_guard.ts";
+import { guardSnowflake } from "../guards/snowflake_guard.ts";
+import { guardTrino } from "../guards/trino_guard.ts";
 import { packageBaseUrl, packageFileOf, packageRelativePath } from "./package_url.ts";
 import { explainDataPaths } from "./data_path_hint.ts";
-import { formatProblems, type Problem, problemsOf, redactPath } from "./problems.ts";
+import { formatProblems, type Problem, problemsOf, redactPath } from "../problems.ts";
 
 /** Finds an environment connection (postgres, bigquery, ...) by name. */
 export type LookupConnection = (

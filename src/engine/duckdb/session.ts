@@ -2,7 +2,7 @@
  * A DuckDB session of a package: an in-memory instance locked down to read
  * the package's folder (and the folders given with it) and nothing else,
  * with per-query limits, its connections and its kept prepared statements.
- * Used by the package connection (./duckdb_connection.ts), which says when
+ * Used by the package connection (./connection.ts), which says when
  * sessions open, are kept idle and close.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * A small pool of compile workers (`compile_worker.ts`), so compiling a model
+ * A small pool of compile workers (`worker.ts`), so compiling a model
  * never holds the main thread's event loop: `/health` and every other request
  * keep answering while a big model compiles.
  *
@@ -17,7 +17,7 @@
  */
 import { cpus } from "node:os";
 import { MalloyError, Model, type ModelDef, type Runtime } from "@malloydata/malloy";
-import type { CompileJob, HostReply, SerializedError, WorkerMessage, WorkerRequest } from "./compile_protocol.ts";
+import type { CompileJob, HostReply, SerializedError, WorkerMessage, WorkerRequest } from "./protocol.ts";
 
 /** The pool's settings; see {@link setCompileLimits}. */
 export interface CompileLimits {
@@ -209,7 +209,7 @@ function takeNext(): Job {
 }
 
 function spawn(): Slot {
-  const worker = new Worker(new URL("./compile_worker.ts", import.meta.url), { name: "malloy-compile", ref: false });
+  const worker = new Worker(new URL("./worker.ts", import.meta.url), { name: "malloy-compile", ref: false });
   (worker as Worker & { unref(): void }).unref(); // Bun's Worker; the DOM type lacks it
   started++;
   const slot: Slot = { worker, connections: new Map(), dead: false };

@@ -8,7 +8,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { Problem } from "./problems.ts";
+import type { Problem } from "../problems.ts";
 
 const MISSING = /No files found that match the pattern "([^"]+)"/;
 /** At most this many package entries are looked at for a same-named file. */

@@ -6,12 +6,12 @@
  * spot symbolic links) nor the real inflated size, so the archive policy in
  * `archive.ts` reads the central directory here first, checks every entry,
  * and only then inflates entries one by one with a byte budget
- * (./zip_inflate.ts).
+ * (./inflate.ts).
  * @module
  */
 
-import type { ZipSource } from "./zip_source.ts";
-import { ZipBudgetError, ZipEntryCountError, ZipFormatError } from "./zip_errors.ts";
+import type { ZipSource } from "./source.ts";
+import { ZipBudgetError, ZipEntryCountError, ZipFormatError } from "./errors.ts";
 
 /** One entry of a zip's central directory. */
 export interface ZipEntry {

@@ -3,17 +3,21 @@
  * folder, with the publish policy:
  * safe relative paths only, no links, bounded entry count and size, a
  * `publisher.json` and at least one model.
+ *
+ * The folder `zip/`: this policy, the zip reader under it (directory.ts,
+ * inflate.ts, source.ts, errors.ts) and the extraction of an archive into the
+ * read-only cache folder of its sha256 (extract.ts).
  * @module
  */
 
 import { type FileHandle, mkdir, open, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { ApiError, badRequest } from "../http/errors.ts";
-import { gcHint } from "./memory.ts";
-import { isSymlink, readCentralDirectory, readCentralDirectoryFrom, type ZipEntry } from "./zip_directory.ts";
-import { ZipBudgetError, ZipEntryCountError, ZipFormatError } from "./zip_errors.ts";
-import { inflateEntry, inflateEntryFrom } from "./zip_inflate.ts";
-import { openZipFile, type ZipSource } from "./zip_source.ts";
+import { ApiError, badRequest } from "../../http/errors.ts";
+import { gcHint } from "../memory.ts";
+import { isSymlink, readCentralDirectory, readCentralDirectoryFrom, type ZipEntry } from "./directory.ts";
+import { ZipBudgetError, ZipEntryCountError, ZipFormatError } from "./errors.ts";
+import { inflateEntry, inflateEntryFrom } from "./inflate.ts";
+import { openZipFile, type ZipSource } from "./source.ts";
 
 /** The files of a package: relative path (forward slashes) to bytes. */
 export type PackageFiles = Map<string, Uint8Array>;

@@ -8,8 +8,8 @@
 
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
-import type { EngineLimits } from "./duckdb_session.ts";
-import { trimIdle } from "./duckdb_idle.ts";
+import type { EngineLimits } from "./session.ts";
+import { trimIdle } from "./idle.ts";
 
 const GIB = 1024 ** 3;
 

@@ -15,7 +15,7 @@
  * @module
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { notAllowed } from "./guards/sql_guard.ts";
+import { notAllowed } from "../guards/sql_guard.ts";
 
 const readable = new AsyncLocalStorage<ReadonlySet<string>>();
 

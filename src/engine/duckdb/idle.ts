@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { Session } from "./duckdb_session.ts";
+import type { Session } from "./session.ts";
 
 /** Every idle instance with the idle list of the connection that kept it. */
 const everywhere = new Map<Session, Session[]>();

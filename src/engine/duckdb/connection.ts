@@ -1,14 +1,14 @@
 /**
  * The DuckDB connection of a package version (`duckdb`), a Malloy
  * `DuckDBConnection` whose every statement is checked by
- * {@link checkDuckDBSql} (DuckDB's own parser; ./duckdb_statements.ts) and
+ * {@link checkDuckDBSql} (DuckDB's own parser; ./statements.ts) and
  * runs in a locked-down DuckDB session that can read the package's folder and
  * nothing else.
  *
  * Sessions ({@link openSession}): an in-memory DuckDB instance opened with
  * no extension autoload/autoinstall, no community or unsigned extensions,
  * `memory_limit`, `threads`, its own `temp_directory` with
- * `max_temp_directory_size` (the limits of `setEngineLimits`, ./duckdb_limits.ts); then
+ * `max_temp_directory_size` (the limits of `setEngineLimits`, ./limits.ts); then
  * `SET allowed_directories=[packageDir]`, `SET enable_external_access=false`,
  * the bundled `json` and `icu` LOADed, and `SET lock_configuration=true`.
  *
@@ -24,7 +24,7 @@
  *   statement stops). Instances
  *   are opened on demand and idle ones are kept per package for
  *   the next queries (`idleSessions` of {@link EngineLimits}, the query
- *   runner's `QUERY_CONCURRENCY`; across packages ./duckdb_idle.ts): only checked SELECTs ever ran in them, so they hold no
+ *   runner's `QUERY_CONCURRENCY`; across packages ./idle.ts): only checked SELECTs ever ran in them, so they hold no
  *   object of an earlier query. Queries of one package run concurrently;
  *   the node-wide bound is the caller's (`QUERY_CONCURRENCY`).
  * - Schema lookups Malloy runs while compiling (`DESCRIBE SELECT ...` of
@@ -33,8 +33,8 @@
  *   object is ever created in it.
  *
  * Relative table and file paths resolve against the package folder
- * (./duckdb_paths.ts). Get a connection with `openPackageDuckDB`
- * (./duckdb_sandbox.ts), which shares one per package folder.
+ * (./paths.ts). Get a connection with `openPackageDuckDB`
+ * (./sandbox.ts), which shares one per package folder.
  * @module
  */
 
@@ -42,22 +42,22 @@ import { resolve } from "node:path";
 import type { DuckDBConnection as NodeConnection, DuckDBResult } from "@duckdb/node-api";
 import { DuckDBConnection } from "@malloydata/db-duckdb";
 import type { QueryRecord, RunSQLOptions, SQLSourceDef, SQLSourceRequest, TableSourceDef } from "@malloydata/malloy";
-import { QueryError } from "./problems.ts";
-import { checkDuckDBSql } from "./guards/sql_guard.ts";
+import { QueryError } from "../problems.ts";
+import { checkDuckDBSql } from "../guards/sql_guard.ts";
 import { assertReadable } from "./readable_files.ts";
-import { type EngineLimits, openSession, type Session } from "./duckdb_session.ts";
-import { engineLimits, type LimitOverrides, limitOverrides } from "./duckdb_limits.ts";
-import { forgetIdle, idleEverywhere, keepIdle, trimIdle } from "./duckdb_idle.ts";
-import { absoluteTablePath, defaultReadDirectories } from "./duckdb_paths.ts";
-import { CheckedStatements, checkPrelude, MALLOY_SPLIT } from "./duckdb_statements.ts";
+import { type EngineLimits, openSession, type Session } from "./session.ts";
+import { engineLimits, type LimitOverrides, limitOverrides } from "./limits.ts";
+import { forgetIdle, idleEverywhere, keepIdle, trimIdle } from "./idle.ts";
+import { absoluteTablePath, defaultReadDirectories } from "./paths.ts";
+import { CheckedStatements, checkPrelude, MALLOY_SPLIT } from "./statements.ts";
 
 /** Options of a package connection (override the process limits). */
 export interface PackageDuckDBOptions extends LimitOverrides {
-  /** More folders DuckDB may read; default those of `setPackageReadDirectories` (./duckdb_paths.ts). */
+  /** More folders DuckDB may read; default those of `setPackageReadDirectories` (./paths.ts). */
   readDirectories?: string[];
 }
 
-/** A package's sandboxed DuckDB connection; get one with `openPackageDuckDB` (./duckdb_sandbox.ts). */
+/** A package's sandboxed DuckDB connection; get one with `openPackageDuckDB` (./sandbox.ts). */
 export class PackageDuckDBConnection extends DuckDBConnection {
   /** The package folder every relative path resolves against, and the only one readable. */
   readonly packageDir!: string;
@@ -69,7 +69,7 @@ export class PackageDuckDBConnection extends DuckDBConnection {
   #schemaUsers = 0;
   #schemaTimer?: ReturnType<typeof setTimeout>;
   readonly #idle: Session[] = [];
-  /** What the guard answered for statements of this connection (./duckdb_statements.ts). */
+  /** What the guard answered for statements of this connection (./statements.ts). */
   #checked = new CheckedStatements();
   /** When a statement last ran on this connection (ms since epoch). */
   #lastUsed = Date.now();
