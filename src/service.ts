@@ -11,6 +11,7 @@ import { buildApp, createContext, createHandler, type App, type HandlerOptions }
 import type { AppContext } from "./http/context.ts";
 import type { McpRoutesOptions } from "./mcp/routes.ts";
 import { resumeIndexing, waitForIndexing } from "./retrieval/index/indexer.ts";
+import { releaseIdleEntities, setEntityCacheBudget } from "./retrieval/index/scoped_entities.ts";
 import { onEmbedderRecovered } from "./retrieval/embedding/embedder.ts";
 import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";
@@ -76,7 +77,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
     // Runs queued by any node (and runs a dead node left running) are claimed here.
     startWorker(ctx);
     // What idle versions keep (DuckDB instances, compiled queries) is released; MEMORY_BUDGET bounds the rest.
-    startMemoryGovernor(ctx);
+    // get_context's entity records take at most a quarter of the budget, and go when idle like the rest
+    setEntityCacheBudget(Math.floor(config.memoryBudget / 4));
+    startMemoryGovernor(ctx, [releaseIdleEntities]);
     const close = async () => {
       stopRecovery();
       stopMemoryGovernor(ctx);
