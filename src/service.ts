@@ -33,7 +33,7 @@ export interface Service {
 
 /** Options of {@link startService}. */
 export interface StartOptions extends HandlerOptions {
-  /** An already open database (tests); otherwise opened from the config. */
+  /** An already open database (tests; main.ts opens it while the service loads); otherwise opened from the config. */
   db?: Database;
   log?: (line: Record<string, unknown>) => void;
   /** Implementations behind the MCP tools (`execute_query`, `get_context`). */
@@ -54,8 +54,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // upload files a crash left behind (each request removes its own)
   await removeStaleUploads(uploadDirOf(config.dataDir));
   // Queries are still translated on this thread: warm Malloy once per process, not in the first query,
-  // while the database opens.
-  const warming = warmMalloy();
+  // while the database opens; in the background (main.ts), once the service listens: it would hold this
+  // thread while the start-up waits for the database.
+  const warming = options.warmInBackground ? undefined : warmMalloy();
   const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir + "/pg" }));
   try {
     if (!options.warmInBackground) await warming;
