@@ -11,7 +11,7 @@ import { buildApp, createContext, createHandler, type App, type HandlerOptions }
 import type { AppContext } from "./http/context.ts";
 import type { McpRoutesOptions } from "./mcp/routes.ts";
 import { resumeIndexing, waitForIndexing } from "./retrieval/index/indexer.ts";
-import { releaseIdleEntities, setEntityCacheBudget } from "./retrieval/index/scoped_entities.ts";
+import { releaseIdleEntities, setEntityCacheBudget } from "./retrieval/index/entity_cache.ts";
 import { onEmbedderRecovered } from "./retrieval/embedding/embedder.ts";
 import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Principal } from "../../src/access/principal.ts";
 import { releaseIdleMemory, stopMemoryGovernor } from "../../src/query/memory_governor.ts";
-import { entityCacheSize, setEntityCacheBudget } from "../../src/retrieval/index/scoped_entities.ts";
+import { entityCacheSize, setEntityCacheBudget } from "../../src/retrieval/index/entity_cache.ts";
 import { createContextSearcher, type ContextSearcher } from "../../src/retrieval/search.ts";
 import { waitForRuns } from "../../src/runs/worker.ts";
 import { publish, startWorld, type World } from "../packages/helpers.ts";
