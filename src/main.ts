@@ -7,11 +7,8 @@
  * @module
  */
 import { readConfig } from "./config.ts";
-import { closePackageStreams } from "./events/hub.ts";
-import { closeCompileWorkers, warmCompileWorkers, warmMalloy } from "./engine/mod.ts";
-import { warmRetrieval } from "./retrieval/warmup.ts";
+import { openDatabase, secureDataDir } from "./db/database.ts";
 import { lockDataDir } from "./lock.ts";
-import { startService } from "./service.ts";
 import { type RawServer, serveRaw } from "./http/raw_server.ts";
 import { createLog, type LogFormat, logFormatOf, startBanner } from "./log_format.ts";
 
@@ -41,9 +38,19 @@ let server: RawServer | undefined;
 function addressOf(request: Request): string | undefined {
   return server?.requestIP(request)?.address;
 }
+// The database opens while the rest of the service loads (Malloy and the routes are most of the
+// start): PGlite compiles its WebAssembly off this thread.
+await secureDataDir(config.dataDir);
+const [{ startService }, { closeCompileWorkers, warmCompileWorkers, warmMalloy }, { closePackageStreams }, { warmRetrieval }, db] = await Promise.all([
+  import("./service.ts"),
+  import("./engine/mod.ts"),
+  import("./events/hub.ts"),
+  import("./retrieval/warmup.ts"),
+  openDatabase({ url: config.databaseUrl, dataDir: config.dataDir + "/pg" }),
+]);
 // Warm-ups run in the background: /health answers as soon as the database is migrated,
 // /health/ready once Malloy is warm.
-const service = await startService(config, { addressOf, log, warmInBackground: true });
+const service = await startService(config, { addressOf, log, warmInBackground: true, db });
 
 if (service.bootstrap.generatedPassword) {
   console.log(

@@ -11,6 +11,7 @@ import { buildApp, createContext, createHandler, type App, type HandlerOptions }
 import type { AppContext } from "./context.ts";
 import type { McpRoutesOptions } from "./mcp/routes.ts";
 import { resumeIndexing, waitForIndexing } from "./retrieval/index/indexer.ts";
+import { releaseIdleEntities, setEntityCacheBudget } from "./retrieval/index/entity_cache.ts";
 import { onEmbedderRecovered } from "./retrieval/embedding/embedder.ts";
 import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";
@@ -32,7 +33,7 @@ export interface Service {
 
 /** Options of {@link startService}. */
 export interface StartOptions extends HandlerOptions {
-  /** An already open database (tests); otherwise opened from the config. */
+  /** An already open database (tests; main.ts opens it while the service loads); otherwise opened from the config. */
   db?: Database;
   log?: (line: Record<string, unknown>) => void;
   /** Implementations behind the MCP tools (`execute_query`, `get_context`). */
@@ -53,8 +54,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
   // upload files a crash left behind (each request removes its own)
   await removeStaleUploads(uploadDirOf(config.dataDir));
   // Queries are still translated on this thread: warm Malloy once per process, not in the first query,
-  // while the database opens.
-  const warming = warmMalloy();
+  // while the database opens; in the background (main.ts), once the service listens: it would hold this
+  // thread while the start-up waits for the database.
+  const warming = options.warmInBackground ? undefined : warmMalloy();
   const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir + "/pg" }));
   try {
     if (!options.warmInBackground) await warming;
@@ -76,7 +78,9 @@ export async function startService(config: Config, options: StartOptions = {}): 
     // Runs queued by any node (and runs a dead node left running) are claimed here.
     startWorker(ctx);
     // What idle versions keep (DuckDB instances, compiled queries) is released; MEMORY_BUDGET bounds the rest.
-    startMemoryGovernor(ctx);
+    // get_context's entity records take at most a quarter of the budget, and go when idle like the rest
+    setEntityCacheBudget(Math.floor(config.memoryBudget / 4));
+    startMemoryGovernor(ctx, [releaseIdleEntities]);
     const close = async () => {
       stopRecovery();
       stopMemoryGovernor(ctx);

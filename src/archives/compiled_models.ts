@@ -109,6 +109,18 @@ export async function compiledModelFor(ctx: AppContext, target: ModelTarget): Pr
 }
 
 /**
+ * Puts models a publish just compiled (by model path, limited to what a
+ * curated package declares, as {@link compiledModelFor} does) in the cache of
+ * the version, so its first run and first queries compile nothing again.
+ */
+export function rememberCompiledModels(ctx: AppContext, versionUuid: string, compiled: ReadonlyMap<string, CompiledModel>): void {
+  const cache = nodeModels(ctx).cache;
+  for (const [modelPath, model] of compiled) {
+    cache.get({ versionId: versionUuid, modelPath }, () => Promise.resolve(model)).catch(() => {});
+  }
+}
+
+/**
  * The folder where a version's archive is extracted on this node (extracting
  * it on first use), for reading its data files.
  */

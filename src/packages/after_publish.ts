@@ -26,6 +26,7 @@ export async function afterPublish(
       versionUuid: published.version.uuid,
       createdBy: options.createdBy ?? null,
       models: published.models, // as stored: the run is planned without reading them back
+      compiled: published.compiled, // and builds on the publish's compile
     });
   }
   await emitPackageEvent(ctx, { envId: options.envId, packageName: options.packageName }, {

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import type { Db, Sql } from "../db/database.ts";
 import {
   closePackageDuckDB,
+  type CompiledModel,
   compilePackage,
   extractArchiveFile,
   inspectArchive,
@@ -59,6 +60,11 @@ export interface Published {
   version: VersionRow;
   models: ModelMetadata[];
   packageDir: string;
+  /**
+   * The published model files as this publish compiled them, by path (the
+   * version's first run uses them instead of compiling them again).
+   */
+  compiled: ReadonlyMap<string, CompiledModel>;
   /** Notebooks that do not compile (published, not queryable), with their failing cells. */
   failedNotebooks?: NotebookReport[];
 }
@@ -113,6 +119,7 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
   if (hadDir) await inspectArchive(archive.path, limits);
   const packageDir = await extractArchiveFile(archive.path, { cacheDir: options.cacheDir, sha256: sha, read: limits });
   let models: ModelMetadata[];
+  let compiledModels: Map<string, CompiledModel>;
   let notebooks: NotebookReport[] = [];
   let publisher: Record<string, unknown> = {};
   try {
@@ -130,6 +137,12 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
     // a package that declares its queryable models (publisher.json explores) publishes only those as models
     const declared = declaredModels(publisher);
     models = facts.map((f) => f.metadata).filter((m) => !declared || declared(m.modelPath));
+    // as a query compiles them (src/archives/compiled_models.ts): the declared files, each limited to what they declare
+    compiledModels = new Map([...compiled.models].filter(([path]) => !declared || declared(path)));
+    for (const m of compiledModels.values()) {
+      delete m.described; // read above; not kept with the model
+      if (declared) m.queryable = declared;
+    }
   } catch (error) {
     if (!hadDir) {
       const [stored] = await db`SELECT 1 FROM package_blobs WHERE sha256 = ${sha}`;
@@ -159,7 +172,7 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
         createdBy: target.createdBy,
       }, { pinLatest: form.pinLatest });
       await insertModelMetadata(tx, { version: version.uuid, packageId: pkg.id, envId: target.envId }, models);
-      return { packageId: pkg.id, version, models, packageDir, ...(notebooks.length > 0 ? { failedNotebooks: notebooks } : {}) };
+      return { packageId: pkg.id, version, models, packageDir, compiled: compiledModels, ...(notebooks.length > 0 ? { failedNotebooks: notebooks } : {}) };
     }) as Published;
   } catch (error) {
     if ((error as { code?: string }).code === "23505") throw duplicate(target, form.versionId);

@@ -174,7 +174,8 @@ export async function rankQuestion(db: Db, principal: Principal, input: RankQues
   }
   return {
     ranked,
-    entities: entities.filter((e) => !kinds || kinds.has(e.kind)),
+    // the scope's own array when unfiltered: what the answer derives from it is kept per array
+    entities: kinds ? entities.filter((e) => kinds.has(e.kind)) : entities,
     versions,
     mode: semantic ? "semantic+lexical" : "lexical",
     ...(split ? { split } : {}),

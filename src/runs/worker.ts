@@ -7,10 +7,10 @@
  * claim, runs whose node stopped heartbeating are failed.
  * @module
  */
-import type { ModelMetadata } from "../engine/mod.ts";
+import type { CompiledModel, ModelMetadata } from "../engine/mod.ts";
 import type { AppContext } from "../context.ts";
 import { sweepMaterializationFiles } from "../materializations/serve.ts";
-import { evictVersions } from "../archives/compiled_models.ts";
+import { evictVersions, rememberCompiledModels } from "../archives/compiled_models.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { allUnits, planUnits, type RunScope, versionModels } from "./plan.ts";
 import {
@@ -142,6 +142,8 @@ export interface EnqueueRun {
   createdBy: string | null;
   /** The version's model metadata when the caller holds it (a publish); read from the database otherwise. */
   models?: readonly ModelMetadata[];
+  /** The version's models as a publish compiled them, by path: the run's units use them instead of compiling again. */
+  compiled?: ReadonlyMap<string, CompiledModel>;
 }
 
 /**
@@ -149,11 +151,12 @@ export interface EnqueueRun {
  * wakes the worker. Returns the run id.
  */
 export async function enqueueRun(ctx: AppContext, request: EnqueueRun): Promise<string> {
-  const { models: known, ...run } = request;
+  const { models: known, compiled, ...run } = request;
   const models = known ?? await versionModels(ctx.sql, run.versionUuid);
   const units = planUnits(models, run.scope);
   const buildsIndexes = run.scope === undefined || units.some((u) => u.kind === "index");
   const id = await ctx.sql.begin((tx) => insertRun(tx, { ...run, units, buildsIndexes }));
+  if (compiled) rememberCompiledModels(ctx, run.versionUuid, compiled);
   kickWorker(ctx);
   return id;
 }

@@ -126,6 +126,30 @@ interface ScopeParts {
   sources: ReadonlyMap<string, EntityRecord>;
 }
 
+/** Parts of scope arrays already grouped: a search's scope array is kept and searched again (scoped_entities.ts). */
+const partsOf = new WeakMap<readonly EntityRecord[], ScopeParts>();
+
+/** The fields and source entities of a scope by source key (read-only; computed once per scope array). */
+function scopeParts(scope: readonly EntityRecord[] | undefined): ScopeParts {
+  const known = scope && partsOf.get(scope);
+  if (known) return known;
+  const fields = new Map<string, EntityRecord[]>();
+  const sources = new Map<string, EntityRecord>();
+  for (const e of scope ?? []) {
+    if (e.kind === "query") continue;
+    const key = groupKey(e);
+    if (e.kind === "source") sources.set(key, e);
+    else {
+      const list = fields.get(key);
+      if (list) list.push(e);
+      else fields.set(key, [e]);
+    }
+  }
+  const parts = { fields, sources };
+  if (scope) partsOf.set(scope, parts);
+  return parts;
+}
+
 interface SourceGroup {
   key: string;
   origin?: EntityRecord["origin"];
@@ -174,14 +198,7 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
   });
   const perPhrase = options.entitiesPerPhrase ?? (options.scope ? 6 : 8);
   // Every entity in scope by source: fields (for the field lists and the first query) and the source's own entity.
-  const scopeFields = new Map<string, EntityRecord[]>();
-  const scopeSources = new Map<string, EntityRecord>();
-  for (const e of options.scope ?? []) {
-    if (e.kind === "query") continue;
-    const key = groupKey(e);
-    if (e.kind === "source") scopeSources.set(key, e);
-    else scopeFields.set(key, [...(scopeFields.get(key) ?? []), e]);
-  }
+  const { fields: scopeFields, sources: scopeSources } = scopeParts(options.scope);
   // Sources as wholes: the best match, raised by the share of the question's words the source's name and matched fields cover.
   const asked = new Set(contentStems(options.question ?? ranked[0]?.phrase ?? "", { expand: true }));
   const adj = new Map([...groups.values()].map((g) => [g, g.best + SOURCE_COVERAGE * coverage(g, asked, scopeSources.get(g.key))] as const));

@@ -23,7 +23,7 @@ import { embedEntities, entityVectorKey } from "./entity_vectors.ts";
 import { ENTITY_TEXT_FORMAT, entitiesFromMetadata, type EntityRecord } from "./entity_text.ts";
 import { computeIndexedValues, type IndexedValue } from "./indexed_values.ts";
 import { loadLexicon } from "../text/lexicon.ts";
-import { ensureVectorIndex, vectorLiteral } from "./vector_index.ts";
+import { vectorLiteral } from "./vector_index.ts";
 
 /** What one indexing run did. */
 export interface IndexReport {
@@ -133,7 +133,6 @@ async function buildIndex(ctx: AppContext, versionUuid: string, options: IndexVe
   let embedded = 0;
   let reused = 0;
   if (embedder) {
-    await ensureVectorIndex(ctx.sql, embedder);
     const known = new Map<string, string>();
     const found = await ctx.sql`SELECT DISTINCT ON (content_hash) content_hash, embedding::text AS embedding FROM entity_embeddings
                                  WHERE model = ${embedder.model} AND content_hash = ANY(${[...new Set(hashes)]}::text[])`;

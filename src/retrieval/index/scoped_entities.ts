@@ -4,24 +4,21 @@
  * sql/002_access.sql), and the entity records of those versions.
  *
  * Records are read from `entity_embeddings` once per version and index state
- * and kept in a small per-process cache (versions are immutable; the key
- * includes the version's `updated_at`, which every index status change
- * bumps). A version not indexed yet is searched lexically from its stored
- * model metadata.
+ * and kept in a per-process cache that follows use (entity_cache.ts). A
+ * version not indexed yet is searched lexically from its stored model
+ * metadata.
  *
  * @module
  */
 import type { Db } from "../../db/database.ts";
-import type { ModelMetadata } from "../../engine/compile/metadata.ts";
 import { principalKey, type Principal } from "../../access/principal.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
 import { findOrganization } from "../../organizations/store.ts";
 import { latestVersionOf } from "../../versions/store.ts";
-import { entitiesFromMetadata, type EntityRecord, type LexicalTerms } from "./entity_text.ts";
-import type { IndexedValue } from "./indexed_values.ts";
-import { loadLexicon } from "../text/lexicon.ts";
-import { vectorFromSql } from "./vector_index.ts";
+import { combinedRecords, keepCombined, type ScopedVersion, type StoredEntity, versionRecords } from "./entity_cache.ts";
 import { retrievalAccess, type VersionAccess } from "../../rls/visibility.ts";
+
+export type { ScopedVersion, StoredEntity };
 
 /** A search scope, as the MCP tool's arguments name it. */
 export interface SearchScope {
@@ -29,28 +26,6 @@ export interface SearchScope {
   package_name?: string;
   model_uri?: string;
   source_name?: string;
-}
-
-/** A version in scope. */
-export interface ScopedVersion {
-  versionUuid: string;
-  versionId: string;
-  packageId: string;
-  packageName: string;
-  environmentName: string;
-  stamp: string;
-  /** The version's `indexStatus`: `unknown`, `indexing`, `indexed` or `failed`. */
-  indexStatus: string;
-  /** What the caller may not see of this version's sources (`#(authorize)`, `#(bind)`); absent when nothing. */
-  access?: VersionAccess;
-}
-
-/** An entity record with its stored indexed values (with counts). */
-export interface StoredEntity extends EntityRecord {
-  indexedValues?: IndexedValue[];
-  /** The stored embedding (unit length), read once per version, and the model that made it. */
-  vector?: Float32Array;
-  vectorModel?: string;
 }
 
 /**
@@ -135,14 +110,6 @@ async function explainEmpty(db: Db, principal: Principal, where: { organization:
   }
 }
 
-interface CacheEntry {
-  stamp: string;
-  records: StoredEntity[];
-}
-
-const CACHE_LIMIT = 256;
-const cache = new Map<string, CacheEntry>();
-
 /**
  * The entity records of the scoped versions, restricted to `model_uri` and
  * `source_name` when given. Record ids are `model_entities` ids (what the
@@ -150,29 +117,22 @@ const cache = new Map<string, CacheEntry>();
  * modify it.
  */
 export async function scopedEntities(db: Db, versions: readonly ScopedVersion[], scope: SearchScope = {}): Promise<StoredEntity[]> {
-  const out: StoredEntity[] = [];
-  const stale = versions.filter((v) => cache.get(v.versionUuid)?.stamp !== v.stamp);
-  if (stale.length > 0) await loadVersions(db, stale);
+  const recordsOf = await versionRecords(db, versions);
   // One version, unfiltered: the cached array itself (read-only), so what ranking memoizes per array is reused.
   if (versions.length === 1 && !scope.model_uri && !scope.source_name && !versions[0]!.access) {
-    const entry = cache.get(versions[0]!.versionUuid);
-    if (entry) return entry.records;
+    const records = recordsOf.get(versions[0]!.versionUuid);
+    if (records) return records;
   }
   // The same versions and scope as a recent call: the same array (ranking memoizes per array).
   // What the caller may see is part of the key: two callers with different access never share an array.
   const key = JSON.stringify([versions.map((v) => `${v.versionUuid}@${v.stamp}${accessKey(v.access)}`), scope.model_uri ?? "", scope.source_name ?? ""]);
-  const combined = combinedCache.get(key);
-  if (combined) {
-    combinedCache.delete(key);
-    combinedCache.set(key, combined);
-    return combined;
-  }
+  const combined = combinedRecords(key);
+  if (combined) return combined;
+  const out: StoredEntity[] = [];
   for (const v of versions) {
-    const entry = cache.get(v.versionUuid);
-    if (!entry) continue;
-    cache.delete(v.versionUuid);
-    cache.set(v.versionUuid, entry);
-    for (const r of entry.records) {
+    const records = recordsOf.get(v.versionUuid);
+    if (!records) continue;
+    for (const r of records) {
       if (scope.model_uri && r.modelPath !== scope.model_uri) continue;
       if (scope.source_name && r.sourceName !== scope.source_name) continue;
       const key = `${r.modelPath}#${r.sourceName}`;
@@ -188,8 +148,7 @@ export async function scopedEntities(db: Db, versions: readonly ScopedVersion[],
       out.push(r);
     }
   }
-  combinedCache.set(key, out);
-  while (combinedCache.size > COMBINED_LIMIT) combinedCache.delete(combinedCache.keys().next().value!);
+  keepCombined(key, out, versions.map((v) => v.versionUuid));
   return out;
 }
 
@@ -197,87 +156,4 @@ export async function scopedEntities(db: Db, versions: readonly ScopedVersion[],
 function accessKey(access: VersionAccess | undefined): string {
   if (!access) return "";
   return `:hidden=${[...access.hidden].sort().join(",")};noValues=${[...access.noValues].sort().join(",")};queries=${[...access.hiddenQueries].sort().join(",")}`;
-}
-
-const COMBINED_LIMIT = 32;
-const combinedCache = new Map<string, StoredEntity[]>();
-
-/** An indexed entity as {@link loadVersions} reads it (the vector as pgvector text). */
-interface EntityRow {
-  id: string;
-  version: string;
-  modelPath: string;
-  kind: EntityRecord["kind"];
-  fieldType: string | null;
-  path: string;
-  sourceName: string | null;
-  dataType: string | null;
-  description: string | null;
-  text: string;
-  lexicalTerms: LexicalTerms;
-  indexedValues: IndexedValue[] | null;
-  model: string | null;
-  embedding: string | null;
-}
-
-async function loadVersions(db: Db, versions: readonly ScopedVersion[]): Promise<void> {
-  const uuids = versions.map((v) => v.versionUuid);
-  const rows = await db<EntityRow[]>`
-    SELECT me.id, me.version, me.model_path AS "modelPath", me.kind, me.field_type AS "fieldType", me.path, me.source_name AS "sourceName",
-           me.data_type AS "dataType", me.description, ee.text, ee.lexical_terms AS "lexicalTerms",
-           ee.indexed_values AS "indexedValues", ee.model, ee.embedding::text AS embedding
-      FROM model_entities me JOIN entity_embeddings ee ON ee.entity_id = me.id
-     WHERE me.version = ANY(${uuids}::uuid[])`;
-  const byVersion = new Map<string, StoredEntity[]>();
-  for (const v of versions) byVersion.set(v.versionUuid, []);
-  const origin = new Map(versions.map((v) => [v.versionUuid, { environmentName: v.environmentName, packageName: v.packageName, versionId: v.versionId }]));
-  for (const r of rows) {
-    const values = r.indexedValues;
-    const kind = r.kind;
-    const vector = vectorFromSql(r.embedding);
-    byVersion.get(r.version)!.push({
-      id: r.id,
-      kind,
-      name: r.path,
-      sourceName: r.sourceName ?? "",
-      modelPath: r.modelPath,
-      fieldType: kind === "dimension" && r.fieldType === "column" ? "column" : kind,
-      dataType: r.dataType ?? kind,
-      ...(r.description ? { description: r.description } : {}),
-      text: r.text,
-      lexicalTerms: r.lexicalTerms,
-      ...(values && values.length > 0 ? { values: values.map((v) => v.value), indexedValues: values } : {}),
-      ...(vector && r.model ? { vector, vectorModel: r.model } : {}),
-      origin: origin.get(r.version)!,
-    });
-  }
-  // Versions not indexed yet: lexical records from their stored metadata.
-  const unindexed = versions.filter((v) => byVersion.get(v.versionUuid)!.length === 0);
-  if (unindexed.length > 0) await fromMetadata(db, unindexed, byVersion, origin);
-  for (const v of versions) {
-    cache.set(v.versionUuid, { stamp: v.stamp, records: byVersion.get(v.versionUuid)! });
-    while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  }
-}
-
-async function fromMetadata(
-  db: Db,
-  versions: readonly ScopedVersion[],
-  into: Map<string, StoredEntity[]>,
-  origin: Map<string, EntityRecord["origin"]>,
-): Promise<void> {
-  const uuids = versions.map((v) => v.versionUuid);
-  const models = await db<{ version: string; metadata: ModelMetadata }[]>`
-    SELECT version, metadata FROM version_models WHERE version = ANY(${uuids}::uuid[])`;
-  const ids = await db<{ id: string; key: string }[]>`
-    SELECT id, version || '|' || model_path || '#' || coalesce(source_name, '') || '/' || kind || ':' || path AS "key"
-      FROM model_entities WHERE version = ANY(${uuids}::uuid[])`;
-  const idOf = new Map(ids.map((r) => [r.key, r.id]));
-  const lexicon = loadLexicon();
-  for (const m of models) {
-    for (const record of entitiesFromMetadata(m.metadata, {}, { lexicon })) {
-      const id = idOf.get(`${m.version}|${record.id}`);
-      if (id) into.get(m.version)!.push({ ...record, id, origin: origin.get(m.version) });
-    }
-  }
 }
