@@ -37,6 +37,10 @@ source: payments is duckdb.sql("select 1 as id, 1 as store_id, 9.5 as amount, 'c
   join_one: stores with store_id
   measure: total_paid is amount.sum()
 }
+source: late_deliveries is deliveries extend {
+  where: delay_days > 2
+  dimension: is_very_late is delay_days > 5
+}
 source: sessions is duckdb.sql("select 1 as id, 1 as store_id, ${WIDE}") extend {
   join_one: stores with store_id
   measure: session_count is count()
@@ -56,9 +60,9 @@ beforeAll(async () => {
   scope = await prepareScope(entities, embedder, (e) => vectors.get(e.id));
 }, 60_000);
 
-async function answer(question: string): Promise<ContextResult> {
+async function answer(question: string, maxSources?: number): Promise<ContextResult> {
   const matches = await rankQuestionEntities(question, scope, embedder);
-  return buildContextResult([{ phrase: question, description: "the question", matches }], { question, scope: entities });
+  return buildContextResult([{ phrase: question, description: "the question", matches }], { question, scope: entities, ...(maxSources ? { maxSources } : {}) });
 }
 
 /** A source's own top-level field names and its joins, as a close source names them. */
@@ -78,9 +82,21 @@ describe("close sources", () => {
       // under the budget, every field (joins by name) is named; a matched field is not named again
       expect(c.fields).toBeDefined();
       expect(c.fields!.filter((f) => c.matched.includes(f))).toEqual([]);
-      expect([...new Set(named)].sort()).toEqual(ownNames(c.source_name));
+      if (c.source_name !== "late_deliveries") expect([...new Set(named)].sort()).toEqual(ownNames(c.source_name));
     }
     expect(JSON.stringify(result).length).toBeLessThanOrEqual(6000);
+  }, 30_000);
+
+  test("a close source that extends a listed source names only the fields it adds (each field once)", async () => {
+    // one source returned: deliveries; late_deliveries (ranked second) is a close source
+    const result = await answer("delivery delay by carrier", 1);
+    expect(result.sources.map((s) => s.source_name)).toEqual(["deliveries"]);
+    const late = result.close_sources?.find((c) => c.source_name === "late_deliveries");
+    expect(late).toBeDefined();
+    // delay_days, carrier, avg_delay... are deliveries' fields, listed there; the extension adds is_very_late (and its join)
+    expect([...late!.matched, ...(late!.fields ?? [])].filter((n) => n !== "stores").sort()).toEqual(late!.matched.includes("is_very_late") ? late!.matched.filter((n) => n !== "stores").sort() : [...late!.matched.filter((n) => n !== "stores"), "is_very_late"].sort());
+    expect(late!.fields ?? []).not.toContain("delay_days");
+    expect(late!.fields ?? []).not.toContain("carrier");
   }, 30_000);
 
   test("over the budget, a second source too wide to list moves to close_sources with its fields by name; the first stays whole", async () => {

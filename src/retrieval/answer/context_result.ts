@@ -16,6 +16,7 @@ import { type CompactField, compactFields, shrinkFieldLists } from "./field_list
 import { firstQuery, planFirstQuery, type QuerySource } from "./first_query.ts";
 import { contentStems, splitName } from "../text/text_terms.ts";
 import { malloyName, malloyNotes, malloySourceName } from "./malloy_notes.ts";
+import { collapseKeys } from "../ranking/collapse.ts";
 import type { QuestionMatch } from "../ranking/question_rank.ts";
 import type { EntityMatch, RankedPhrase } from "../ranking/types.ts";
 
@@ -193,7 +194,12 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
   const ranking = [...groups.values()].sort((a, b) => adj.get(b)! - adj.get(a)!);
   const maxSources = options.maxSources ?? (options.scope ? 2 : 5);
   const ordered = ranking.slice(0, maxSources);
-  const close = ranking.slice(maxSources, maxSources + CLOSE_SOURCES).map((g) => closeSource(g, options.scope ? scopeFields : undefined));
+  const closeGroups = ranking.slice(maxSources, maxSources + CLOSE_SOURCES);
+  // Each field once: a close source names only own fields that no source before it lists as its own (an extending
+  // source's inherited fields are its base's); fields seen through a join do not count (a list may leave them out for size).
+  const sameField = options.scope ? fieldKeys(options.scope, [...ordered, ...closeGroups]) : undefined;
+  const shownFields = new Set(ordered.flatMap((g) => (scopeFields.get(g.key) ?? []).flatMap((e) => (e.name.includes(".") ? [] : sameField?.get(e) ?? []))));
+  const close = closeGroups.map((g) => closeSource(g, options.scope ? scopeFields : undefined, sameField, shownFields));
   // With field lists, a source after the first shows fewer entities (its other fields are in its list).
   ordered.forEach((group, i) => {
     for (const p of group.phrases) p.matches = p.matches.slice(0, i > 0 && options.scope ? Math.min(perPhrase, 4) : perPhrase);
@@ -248,9 +254,17 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
 const CLOSE_SOURCES = 8;
 
 /** A source ranked after the returned ones: its best matched fields and, given the scope's fields, the names of the others. */
-function closeSource(group: SourceGroup, scopeFields?: ReadonlyMap<string, EntityRecord[]>): CloseSource {
+function closeSource(
+  group: SourceGroup,
+  scopeFields?: ReadonlyMap<string, EntityRecord[]>,
+  sameField?: ReadonlyMap<EntityRecord, string>,
+  shown?: Set<string>,
+): CloseSource {
   const matched = group.phrases.flatMap((p) => p.matches).sort((a, b) => b.score - a.score).slice(0, 3).map((m) => m.entity.name);
-  const names = scopeFields ? closeFieldNames(scopeFields.get(group.key) ?? [], new Set(matched)) : [];
+  const own = scopeFields?.get(group.key) ?? [];
+  const seen = (e: EntityRecord) => !e.name.includes(".") && shown?.has(sameField?.get(e) ?? "") === true;
+  const names = scopeFields ? closeFieldNames(own.filter((e) => !seen(e)), new Set(matched)) : [];
+  if (shown && sameField) for (const e of own) if (!e.name.includes(".")) shown.add(sameField.get(e) ?? e.id);
   return {
     source_name: group.sourceName,
     model_uri: group.modelPath,
@@ -291,6 +305,14 @@ function shrinkAnswer(result: ContextResult, ordered: readonly SourceGroup[], de
     if (!over()) return;
     delete c.fields;
   }
+}
+
+/** The field each entity of the given sources' models shows (collapse.ts: join and extend copies share it). */
+function fieldKeys(scope: readonly EntityRecord[], groups: readonly SourceGroup[]): Map<EntityRecord, string> {
+  const places = new Set(groups.map((g) => g.key.slice(0, g.key.lastIndexOf("#"))));
+  const entities = scope.filter((e) => e.kind !== "query" && places.has(groupKey(e).slice(0, groupKey(e).lastIndexOf("#"))));
+  const keys = collapseKeys(entities);
+  return new Map(entities.map((e, i) => [e, keys[i]!] as const));
 }
 
 /** A close source's field names: its own fields and its joins (by name), without those already `matched`. */
