@@ -246,20 +246,11 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
   return result;
 }
 
-/**
- * Sources named in `close_sources`. Chosen on the sets tuned on (4, 6, 8, 10, 12 with their field names):
- * environment answers found the target in 84.2% (heldout) / 65.8% (heldout4) with 4 and 88.4% / 71.6% with 8;
- * 10 and 12 added at most a question per set for about 100 more characters.
- */
+/** Sources named in `close_sources` (tuned sets: 8 beat 4 and 6; 10 and 12 added at most a question per set, ~100 characters more). */
 const CLOSE_SOURCES = 8;
 
 /** A source ranked after the returned ones: its best matched fields and, given the scope's fields, the names of the others. */
-function closeSource(
-  group: SourceGroup,
-  scopeFields?: ReadonlyMap<string, EntityRecord[]>,
-  sameField?: ReadonlyMap<EntityRecord, string>,
-  shown?: Set<string>,
-): CloseSource {
+function closeSource(group: SourceGroup, scopeFields?: ReadonlyMap<string, EntityRecord[]>, sameField?: ReadonlyMap<EntityRecord, string>, shown?: Set<string>): CloseSource {
   const matched = group.phrases.flatMap((p) => p.matches).sort((a, b) => b.score - a.score).slice(0, 3).map((m) => m.entity.name);
   const own = scopeFields?.get(group.key) ?? [];
   const seen = (e: EntityRecord) => !e.name.includes(".") && shown?.has(sameField?.get(e) ?? "") === true;
