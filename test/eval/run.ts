@@ -394,7 +394,10 @@ for (const scopeName of ["package", "environment"] as const) {
 }
 if (args.has("--verbose") && stepFailures.length > 0) console.log(`  first queries that fail:\n    ${stepFailures.join("\n    ")}`);
 
-/** True when a target of the question is named anywhere in the answer: a matched entity or a returned source's field list (a join's fields by their path). */
+/**
+ * True when a target of the question is named anywhere in the answer: a matched entity, a returned source's
+ * field list (a join's fields by their path), or a close source's name, matched fields or field names.
+ */
 function foundInAnswer(q: EvalQuestion, result: ReturnType<typeof buildContextResult>): boolean {
   const wanted = new Set(q.targets.map((t) => t.split("=")[0]!));
   const named = (pkgName: string | undefined, source: string, name: string) => wanted.has(canonicalByName.get(`${pkgName}|${source}|${name}`) ?? "");
@@ -406,7 +409,8 @@ function foundInAnswer(q: EvalQuestion, result: ReturnType<typeof buildContextRe
       fields.some((f) => named(s.package_name, s.source_name, prefix + f.name) || (f.fields !== undefined && walk(f.fields, `${prefix}${f.name}.`)));
     if (s.fields && walk(s.fields, "")) return true;
   }
-  return (result.close_sources ?? []).some((c) => c.package_name === q.pkg && (named(c.package_name, c.source_name, "") || c.matched.some((m) => named(c.package_name, c.source_name, m))));
+  return (result.close_sources ?? []).some((c) => c.package_name === q.pkg &&
+    (named(c.package_name, c.source_name, "") || [...c.matched, ...(c.fields ?? [])].some((m) => named(c.package_name, c.source_name, m))));
 }
 
 /** The package and the Malloy query of a first next_step (a source's query, or the first named query). */

@@ -383,6 +383,9 @@ describe("hidden sources outside queries", () => {
       const all = [...payroll!.phrases.flatMap((p) => p.entities.map((e) => e.name)), ...names(payroll!.fields)];
       expect(all).toEqual(expect.arrayContaining(["salary", "total_salary", "payroll_region"]));
       expect(new Set(all).size).toBe(all.length);
+      // the finance key's other sources are named in close_sources with their fields by name (the part the leak check above reads)
+      const close = (answer.close_sources ?? []) as { source_name: string; fields?: string[] }[];
+      expect(close.some((c) => (c.fields?.length ?? 0) > 0)).toBe(true);
     } finally {
       await finance.close();
     }

@@ -16,6 +16,7 @@ import { type CompactField, compactFields, shrinkFieldLists } from "./field_list
 import { firstQuery, planFirstQuery, type QuerySource } from "./first_query.ts";
 import { contentStems, splitName } from "../text/text_terms.ts";
 import { malloyName, malloyNotes, malloySourceName } from "./malloy_notes.ts";
+import { collapseKeys } from "../ranking/collapse.ts";
 import type { QuestionMatch } from "../ranking/question_rank.ts";
 import type { EntityMatch, RankedPhrase } from "../ranking/types.ts";
 
@@ -40,6 +41,9 @@ const NAMED_LEXICAL = 0.2;
 
 /** Indexed values shown per entity. */
 const VALUES_SHOWN = 6;
+
+/** Indexed values an entity keeps when the answer is over its budget. */
+const VALUES_SHRUNK = 3;
 
 /** One phrase of the question within one source. */
 interface ContextPhrase {
@@ -71,6 +75,8 @@ interface CloseSource {
   score: number;
   /** Its best matched fields (at most three). */
   matched: string[];
+  /** Its other fields by name (joins by their name), when the answer's budget leaves room (closeFieldNames). */
+  fields?: string[];
 }
 
 /** The `get_context` result. */
@@ -205,13 +211,12 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
   const ranking = [...groups.values()].sort((a, b) => adj.get(b)! - adj.get(a)!);
   const maxSources = options.maxSources ?? (options.scope ? 2 : 5);
   const ordered = ranking.slice(0, maxSources);
-  const close = ranking.slice(maxSources, maxSources + 4).map((g): CloseSource => ({
-    source_name: g.sourceName,
-    model_uri: g.modelPath,
-    ...(g.origin ? { package_name: g.origin.packageName } : {}),
-    score: Math.round(g.best * 1000) / 1000,
-    matched: g.phrases.flatMap((p) => p.matches).sort((a, b) => b.score - a.score).slice(0, 3).map((m) => m.entity.name),
-  }));
+  const closeGroups = ranking.slice(maxSources, maxSources + CLOSE_SOURCES);
+  // Each field once: a close source names only own fields that no source before it lists as its own (an extending
+  // source's inherited fields are its base's); fields seen through a join do not count (a list may leave them out for size).
+  const sameField = options.scope ? fieldKeys(options.scope, [...ordered, ...closeGroups]) : undefined;
+  const shownFields = new Set(ordered.flatMap((g) => (scopeFields.get(g.key) ?? []).flatMap((e) => (e.name.includes(".") ? [] : sameField?.get(e) ?? []))));
+  const close = closeGroups.map((g) => closeSource(g, options.scope ? scopeFields : undefined, sameField, shownFields));
   // With field lists, a source after the first shows fewer entities (its other fields are in its list).
   ordered.forEach((group, i) => {
     for (const p of group.phrases) p.matches = p.matches.slice(0, i > 0 && options.scope ? Math.min(perPhrase, 4) : perPhrase);
@@ -254,8 +259,78 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
       measures: shown.some((m) => m.entity.kind === "measure"),
     }),
   };
-  shrinkFieldLists(sources.flatMap((s) => (s.fields ? [s.fields] : [])), () => JSON.stringify(result).length > ANSWER_BUDGET);
+  shrinkAnswer(result, ordered, options.scope ? (group) => closeSource(group, scopeFields) : undefined);
   return result;
+}
+
+/** Sources named in `close_sources` (tuned sets: 8 beat 4 and 6; 10 and 12 added at most a question per set, ~100 characters more). */
+const CLOSE_SOURCES = 8;
+
+/** A source ranked after the returned ones: its best matched fields and, given the scope's fields, the names of the others. */
+function closeSource(group: SourceGroup, scopeFields?: ReadonlyMap<string, EntityRecord[]>, sameField?: ReadonlyMap<EntityRecord, string>, shown?: Set<string>): CloseSource {
+  const matched = group.phrases.flatMap((p) => p.matches).sort((a, b) => b.score - a.score).slice(0, 3).map((m) => m.entity.name);
+  const own = scopeFields?.get(group.key) ?? [];
+  const seen = (e: EntityRecord) => !e.name.includes(".") && shown?.has(sameField?.get(e) ?? "") === true;
+  const names = scopeFields ? closeFieldNames(own.filter((e) => !seen(e)), new Set(matched)) : [];
+  if (shown && sameField) for (const e of own) if (!e.name.includes(".")) shown.add(sameField.get(e) ?? e.id);
+  return {
+    source_name: group.sourceName,
+    model_uri: group.modelPath,
+    ...(group.origin ? { package_name: group.origin.packageName } : {}),
+    score: Math.round(group.best * 1000) / 1000,
+    matched,
+    ...(names.length > 0 ? { fields: names } : {}),
+  };
+}
+
+/**
+ * Shrinks an answer over {@link ANSWER_BUDGET} characters of JSON, least useful first, until it fits:
+ * the returned sources' joined fields and descriptions (shrinkFieldLists), indexed values beyond
+ * {@link VALUES_SHRUNK} per entity (last source first), then (with field lists) the sources after the
+ * first move to the head of `close_sources` (their fields by name), then close sources' field names go,
+ * last first.
+ * The first source and every close source's name and matched fields always stay.
+ */
+function shrinkAnswer(result: ContextResult, ordered: readonly SourceGroup[], demote?: (group: SourceGroup) => CloseSource): void {
+  const over = () => JSON.stringify(result).length > ANSWER_BUDGET;
+  if (!over()) return;
+  const { sources } = result;
+  shrinkFieldLists(sources.flatMap((s) => (s.fields ? [s.fields] : [])), over);
+  for (const e of [...sources].reverse().flatMap((s) => s.phrases.flatMap((p) => p.entities))) {
+    if (!over()) return;
+    if (e.values && e.values.length > VALUES_SHRUNK) {
+      e.values_total ??= e.values.length;
+      e.values = e.values.slice(0, VALUES_SHRUNK);
+    }
+  }
+  const close = result.close_sources ?? [];
+  while (demote && over() && sources.length > 1) {
+    sources.pop();
+    close.unshift(demote(ordered[sources.length]!));
+    result.close_sources = close;
+  }
+  for (const c of [...close].reverse()) {
+    if (!over()) return;
+    delete c.fields;
+  }
+}
+
+/** The field each entity of the given sources' models shows (collapse.ts: join and extend copies share it). */
+function fieldKeys(scope: readonly EntityRecord[], groups: readonly SourceGroup[]): Map<EntityRecord, string> {
+  const places = new Set(groups.map((g) => g.key.slice(0, g.key.lastIndexOf("#"))));
+  const entities = scope.filter((e) => e.kind !== "query" && places.has(groupKey(e).slice(0, groupKey(e).lastIndexOf("#"))));
+  const keys = collapseKeys(entities);
+  return new Map(entities.map((e, i) => [e, keys[i]!] as const));
+}
+
+/** A close source's field names: its own fields and its joins (by name), without those already `matched`. */
+function closeFieldNames(fields: readonly EntityRecord[], matched: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  for (const e of fields) {
+    const name = e.name.includes(".") ? e.name.slice(0, e.name.indexOf(".")) : e.name;
+    if (!matched.has(e.name)) out.add(name);
+  }
+  return [...out];
 }
 
 /** Characters of an answer's JSON above which its field lists are shrunk (shrinkFieldLists). */
