@@ -126,6 +126,16 @@ export function firstQuery(question: string, sourceName: string, matches: readon
     return out;
   };
   const filtered = new Set(filters.map((f) => f.entity.name));
+  // A question that only names a field ("when did the parcel arrive", "host name"): its best candidates side by side.
+  const listing = filters.length === 0 ? listingFields(question, roles, matches) : [];
+  if (listing.length > 0) {
+    const first = listing[0]!;
+    const label = role(first) === "amount" || role(first) === "identifier"
+      ? all.find((e) => e.kind === "dimension" && e.dataType === "string" && !e.name.includes(".") && /(^|_|\b)(name|title)$/i.test(e.name))
+      : undefined;
+    const shown = [...(label && !listing.some((e) => e.name === label.name) ? [label] : []), ...listing].map((e) => selectItem(e, unique));
+    return `run: ${src} -> {\n  select: ${shown.join(", ")}\n  limit: 20\n}`;
+  }
   const number = listedField(roles, matches, filtered);
   // An identifier shows the name of what it identifies when a join reaches it ("artist of an album": artists.Name, not ArtistId).
   const listed = number && role(number) === "identifier" ? (labelOf(number, all) ?? number) : number;
@@ -235,6 +245,47 @@ function listedField(roles: QuestionRoles, matches: readonly EntityMatch[], filt
   const top = matches.find((m) => m.entity.kind !== "source" && !nameValue(m));
   if (!top || (role(top.entity) !== "amount" && role(top.entity) !== "identifier") || filtered.has(top.entity.name)) return undefined;
   return top.entity;
+}
+
+/** Question words asking for a time: its candidates come first. */
+const WHEN = /(^|\s)(when|date|day|dates|days|time|times)(\s|$)/i;
+
+/**
+ * The fields a question that only names a field asks for: when its best
+ * match is a dimension and it says nothing of a figure, a grouping or an
+ * order, the best few dimensions (a time first for "when"), so the answer
+ * shows the field even when the ranking put it second or third.
+ */
+function listingFields(question: string, roles: QuestionRoles, matches: readonly EntityMatch[]): EntityRecord[] {
+  const ranked = matches.filter((m) => m.entity.kind !== "source");
+  let top = ranked[0];
+  if (!top) return [];
+  // "number of votes", "number of bedrooms": a count of something each row holds is that number, when it is the best match by name.
+  const rowNumber = roles.aggregate === "count" && roles.groupings.length === 0 && !roles.grain && !roles.order && role(top.entity) === "amount" && top.lexical >= ROW_NUMBER_LEXICAL;
+  if (shaped(roles) && !rowNumber) return [];
+  // A measure ahead of a field as good by name ("stock on hand": stock_value, UnitsInStock): with no figure asked for, the field.
+  if (top.entity.kind === "measure" && !rowNumber) {
+    const field = ranked.slice(1, 4).find((m) => DIMENSION_KINDS.has(m.entity.kind) && role(m.entity) !== "identifier" && role(m.entity) !== "other"
+      && m.score >= CLOSE_FIELD * top!.score && m.lexical >= top!.lexical);
+    if (process.env.NO_P1 || !field) return [];
+    top = field;
+  }
+  if (!DIMENSION_KINDS.has(top.entity.kind)) return [];
+  const fits = (m: EntityMatch) => DIMENSION_KINDS.has(m.entity.kind) && role(m.entity) !== "other" && !nameValue(m) && m.score >= LISTING_SHARE * top.score;
+  let candidates = [top, ...ranked.slice(0, LISTING_WINDOW).filter((m) => m !== top)].filter(fits);
+  if (WHEN.test(question)) candidates = [...candidates.filter((m) => role(m.entity) === "time"), ...candidates.filter((m) => role(m.entity) !== "time")];
+  return candidates.slice(0, LISTING_SIZE).map((m) => m.entity);
+}
+const LISTING_SHARE = Number(process.env.LISTING_SHARE ?? 0.5);
+const LISTING_WINDOW = Number(process.env.LISTING_WINDOW ?? 6);
+const LISTING_SIZE = Number(process.env.LISTING_SIZE ?? 3);
+const CLOSE_FIELD = Number(process.env.CLOSE_FIELD ?? 0.9);
+const ROW_NUMBER_LEXICAL = Number(process.env.ROW_NUMBER_LEXICAL ?? 0.5);
+
+function selectItem(entity: EntityRecord, unique: (name: string) => string): string {
+  const leaf = entity.name.split(".").at(-1)!;
+  const output = unique(leaf);
+  return output === leaf && !entity.name.includes(".") ? malloyName(entity.name) : `${malloyName(output)} is ${malloyName(entity.name)}`;
 }
 
 /** The name or title field of the join an identifier points to (`ArtistId` -> `artists.Name`), if the source has one. */
