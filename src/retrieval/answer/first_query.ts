@@ -28,6 +28,9 @@ const IDENTIFIER = /(^|[_\s.])(id|uuid|no)$|key$|(?<=[a-z])(Id|ID)$/i;
 /** A count measure's name: `order_count`, `num_orders`, `number_of_trips`, `tripCount`. */
 const COUNT_NAME = /(^|_)(count|cnt)$|^(count|number|num|n)_|(?<=[a-z])Count$/i;
 
+/** Name words of a count measure that say only that it counts. */
+const COUNT_WORDS: ReadonlySet<string> = new Set(["count", "cnt", "number", "num", "n", "total"]);
+
 /** A source the first query may run on: its matched entities (best first), its fields in scope and its name's words. */
 export interface QuerySource {
   sourceName: string;
@@ -127,7 +130,7 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   };
   const filtered = new Set(filters.map((f) => f.entity.name));
   // A question that only names a field ("when did the parcel arrive", "host name"): its best candidates side by side.
-  const listing = filters.length === 0 ? listingFields(question, roles, matches) : [];
+  const listing = filters.length === 0 ? listingFields(question, roles, matches, own) : [];
   if (listing.length > 0) {
     const first = listing[0]!;
     const label = role(first) === "amount" || role(first) === "identifier"
@@ -218,7 +221,7 @@ function chooseFilters(matches: readonly EntityMatch[], question = "", sourceWor
     if (out.length >= 2 || m.entity.dataType !== "boolean" || !DIMENSION_KINDS.has(m.entity.kind) || out.some((f) => f.entity.name === m.entity.name)) continue;
     // Its own words: not the source's name words ("supply name" does not ask for is_perishable_supply).
     const own = m.entity.lexicalTerms.name.filter((w) => !FLAG_WORDS.has(w) && !sourceWords.has(w));
-    if (own.length > 0 && own.some((w) => asked.has(w))) out.push({ entity: m.entity, match: m, text: malloyName(m.entity.name), flagWords: own });
+    if (own.length > 0 && own.every((w) => asked.has(w))) out.push({ entity: m.entity, match: m, text: malloyName(m.entity.name), flagWords: own });
   }
   return out;
 }
@@ -256,7 +259,7 @@ const WHEN = /(^|\s)(when|date|day|dates|days|time|times)(\s|$)/i;
  * order, the best few dimensions (a time first for "when"), so the answer
  * shows the field even when the ranking put it second or third.
  */
-function listingFields(question: string, roles: QuestionRoles, matches: readonly EntityMatch[]): EntityRecord[] {
+function listingFields(question: string, roles: QuestionRoles, matches: readonly EntityMatch[], sourceWords: ReadonlySet<string>): EntityRecord[] {
   const ranked = matches.filter((m) => m.entity.kind !== "source");
   let top = ranked[0];
   if (!top) return [];
@@ -264,9 +267,12 @@ function listingFields(question: string, roles: QuestionRoles, matches: readonly
   const rowNumber = roles.aggregate === "count" && roles.groupings.length === 0 && !roles.grain && !roles.order && role(top.entity) === "amount" && top.lexical >= ROW_NUMBER_LEXICAL;
   if (shaped(roles) && !rowNumber) return [];
   // A measure ahead of a field as good by name ("stock on hand": stock_value, UnitsInStock): with no figure asked for, the field.
+  // A measure the question names only by the source's own name ("customer segment on line items": lineitem_count) is no figure asked for either.
   if (top.entity.kind === "measure" && !rowNumber) {
+    const asked = new Set(contentStems(question, { expand: true }));
+    const byName = top.entity.lexicalTerms.name.filter((w) => asked.has(w)).every((w) => sourceWords.has(w) || COUNT_WORDS.has(w));
     const field = ranked.slice(1, 4).find((m) => DIMENSION_KINDS.has(m.entity.kind) && role(m.entity) !== "identifier" && role(m.entity) !== "other"
-      && m.score >= CLOSE_FIELD * top!.score && m.lexical >= top!.lexical);
+      && (byName && !process.env.NO_C5 ? m.score >= SOURCE_NAMED * top!.score : m.score >= CLOSE_FIELD * top!.score && m.lexical >= top!.lexical));
     if (process.env.NO_P1 || !field) return [];
     top = field;
   }
@@ -280,6 +286,7 @@ const LISTING_SHARE = Number(process.env.LISTING_SHARE ?? 0.5);
 const LISTING_WINDOW = Number(process.env.LISTING_WINDOW ?? 6);
 const LISTING_SIZE = Number(process.env.LISTING_SIZE ?? 3);
 const CLOSE_FIELD = Number(process.env.CLOSE_FIELD ?? 0.9);
+const SOURCE_NAMED = Number(process.env.SOURCE_NAMED ?? 0.7);
 const ROW_NUMBER_LEXICAL = Number(process.env.ROW_NUMBER_LEXICAL ?? 0.5);
 
 function selectItem(entity: EntityRecord, unique: (name: string) => string): string {
@@ -383,8 +390,11 @@ function chooseAggregate(roles: QuestionRoles, matches: readonly EntityMatch[], 
   const amounts = matches.filter((m) => role(m.entity) === "amount" && !grouped.has(m.entity.name) && named(m));
   if (roles.aggregate === "count") {
     // A count measure, unless another measure covers more of the question's words ("active customers count").
-    const counted = measures.find((m) => COUNT_NAME.test(m.entity.name.split(".").at(-1)!));
     const covered = (m: EntityMatch | undefined) => (m ? m.entity.lexicalTerms.name.filter((w) => asked.has(w)).length : 0);
+    // Of the count measures, the one covering most of the question's words with the fewest others ("number of trips": trip_count, not airport_trip_count).
+    const extra = (m: EntityMatch) => m.entity.lexicalTerms.name.filter((w) => !asked.has(w) && !COUNT_WORDS.has(w)).length;
+    const counted = measures.filter((m) => COUNT_NAME.test(m.entity.name.split(".").at(-1)!))
+      .map((m, i) => ({ m, i })).sort((a, b) => covered(b.m) - covered(a.m) || extra(a.m) - extra(b.m) || a.i - b.i)[0]?.m;
     if (counted && covered(counted) >= covered(measures[0])) return { kind: "measure", entity: counted.entity };
     if (!measures[0] && !amounts[0]) {
       const own = all.filter((e) => e.kind === "measure" && !e.name.includes(".") && COUNT_NAME.test(e.name));
