@@ -265,7 +265,11 @@ function listingFields(question: string, roles: QuestionRoles, matches: readonly
   if (!top) return [];
   // "number of votes", "number of bedrooms": a count of something each row holds is that number, when it is the best match by name.
   const rowNumber = roles.aggregate === "count" && roles.groupings.length === 0 && !roles.grain && !roles.order && role(top.entity) === "amount" && top.lexical >= ROW_NUMBER_LEXICAL;
-  if (shaped(roles) && !rowNumber) return [];
+  // "interest rate on the loan", "monthly payment", "yearly earnings": a rate word or a grain adjective naming a number each row holds, nothing else shaped.
+  const text = ` ${question.toLowerCase()} `;
+  const namesRow = role(top.entity) === "amount" && roles.aggregate === undefined && roles.groupings.length === 0 && !roles.order
+    && (roles.grain === undefined || (/ (hourly|daily|weekly|monthly|quarterly|yearly|annual|annually) /.test(text) && !/ (by|per|each|every|over) /.test(text)));
+  if (shaped(roles) && !rowNumber && (process.env.NO_RATE || !namesRow)) return [];
   // A measure ahead of a field as good by name ("stock on hand": stock_value, UnitsInStock): with no figure asked for, the field.
   // A measure the question names only by the source's own name ("customer segment on line items": lineitem_count) is no figure asked for either.
   if (top.entity.kind === "measure" && !rowNumber) {
