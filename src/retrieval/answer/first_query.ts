@@ -67,6 +67,8 @@ export function planFirstQuery(question: string, top: QuerySource, lookup: (sour
       if (found) candidates.set(name, found);
     }
   }
+  // A code list: a source with at most a few own fields besides its keys (genres, statuses, regions).
+  const codeList = top.fields.filter((f) => DIMENSION_KINDS.has(f.kind) && !f.name.includes(".") && role(f) !== "identifier").length <= CODE_LIST_FIELDS;
   let best = top;
   let bestScore = -1;
   for (const c of candidates.values()) {
@@ -75,7 +77,9 @@ export function planFirstQuery(question: string, top: QuerySource, lookup: (sour
     // Named in the question: another source reaching the best field is where the question's rows are ("customer country on orders").
     const nameHit = c === top ? (c.nameTerms.some((t) => asked.has(t)) ? 1 : 0) : c.nameTerms.some((t) => asked.has(t) && !top.nameTerms.includes(t)) ? 2 : 0;
     const measureHit = named.some((m) => m.entity.sourceName === c.sourceName || ((m as EntityMatch & { alsoIn?: string[] }).alsoIn ?? []).some((p) => p.startsWith(`${c.sourceName}.`))) ? 1 : 0;
-    const score = nameHit + measureHit + (c === top ? 0.5 : 0);
+    // A value of a lookup source's own field ("classical music": genres.Name = 'Classical') asks for the rows of the source joining it, not the one row it names.
+    const lookup = c !== top && filters.length > 0 && codeList && filters.every((f) => f.entity.sourceName === top.sourceName && !f.entity.name.includes(".") && pathIn(f, c)?.split(".").length === 2) ? 0.6 : 0;
+    const score = nameHit + measureHit + lookup + (c === top ? 0.5 : 0);
     if (score > bestScore) [best, bestScore] = [c, score];
   }
   if (best === top) return { sourceName: top.sourceName, query: firstQuery(question, top.sourceName, top.matches, top.fields, top.nameTerms) };
@@ -289,6 +293,7 @@ function listingFields(question: string, roles: QuestionRoles, matches: readonly
 const LISTING_SHARE = Number(process.env.LISTING_SHARE ?? 0.5);
 const LISTING_WINDOW = Number(process.env.LISTING_WINDOW ?? 6);
 const LISTING_SIZE = Number(process.env.LISTING_SIZE ?? 3);
+const CODE_LIST_FIELDS = Number(process.env.CODE_LIST_FIELDS ?? 3);
 const CLOSE_FIELD = Number(process.env.CLOSE_FIELD ?? 0.9);
 const SOURCE_NAMED = Number(process.env.SOURCE_NAMED ?? 0.7);
 const ROW_NUMBER_LEXICAL = Number(process.env.ROW_NUMBER_LEXICAL ?? 0.5);
