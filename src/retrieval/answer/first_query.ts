@@ -264,7 +264,7 @@ const WHEN = /(^|\s)(when|date|day|dates|days|time|times)(\s|$)/i;
  * shows the field even when the ranking put it second or third.
  */
 function listingFields(question: string, roles: QuestionRoles, matches: readonly EntityMatch[], sourceWords: ReadonlySet<string>): EntityRecord[] {
-  const ranked = matches.filter((m) => m.entity.kind !== "source");
+  const ranked = matches.filter((m) => m.entity.kind !== "source" && !(m.entity.kind === "view" && m.lexical < VIEW_LEXICAL));
   let top = ranked[0];
   if (!top) return [];
   // "number of votes", "number of bedrooms": a count of something each row holds is that number, when it is the best match by name.
@@ -294,6 +294,7 @@ const LISTING_SHARE = Number(process.env.LISTING_SHARE ?? 0.5);
 const LISTING_WINDOW = Number(process.env.LISTING_WINDOW ?? 6);
 const LISTING_SIZE = Number(process.env.LISTING_SIZE ?? 3);
 const CODE_LIST_FIELDS = Number(process.env.CODE_LIST_FIELDS ?? 3);
+const VIEW_LEXICAL = Number(process.env.VIEW_LEXICAL ?? 0.5);
 const CLOSE_FIELD = Number(process.env.CLOSE_FIELD ?? 0.9);
 const SOURCE_NAMED = Number(process.env.SOURCE_NAMED ?? 0.7);
 const ROW_NUMBER_LEXICAL = Number(process.env.ROW_NUMBER_LEXICAL ?? 0.5);
@@ -322,7 +323,8 @@ function chooseView(matches: readonly EntityMatch[], roles: QuestionRoles, filte
   if (!best) return undefined;
   // A question about a subset ("urgent orders") asks for its rows or its count, not a view's breakdown.
   if (filtered && !shaped(roles)) return undefined;
-  if (best.entity.kind === "view") return best.entity;
+  // A view only a word vector matched ("headline of a question": questions_by_tag) does not answer a question that names a field.
+  if (best.entity.kind === "view") return shaped(roles) || best.lexical >= VIEW_LEXICAL ? best.entity : undefined;
   const view = matches.slice(0, 3).find((m) => m.entity.kind === "view");
   if (!view || view.lexical < 0.5 || view.score < 0.8 * best.score) return undefined;
   // A view close to the best match answers a shaped question ("by", "top"); a plain field question keeps the field.
