@@ -136,11 +136,13 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   // A question that only names a field ("when did the parcel arrive", "host name"): its best candidates side by side.
   const listing = filters.length === 0 ? listingFields(question, roles, matches, own) : [];
   if (listing.length > 0) {
-    const first = listing[0]!;
+    const first = role(listing[0]!) === "identifier" ? (labelOf(listing[0]!, all) ?? listing[0]!) : listing[0]!;
     const label = role(first) === "amount" || role(first) === "identifier"
       ? all.find((e) => e.kind === "dimension" && e.dataType === "string" && !e.name.includes(".") && /(^|_|\b)(name|title)$/i.test(e.name))
       : undefined;
-    const shown = [...(label && !listing.some((e) => e.name === label.name) ? [label] : []), ...listing].map((e) => selectItem(e, unique));
+    // An identifier shows the name of what it identifies when a join reaches it ("artist of an album": artists.Name, not ArtistId).
+    const named = [...new Map(listing.map((e) => (role(e) === "identifier" ? (labelOf(e, all) ?? e) : e)).map((e) => [e.name, e] as const)).values()];
+    const shown = [...(label && !named.some((e) => e.name === label.name) ? [label] : []), ...named].map((e) => selectItem(e, unique));
     return `run: ${src} -> {\n  select: ${shown.join(", ")}\n  limit: 20\n}`;
   }
   const number = listedField(roles, matches, filtered);
@@ -311,9 +313,13 @@ function labelOf(id: EntityRecord, all: readonly EntityRecord[]): EntityRecord |
   if (words.size === 0) return undefined;
   return all.find((e) => {
     const parts = e.name.split(".");
-    if (parts.length !== 2 || e.dataType !== "string" || !/^(name|title|[a-z]*_?name)$/i.test(parts[1]!)) return false;
-    const join = contentStems(parts[0]!.replace(/[_]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2"), { expand: true });
-    return join.length > 0 && join.every((w) => words.has(w));
+    if (parts.length !== 2 || e.dataType !== "string") return false;
+    const stems = (t: string) => contentStems(t.replace(/[_]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2"), { expand: true });
+    const join = stems(parts[0]!);
+    if (join.length === 0 || !join.every((w) => words.has(w))) return false;
+    // `artists.Name`, `albums.Title`, or a field named as its join (`aisles.aisle`, `departments.department`).
+    const leaf = stems(parts[1]!);
+    return /^(name|title|[a-z]*_?name)$/i.test(parts[1]!) || (leaf.length > 0 && leaf.every((w) => join.includes(w)));
   });
 }
 
