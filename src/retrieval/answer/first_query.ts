@@ -11,6 +11,12 @@
  * - A matched indexed value becomes a `where:` filter, unless its words are
  *   the field's own name words ("ship mode" is the field, not the value 'SHIP').
  * - "top / best / most / least" order by the measure, with a limit.
+ * - A question that only names a field ("when did the parcel arrive", "number
+ *   of bedrooms", "interest rate on the loan") lists its best few candidates
+ *   with `select:` (a time first for "when"; an identifier as the name it
+ *   points to), so the field shows even when the ranking put it second.
+ * - A value of a code list's own field ("classical music") runs on the
+ *   source joining it, counting that source's rows.
  * Names are backquoted where Malloy needs it and every output name is unique.
  *
  * @module
@@ -275,15 +281,15 @@ function listingFields(question: string, roles: QuestionRoles, matches: readonly
   const text = ` ${question.toLowerCase()} `;
   const namesRow = role(top.entity) === "amount" && roles.aggregate === undefined && roles.groupings.length === 0 && !roles.order
     && (roles.grain === undefined || (/ (hourly|daily|weekly|monthly|quarterly|yearly|annual|annually) /.test(text) && !/ (by|per|each|every|over) /.test(text)));
-  if (shaped(roles) && !rowNumber && (process.env.NO_RATE || !namesRow)) return [];
+  if (shaped(roles) && !rowNumber && !namesRow) return [];
   // A measure ahead of a field as good by name ("stock on hand": stock_value, UnitsInStock): with no figure asked for, the field.
   // A measure the question names only by the source's own name ("customer segment on line items": lineitem_count) is no figure asked for either.
   if (top.entity.kind === "measure" && !rowNumber) {
     const asked = new Set(contentStems(question, { expand: true }));
     const byName = top.entity.lexicalTerms.name.filter((w) => asked.has(w)).every((w) => sourceWords.has(w) || COUNT_WORDS.has(w));
     const field = ranked.slice(1, 4).find((m) => DIMENSION_KINDS.has(m.entity.kind) && role(m.entity) !== "identifier" && role(m.entity) !== "other"
-      && (byName && !process.env.NO_C5 ? m.score >= SOURCE_NAMED * top!.score : m.score >= CLOSE_FIELD * top!.score && m.lexical >= top!.lexical));
-    if (process.env.NO_P1 || !field) return [];
+      && (byName ? m.score >= SOURCE_NAMED * top!.score : m.score >= CLOSE_FIELD * top!.score && m.lexical >= top!.lexical));
+    if (!field) return [];
     top = field;
   }
   if (!DIMENSION_KINDS.has(top.entity.kind)) return [];
@@ -292,14 +298,22 @@ function listingFields(question: string, roles: QuestionRoles, matches: readonly
   if (WHEN.test(question)) candidates = [...candidates.filter((m) => role(m.entity) === "time"), ...candidates.filter((m) => role(m.entity) !== "time")];
   return candidates.slice(0, LISTING_SIZE).map((m) => m.entity);
 }
-const LISTING_SHARE = Number(process.env.LISTING_SHARE ?? 0.5);
-const LISTING_WINDOW = Number(process.env.LISTING_WINDOW ?? 6);
-const LISTING_SIZE = Number(process.env.LISTING_SIZE ?? 3);
-const CODE_LIST_FIELDS = Number(process.env.CODE_LIST_FIELDS ?? 3);
-const VIEW_LEXICAL = Number(process.env.VIEW_LEXICAL ?? 0.5);
-const CLOSE_FIELD = Number(process.env.CLOSE_FIELD ?? 0.9);
-const SOURCE_NAMED = Number(process.env.SOURCE_NAMED ?? 0.7);
-const ROW_NUMBER_LEXICAL = Number(process.env.ROW_NUMBER_LEXICAL ?? 0.5);
+/** A listed candidate scores at least this share of the best. */
+const LISTING_SHARE = 0.5;
+/** Candidates are read among the best this many matches. */
+const LISTING_WINDOW = 6;
+/** At most this many fields are listed. */
+const LISTING_SIZE = 3;
+/** A source with at most this many own fields besides its keys is a code list. */
+const CODE_LIST_FIELDS = 3;
+/** A view's name or doc must cover this share of the question (lexical score) to run for a field question. */
+const VIEW_LEXICAL = 0.5;
+/** A field this close to a measure ahead of it, and as good by name, is what a plain question asks for. */
+const CLOSE_FIELD = 0.9;
+/** Against a measure named only by its source's name words, a field this close is asked for. */
+const SOURCE_NAMED = 0.7;
+/** "number of X": the number field's name covers X at least this much (lexical score). */
+const ROW_NUMBER_LEXICAL = 0.5;
 
 function selectItem(entity: EntityRecord, unique: (name: string) => string): string {
   const leaf = entity.name.split(".").at(-1)!;
