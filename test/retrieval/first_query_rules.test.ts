@@ -17,10 +17,12 @@ import { join } from "node:path";
 import { type CompiledModel, compileModel, createPackageRuntime, modelMetadata, runQuery } from "../../src/engine/mod.ts";
 import { buildContextResult } from "../../src/retrieval/answer/context_result.ts";
 import { type EntityRecord, entitiesFromMetadata } from "../../src/retrieval/index/entity_text.ts";
+import { questionRoles } from "../../src/retrieval/answer/question_roles.ts";
 import type { EntityMatch } from "../../src/retrieval/ranking/types.ts";
 
 const MODEL = `
 source: genres is duckdb.sql("""select * from (values (1, 'Rock'), (2, 'Classical')) as t(genre_id, name)""") extend {
+  measure: classical_genre_count is count() { where: name = 'Classical' }
   primary_key: genre_id
 }
 
@@ -55,7 +57,7 @@ let entities: EntityRecord[];
 beforeAll(async () => {
   const runtime = createPackageRuntime(new Map([["music.malloy", new TextEncoder().encode(MODEL)]]), mkdtempSync(join(tmpdir(), "first-query-rules-")));
   model = await compileModel(runtime, "music.malloy");
-  entities = entitiesFromMetadata(await modelMetadata(model), {}, { values: { "genres.name": ["Rock", "Classical"] } });
+  entities = entitiesFromMetadata(await modelMetadata(model), {}, { values: { "genres.name": ["Rock", "Classical"], "tracks.genres.name": ["Rock", "Classical"] } });
 }, 60_000);
 
 /** A match of `source.field` with the given score and lexical share (and, for a value, the value found). */
@@ -138,5 +140,19 @@ describe("the first next step of a count or a value", () => {
     // Five of the ten tracks are classical: the answer counts tracks, not the one genre row.
     const { data } = await runQuery(model, { query, rowLimit: 5 });
     expect(Object.values(data[0] as Record<string, unknown>)).toEqual([5]);
+  });
+
+  test("a count measure named for the value counts its rows already: no second filter", async () => {
+    const classical = match("genres.name", 1, 0.3, { value: 1, matchedValue: "Classical" });
+    const query = await firstStep("how many classical genres", [classical, match("genres.classical_genre_count", 0.9, 0.9)]);
+    expect(query).toBe("run: genres -> { aggregate: classical_genre_count }");
+  });
+});
+
+describe("question roles", () => {
+  test("'by a/an' names who did it, not a grouping; 'times of day' asks for the hour", () => {
+    expect(questionRoles("disapprovals cast by a member").groupings).toEqual([]);
+    expect(questionRoles("votes by member").groupings).toEqual([["member"]]);
+    expect(questionRoles("busiest times of day")).toMatchObject({ grain: "hour", order: "desc" });
   });
 });

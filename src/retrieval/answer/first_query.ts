@@ -167,6 +167,12 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   if (aggregate.kind === "measure") {
     const measureWords = new Set(aggregate.entity.lexicalTerms.name);
     filters = filters.filter((f) => !f.flagWords?.every((w) => measureWords.has(w)));
+    // A measure named for the value counts its rows already ("how many orders were delivered": delivered_order_count, no where).
+    const counts = COUNT_NAME.test(aggregate.entity.name.split(".").at(-1)!);
+    filters = filters.filter((f) => {
+      const words = f.flagWords || !counts ? [] : contentStems(f.match.matchedValue ?? "", { expand: true });
+      return words.length === 0 || !words.every((w) => measureWords.has(w));
+    });
   }
   const lines: string[] = [];
   if (filters.length > 0) lines.push(`where: ${filters.map((f) => f.text).join(", ")}`);
