@@ -108,6 +108,14 @@ describe("the first next step of a question that names a field", () => {
     expect(grouped).not.toContain("select:");
   });
 
+  test("'X on each Y' with no figure asked shows X per row; with a figure it groups", async () => {
+    const perRow = await firstStep("file size of each track", [match("tracks.bytes", 0.8, 0.4), match("tracks.title", 0.5, 0.3)]);
+    expect(perRow).toContain("select: bytes");
+    expect(perRow).not.toContain("group_by");
+    const grouped = await firstStep("total file size of each genre", [match("tracks.bytes", 0.8, 0.4), match("genres.name", 0.5, 0.3)]);
+    expect(grouped).toContain("group_by");
+  });
+
   test("an identifier shows the name of what it identifies", async () => {
     const query = await firstStep("genre of a track", [match("tracks.genre_id", 0.9, 0.8), match("tracks.title", 0.4)]);
     expect(query).toMatch(/select: name is genres\.name/);

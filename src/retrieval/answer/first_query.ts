@@ -140,7 +140,10 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   };
   const filtered = new Set(filters.map((f) => f.entity.name));
   // A question that only names a field ("when did the parcel arrive", "host name"): its best candidates side by side.
-  const listing = filters.length === 0 ? listingFields(question, roles, matches, own) : [];
+  // "state levy on each ride": with no figure asked, "on each X" asks for a value per row, not a grouping.
+  const perRow = roles.perRow && roles.aggregate === undefined && !roles.order && !roles.grain
+    ? { ...roles, groupings: roles.groupings.filter((g) => !roles.perRow!.includes(g)) } : roles;
+  const listing = filters.length === 0 ? listingFields(question, perRow, matches, own) : [];
   if (listing.length > 0) {
     const first = role(listing[0]!) === "identifier" ? (labelOf(listing[0]!, all) ?? listing[0]!) : listing[0]!;
     const label = role(first) === "amount" || role(first) === "identifier"
@@ -374,7 +377,7 @@ function chooseGroups(roles: QuestionRoles, matches: readonly EntityMatch[], all
   }
   for (const words of roles.groupings) {
     if (out.length >= 2) break;
-    const found = bestFor(words, all, rankOf);
+    const found = bestFor(words, all.filter((e) => DIMENSION_KINDS.has(e.kind)), rankOf);
     // A phrase may name an identifier ("payments by customer" -> customer_id), never an amount.
     if (!found || (role(found) !== "group" && role(found) !== "identifier") || filtered.has(found.name) || out.some((g) => g.entity.name === found.name)) continue;
     out.push({ entity: found });

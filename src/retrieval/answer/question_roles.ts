@@ -28,6 +28,8 @@ export interface QuestionRoles {
   limit?: number;
   /** The aggregate asked for, when a word says it. */
   aggregate?: AggregateCue;
+  /** Grouping phrases read after "of each", "on each", "for each" ("state levy on each ride"): a value per row when no figure is asked. */
+  perRow?: string[][];
   /** Any quantity word ("how many", "revenue" is not one: only the shape words). */
   quantity: boolean;
 }
@@ -78,6 +80,7 @@ export function questionRoles(question: string): QuestionRoles {
     if (GROUP_CUES.has(t) && !(t === "by" && /^(a|an)$/.test(tokens[i + 1] ?? ""))) {
       const phrase = phraseAfter(tokens, i + 1);
       if (phrase.length > 0) roles.groupings.push(phrase);
+      if (phrase.length > 0 && t === "each" && /^(of|on|for|in)$/.test(tokens[i - 1] ?? "")) (roles.perRow ??= []).push(phrase);
     }
   }
   // "which product categories sell the most", "what genres have the highest rating": the asked-for thing is grouped.
