@@ -40,7 +40,13 @@
  * <package>:<question>` prints the top 15 of `get_context`'s ranking for one
  * question in package scope, with scores and match reasons.
  *
- * Run: `bun run eval [--tuning | --sets a,b] [--quick] [--verbose] [--ablate] [--explain pkg:question] [--check]`.
+ * `--steps [a,b]` lists the first next steps that do not answer, with the
+ * judge's reasons, for the sets named (default: the tuning half; reading a
+ * set's misses makes it a set tuned on); `--answers` skips the ranking
+ * tables (answers only); `--scope package|environment` scores one scope;
+ * with `EVAL_TOP=1` each listed step also shows the six best matches.
+ *
+ * Run: `bun run eval [--tuning | --sets a,b] [--quick] [--verbose] [--ablate] [--explain pkg:question] [--check] [--steps a,b] [--answers] [--scope s]`.
  * @module
  */
 import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
