@@ -14,9 +14,9 @@ import { malloyName } from "./malloy_notes.ts";
 import type { QuestionRoles } from "./question_roles.ts";
 
 /** Last name words of a number that is a code or a calendar part, not an amount (grouped by, never summed). */
-export const NUMBER_GROUPS = /(^|[_\s.])(year|yr|month|quarter|week|day|hour|decade|season|round|rank|level|grade|class|tier|priority|zip|code|floor|size|stars?|rating)s?$/i;
+const NUMBER_GROUPS = /(^|[_\s.])(year|yr|month|quarter|week|day|hour|decade|season|round|rank|level|grade|class|tier|priority|zip|code|floor|size|stars?|rating)s?$/i;
 /** Last name words of an identifier: neither grouped by nor summed. */
-export const IDENTIFIER = /(^|[_\s.])(id|uuid|no)$|key$|(?<=[a-z])(Id|ID)$/i;
+const IDENTIFIER = /(^|[_\s.])(id|uuid|no)$|key$|(?<=[a-z])(Id|ID)$/i;
 /** A count measure's name: `order_count`, `num_orders`, `number_of_trips`, `tripCount`. */
 export const COUNT_NAME = /(^|_)(count|cnt)$|^(count|number|num|n)_|(?<=[a-z])Count$/i;
 

@@ -26,7 +26,7 @@ import type { EntityMatch } from "../ranking/types.ts";
 import { containsWord, contentStems } from "../text/text_terms.ts";
 import { malloyName, malloySourceName } from "./malloy_notes.ts";
 import { type Grain, type QuestionRoles, questionRoles } from "./question_roles.ts";
-import { COUNT_NAME, COUNT_WORDS, CODE_LIST_FIELDS, DIMENSION_KINDS, IDENTIFIER, labelOf, listingFields, NUMBER_GROUPS, nameValue, role, selectItem, shaped, VIEW_LEXICAL } from "./field_listing.ts";
+import { COUNT_NAME, COUNT_WORDS, CODE_LIST_FIELDS, DIMENSION_KINDS, labelOf, listingFields, nameValue, role, selectItem, shaped, VIEW_LEXICAL } from "./field_listing.ts";
 
 
 /** A source the first query may run on: its matched entities (best first), its fields in scope and its name's words. */
