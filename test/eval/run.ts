@@ -43,7 +43,13 @@
  * <package>:<question>` prints the top 15 of `get_context`'s ranking for one
  * question in package scope, with scores and match reasons.
  *
- * Run: `bun run eval [--tuning | --sets a,b] [--quick] [--verbose] [--ablate] [--explain pkg:question] [--check]`.
+ * `--steps [a,b]` lists the first next steps that do not answer, with the
+ * judge's reasons, for the sets named (default: the tuning half; reading a
+ * set's misses makes it a set tuned on); `--answers` skips the ranking
+ * tables (answers only); `--scope package|environment` scores one scope;
+ * with `EVAL_TOP=1` each listed step also shows the six best matches.
+ *
+ * Run: `bun run eval [--tuning | --sets a,b] [--quick] [--verbose] [--ablate] [--explain pkg:question] [--check] [--steps a,b] [--answers] [--scope s]`.
  * @module
  */
 import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
@@ -321,7 +327,7 @@ if (args.has("--ablate")) {
 }
 if (args.has("--quick")) methods.splice(1, 3);
 const categories = ["syn", "noword", "value", "trap", "join", "kind"];
-for (const scope of ["package", "environment"] as const) {
+for (const scope of args.has("--answers") ? [] : (["package", "environment"] as const)) {
   for (const [name, ranker] of methods) {
     for (const [label, set] of Object.entries(halves)) {
       const misses: string[] = [];
@@ -353,7 +359,11 @@ const stepFailures: string[] = [];
 /** Canonical target of a field or source named in an answer, by `package|source|name`. */
 const canonicalByName = new Map<string, string>();
 for (const [pkgName, list] of byPackage) for (const e of list) canonicalByName.set(`${pkgName}|${e.sourceName}|${e.kind === "source" ? "" : e.name}`, canonicalOf.get(e.id)!);
-for (const scopeName of ["package", "environment"] as const) {
+/** `--steps a,b`: the sets whose first queries that do not answer are listed (default: the tuning half). */
+const stepsArg = argv[argv.indexOf("--steps") + 1];
+const stepSets = new Set(args.has("--steps") ? (stepsArg && !stepsArg.startsWith("--") ? stepsArg.split(",") : ["tuning"]) : []);
+const answerScopes = args.has("--scope") ? [argv[argv.indexOf("--scope") + 1] as "package" | "environment"] : (["package", "environment"] as const);
+for (const scopeName of answerScopes) {
   const tallies = Object.fromEntries(Object.keys(halves).map((label) => [label, { n: 0, runs: 0, target: 0, found: 0, shaped: 0, answers: 0, sizes: [] as number[] }]));
   for (const [label, set] of Object.entries(halves)) for (const q of set) {
     const entities = scopeName === "package" ? byPackage.get(q.pkg)! : environmentOf(label);
@@ -372,8 +382,9 @@ for (const scopeName of ["package", "environment"] as const) {
       tally.shaped++;
       const verdict = pkg === q.pkg && query ? await judgeFirstStep(PACKAGES.find((p) => p.name === q.pkg)!, q.question, query) : undefined;
       if (verdict?.answers) tally.answers++;
-      if (args.has("--steps") && label === "tuning" && !verdict?.answers) {
-        console.log(`  [${scopeName}] ${q.question}  (expected ${shape})\n      ${(query ?? "").replace(/\n\s*/g, " ")}\n      ${verdict ? verdict.reasons.join(" / ") : `step in package ${pkg}`}`);
+      if (stepSets.has(label) && !verdict?.answers) {
+        console.log(`  [${scopeName} ${label}] ${q.pkg} | ${q.question}  (expected ${shape})\n      ${(query ?? "").replace(/\n\s*/g, " ")}\n      ${verdict ? verdict.reasons.join(" / ") : `step in package ${pkg}`}`);
+        if (process.env.EVAL_TOP) console.log(`      top: ${ranked.slice(0, 6).map((m) => `${m.entity.kind[0]}:${m.entity.sourceName}.${m.entity.name}${m.entity.kind === "dimension" ? `/${m.entity.dataType}` : ""} ${m.score.toFixed(2)}/${m.lexical.toFixed(2)}`).join(", ")}`);
       }
     }
     if (!pkg || !query) continue;

@@ -11,6 +11,12 @@
  * - A matched indexed value becomes a `where:` filter, unless its words are
  *   the field's own name words ("ship mode" is the field, not the value 'SHIP').
  * - "top / best / most / least" order by the measure, with a limit.
+ * - A question that only names a field ("when did the parcel arrive", "number
+ *   of bedrooms", "interest rate on the loan") lists its best few candidates
+ *   with `select:` (a time first for "when"; an identifier as the name it
+ *   points to), so the field shows even when the ranking put it second.
+ * - A value of a code list's own field ("classical music") runs on the
+ *   source joining it, counting that source's rows.
  * Names are backquoted where Malloy needs it and every output name is unique.
  *
  * @module
@@ -20,13 +26,8 @@ import type { EntityMatch } from "../ranking/types.ts";
 import { containsWord, contentStems } from "../text/text_terms.ts";
 import { malloyName, malloySourceName } from "./malloy_notes.ts";
 import { type Grain, type QuestionRoles, questionRoles } from "./question_roles.ts";
+import { COUNT_NAME, COUNT_WORDS, CODE_LIST_FIELDS, DIMENSION_KINDS, labelOf, listingFields, nameValue, role, selectItem, shaped, VIEW_LEXICAL } from "./field_listing.ts";
 
-/** Last name words of a number that is a code or a calendar part, not an amount (grouped by, never summed). */
-const NUMBER_GROUPS = /(^|[_\s.])(year|yr|month|quarter|week|day|hour|decade|season|round|rank|level|grade|class|tier|priority|zip|code|floor|size|stars?|rating)s?$/i;
-/** Last name words of an identifier: neither grouped by nor summed. */
-const IDENTIFIER = /(^|[_\s.])(id|uuid|no)$|key$|(?<=[a-z])(Id|ID)$/i;
-/** A count measure's name: `order_count`, `num_orders`, `number_of_trips`, `tripCount`. */
-const COUNT_NAME = /(^|_)(count|cnt)$|^(count|number|num|n)_|(?<=[a-z])Count$/i;
 
 /** A source the first query may run on: its matched entities (best first), its fields in scope and its name's words. */
 export interface QuerySource {
@@ -64,6 +65,8 @@ export function planFirstQuery(question: string, top: QuerySource, lookup: (sour
       if (found) candidates.set(name, found);
     }
   }
+  // A code list: a source with at most a few own fields besides its keys (genres, statuses, regions).
+  const codeList = top.fields.filter((f) => DIMENSION_KINDS.has(f.kind) && !f.name.includes(".") && role(f) !== "identifier").length <= CODE_LIST_FIELDS;
   let best = top;
   let bestScore = -1;
   for (const c of candidates.values()) {
@@ -72,7 +75,9 @@ export function planFirstQuery(question: string, top: QuerySource, lookup: (sour
     // Named in the question: another source reaching the best field is where the question's rows are ("customer country on orders").
     const nameHit = c === top ? (c.nameTerms.some((t) => asked.has(t)) ? 1 : 0) : c.nameTerms.some((t) => asked.has(t) && !top.nameTerms.includes(t)) ? 2 : 0;
     const measureHit = named.some((m) => m.entity.sourceName === c.sourceName || ((m as EntityMatch & { alsoIn?: string[] }).alsoIn ?? []).some((p) => p.startsWith(`${c.sourceName}.`))) ? 1 : 0;
-    const score = nameHit + measureHit + (c === top ? 0.5 : 0);
+    // A value of a lookup source's own field ("classical music": genres.Name = 'Classical') asks for the rows of the source joining it, not the one row it names.
+    const lookup = c !== top && filters.length > 0 && codeList && filters.every((f) => f.entity.sourceName === top.sourceName && !f.entity.name.includes(".") && pathIn(f, c)?.split(".").length === 2) ? 0.6 : 0;
+    const score = nameHit + measureHit + lookup + (c === top ? 0.5 : 0);
     if (score > bestScore) [best, bestScore] = [c, score];
   }
   if (best === top) return { sourceName: top.sourceName, query: firstQuery(question, top.sourceName, top.matches, top.fields, top.nameTerms) };
@@ -126,6 +131,21 @@ export function firstQuery(question: string, sourceName: string, matches: readon
     return out;
   };
   const filtered = new Set(filters.map((f) => f.entity.name));
+  // A question that only names a field ("when did the parcel arrive", "host name"): its best candidates side by side.
+  // "state levy on each ride": with no figure asked, "on each X" asks for a value per row, not a grouping.
+  const perRow = roles.perRow && roles.aggregate === undefined && !roles.order && !roles.grain
+    ? { ...roles, groupings: roles.groupings.filter((g) => !roles.perRow!.includes(g)) } : roles;
+  const listing = filters.length === 0 ? listingFields(question, perRow, matches, own) : [];
+  if (listing.length > 0) {
+    const first = role(listing[0]!) === "identifier" ? (labelOf(listing[0]!, all) ?? listing[0]!) : listing[0]!;
+    const label = role(first) === "amount" || role(first) === "identifier"
+      ? all.find((e) => e.kind === "dimension" && e.dataType === "string" && !e.name.includes(".") && /(^|_|\b)(name|title)$/i.test(e.name))
+      : undefined;
+    // An identifier shows the name of what it identifies when a join reaches it ("artist of an album": artists.Name, not ArtistId).
+    const named = [...new Map(listing.map((e) => (role(e) === "identifier" ? (labelOf(e, all) ?? e) : e)).map((e) => [e.name, e] as const)).values()];
+    const shown = [...(label && !named.some((e) => e.name === label.name) ? [label] : []), ...named].map((e) => selectItem(e, unique));
+    return `run: ${src} -> {\n  select: ${shown.join(", ")}\n  limit: 20\n}`;
+  }
   const number = listedField(roles, matches, filtered);
   // An identifier shows the name of what it identifies when a join reaches it ("artist of an album": artists.Name, not ArtistId).
   const listed = number && role(number) === "identifier" ? (labelOf(number, all) ?? number) : number;
@@ -142,6 +162,12 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   if (aggregate.kind === "measure") {
     const measureWords = new Set(aggregate.entity.lexicalTerms.name);
     filters = filters.filter((f) => !f.flagWords?.every((w) => measureWords.has(w)));
+    // A measure named for the value counts its rows already ("how many orders were delivered": delivered_order_count, no where).
+    const counts = COUNT_NAME.test(aggregate.entity.name.split(".").at(-1)!);
+    filters = filters.filter((f) => {
+      const words = f.flagWords || !counts ? [] : contentStems(f.match.matchedValue ?? "", { expand: true });
+      return words.length === 0 || !words.every((w) => measureWords.has(w));
+    });
   }
   const lines: string[] = [];
   if (filters.length > 0) lines.push(`where: ${filters.map((f) => f.text).join(", ")}`);
@@ -156,19 +182,6 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   return `run: ${src} -> {\n  ${lines.join("\n  ")}\n}`;
 }
 
-/** Kinds queried as dimensions (a raw table `column` is one to Malloy). */
-const DIMENSION_KINDS: ReadonlySet<string> = new Set(["dimension", "column"]);
-
-/** How a field is shaped in the query: a string, a grouping code, a date, an amount, an identifier. */
-function role(e: EntityRecord): "group" | "time" | "amount" | "identifier" | "other" {
-  if (!DIMENSION_KINDS.has(e.kind)) return "other";
-  if (e.dataType === "date" || e.dataType === "timestamp") return "time";
-  const leaf = e.name.split(".").at(-1)!;
-  if (IDENTIFIER.test(leaf)) return "identifier";
-  if (e.dataType === "number") return NUMBER_GROUPS.test(leaf) ? "group" : "amount";
-  if (["record", "array", "json", "sql native", "error"].includes(e.dataType)) return "other";
-  return "group";
-}
 
 interface Filter {
   entity: EntityRecord;
@@ -208,7 +221,7 @@ function chooseFilters(matches: readonly EntityMatch[], question = "", sourceWor
     if (out.length >= 2 || m.entity.dataType !== "boolean" || !DIMENSION_KINDS.has(m.entity.kind) || out.some((f) => f.entity.name === m.entity.name)) continue;
     // Its own words: not the source's name words ("supply name" does not ask for is_perishable_supply).
     const own = m.entity.lexicalTerms.name.filter((w) => !FLAG_WORDS.has(w) && !sourceWords.has(w));
-    if (own.length > 0 && own.some((w) => asked.has(w))) out.push({ entity: m.entity, match: m, text: malloyName(m.entity.name), flagWords: own });
+    if (own.length > 0 && own.every((w) => asked.has(w))) out.push({ entity: m.entity, match: m, text: malloyName(m.entity.name), flagWords: own });
   }
   return out;
 }
@@ -216,18 +229,6 @@ function chooseFilters(matches: readonly EntityMatch[], question = "", sourceWor
 /** Words of a yes/no field's name that say nothing of what it flags. */
 const FLAG_WORDS: ReadonlySet<string> = new Set(["is", "has", "flag", "item", "was"]);
 
-/** A value match whose words are the field's own name words (rejected as a filter: its score says little). */
-function nameValue(m: EntityMatch): boolean {
-  if (m.matchedValue === undefined || m.value <= 0) return false;
-  const valueWords = contentStems(m.matchedValue, { expand: true });
-  const nameWords = new Set(m.entity.lexicalTerms.name);
-  return valueWords.length > 0 && valueWords.every((w) => nameWords.has(w));
-}
-
-/** Shape words of the question: it asks for a figure, a grouping, an order or a grain. */
-function shaped(roles: QuestionRoles): boolean {
-  return roles.quantity || roles.groupings.length > 0 || roles.grain !== undefined || roles.order !== undefined;
-}
 
 /** The best match when the question names one numeric field and asks nothing of it ("price of a song"): shown as it is, never summed. */
 function listedField(roles: QuestionRoles, matches: readonly EntityMatch[], filtered: ReadonlySet<string>): EntityRecord | undefined {
@@ -237,17 +238,6 @@ function listedField(roles: QuestionRoles, matches: readonly EntityMatch[], filt
   return top.entity;
 }
 
-/** The name or title field of the join an identifier points to (`ArtistId` -> `artists.Name`), if the source has one. */
-function labelOf(id: EntityRecord, all: readonly EntityRecord[]): EntityRecord | undefined {
-  const words = new Set(id.lexicalTerms.name.filter((w) => !["id", "key", "uuid", "no"].includes(w)));
-  if (words.size === 0) return undefined;
-  return all.find((e) => {
-    const parts = e.name.split(".");
-    if (parts.length !== 2 || e.dataType !== "string" || !/^(name|title|[a-z]*_?name)$/i.test(parts[1]!)) return false;
-    const join = contentStems(parts[0]!.replace(/[_]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2"), { expand: true });
-    return join.length > 0 && join.every((w) => words.has(w));
-  });
-}
 
 /** A view the question names: the source's best match, or one whose words the question uses, close to the best. */
 function chooseView(matches: readonly EntityMatch[], roles: QuestionRoles, filtered: boolean): EntityRecord | undefined {
@@ -255,7 +245,8 @@ function chooseView(matches: readonly EntityMatch[], roles: QuestionRoles, filte
   if (!best) return undefined;
   // A question about a subset ("urgent orders") asks for its rows or its count, not a view's breakdown.
   if (filtered && !shaped(roles)) return undefined;
-  if (best.entity.kind === "view") return best.entity;
+  // A view only a word vector matched ("headline of a question": questions_by_tag) does not answer a question that names a field.
+  if (best.entity.kind === "view") return shaped(roles) || best.lexical >= VIEW_LEXICAL ? best.entity : undefined;
   const view = matches.slice(0, 3).find((m) => m.entity.kind === "view");
   if (!view || view.lexical < 0.5 || view.score < 0.8 * best.score) return undefined;
   // A view close to the best match answers a shaped question ("by", "top"); a plain field question keeps the field.
@@ -279,7 +270,7 @@ function chooseGroups(roles: QuestionRoles, matches: readonly EntityMatch[], all
   }
   for (const words of roles.groupings) {
     if (out.length >= 2) break;
-    const found = bestFor(words, all, rankOf);
+    const found = bestFor(words, all.filter((e) => DIMENSION_KINDS.has(e.kind)), rankOf);
     // A phrase may name an identifier ("payments by customer" -> customer_id), never an amount.
     if (!found || (role(found) !== "group" && role(found) !== "identifier") || filtered.has(found.name) || out.some((g) => g.entity.name === found.name)) continue;
     out.push({ entity: found });
@@ -332,8 +323,11 @@ function chooseAggregate(roles: QuestionRoles, matches: readonly EntityMatch[], 
   const amounts = matches.filter((m) => role(m.entity) === "amount" && !grouped.has(m.entity.name) && named(m));
   if (roles.aggregate === "count") {
     // A count measure, unless another measure covers more of the question's words ("active customers count").
-    const counted = measures.find((m) => COUNT_NAME.test(m.entity.name.split(".").at(-1)!));
     const covered = (m: EntityMatch | undefined) => (m ? m.entity.lexicalTerms.name.filter((w) => asked.has(w)).length : 0);
+    // Of the count measures, the one covering most of the question's words with the fewest others ("number of trips": trip_count, not airport_trip_count).
+    const extra = (m: EntityMatch) => m.entity.lexicalTerms.name.filter((w) => !asked.has(w) && !COUNT_WORDS.has(w)).length;
+    const counted = measures.filter((m) => COUNT_NAME.test(m.entity.name.split(".").at(-1)!))
+      .map((m, i) => ({ m, i })).sort((a, b) => covered(b.m) - covered(a.m) || extra(a.m) - extra(b.m) || a.i - b.i)[0]?.m;
     if (counted && covered(counted) >= covered(measures[0])) return { kind: "measure", entity: counted.entity };
     if (!measures[0] && !amounts[0]) {
       const own = all.filter((e) => e.kind === "measure" && !e.name.includes(".") && COUNT_NAME.test(e.name));

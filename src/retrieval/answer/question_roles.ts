@@ -28,6 +28,8 @@ export interface QuestionRoles {
   limit?: number;
   /** The aggregate asked for, when a word says it. */
   aggregate?: AggregateCue;
+  /** Grouping phrases read after "of each", "on each", "for each" ("state levy on each ride"): a value per row when no figure is asked. */
+  perRow?: string[][];
   /** Any quantity word ("how many", "revenue" is not one: only the shape words). */
   quantity: boolean;
 }
@@ -62,6 +64,7 @@ export function questionRoles(question: string): QuestionRoles {
   else if (/ (total|sum|overall|combined|altogether) /.test(text)) roles.aggregate = "sum";
   roles.quantity = roles.aggregate !== undefined || / (how much|rate|ratio|share|percent|percentage) /.test(text);
   if (/ (over time|trend|trends|timeline) /.test(text)) roles.grain = "month";
+  const hourOfDay = / (times?|hours?) of (the )?day /.test(text);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const grain = GRAIN_WORDS[t];
@@ -73,9 +76,11 @@ export function questionRoles(question: string): QuestionRoles {
       const n = /^\d+$/.test(next) ? Number(next) : NUMBER_WORDS[next];
       if (n !== undefined && n > 0 && n <= 1000) roles.limit = n;
     }
-    if (GROUP_CUES.has(t)) {
+    // "disapprovals cast by a member": "by a/an" names who did it, not a grouping.
+    if (GROUP_CUES.has(t) && !(t === "by" && /^(a|an)$/.test(tokens[i + 1] ?? ""))) {
       const phrase = phraseAfter(tokens, i + 1);
       if (phrase.length > 0) roles.groupings.push(phrase);
+      if (phrase.length > 0 && t === "each" && /^(of|on|for|in)$/.test(tokens[i - 1] ?? "")) (roles.perRow ??= []).push(phrase);
     }
   }
   // "which product categories sell the most", "what genres have the highest rating": the asked-for thing is grouped.
@@ -90,6 +95,8 @@ export function questionRoles(question: string): QuestionRoles {
     const phrase = phraseAfter(tokens, start);
     if (phrase.length > 0) roles.groupings.push(phrase);
   }
+  // "busiest times of day": the hour.
+  if (hourOfDay) roles.grain = "hour";
   if (roles.order) roles.limit ??= 10;
   return roles;
 }
