@@ -22,8 +22,8 @@ import type { AppContext } from "../context.ts";
 import { conflict } from "../http/errors.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
 import { NAME_PATTERN } from "../http/params.ts";
-import { publishVersion } from "../packages/publish.ts";
-import { afterPublish } from "../packages/after_publish.ts";
+import { publishVersion } from "../publishing/publish.ts";
+import { afterPublish } from "../publishing/after_publish.ts";
 import { extractionDir } from "../archives/store.ts";
 import { FolderTooLargeError, isIgnoredPath, nextPatch, packageHead, readFolder, zipFolderFiles } from "./folder.ts";
 

@@ -236,7 +236,7 @@ async function threadNices(): Promise<number[]> {
 
 describe("compile worker details", () => {
   test("a describer module runs on the model in the worker and answers what it answers on this thread", async () => {
-    const { DESCRIBE_MODEL, describeModel } = await import("../../src/packages/describe_model.ts");
+    const { DESCRIBE_MODEL, describeModel } = await import("../../src/publishing/describe_model.ts");
     const described = await compilePackage(small(), pkgDir, { describe: DESCRIBE_MODEL });
     const plain = await compilePackage(small(), pkgDir);
     expect([...described.models.keys()].sort()).toEqual(["airports.malloy", "flights.malloy"]);
