@@ -70,7 +70,6 @@ const MUTUAL_ALLOWED: Record<string, string> = {
 const HTTP_ERRORS_ALLOWED: Record<string, string> = {
   "src/docs/openapi_names.ts": "reads ERROR_CODES, the list of codes the OpenAPI document enumerates; it throws nothing",
   "src/engine/problems.ts": "QueryError.toApiError() answers QUERY_NOT_ALLOWED or VALIDATION_ERROR with details.problems; the mapping belongs in error_handler.ts (not moved yet)",
-  "src/engine/compile/compile.ts": "a failed compile is a 400 ApiError with details.problems; to become a ValidationError with the same details (not done yet)",
   "src/engine/zip/archive.ts": "archive refusals include PACKAGE_TOO_LARGE (413) for size and compression limits, which no domain error class expresses yet",
   "src/events/stream_slots.ts": "stream-slot refusals are RATE_LIMIT_EXCEEDED and SERVICE_UNAVAILABLE with Retry-After; a capacity error class is still to be added",
 };
