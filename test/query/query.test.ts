@@ -287,12 +287,12 @@ describe("createQueryRunner", () => {
     const [ws] = await sql`INSERT INTO workspaces (org_id, name) VALUES (${w.orgId}, 'team') RETURNING id`;
     const args = { organization: "acme", environment_name: "prod", package_name: "shop", model_uri: "models/shop.malloy", query: "orders -> { aggregate: order_count }", workspace: "team" };
     const missing = await runner.run(await adminPrincipal(), args).catch((e) => e);
-    expect(missing.status).toBe(404);
+    expect(apiErrorOf(missing)?.status).toBe(404);
     const [pkg] = await sql`SELECT id FROM packages WHERE name = 'shop'`;
     await sql`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role)
               VALUES ('package', ${pkg!.id as string}, 'workspace', ${ws!.id as string}, 'viewer')`;
     expect((await runner.run(await adminPrincipal(), args)).data).toEqual([{ order_count: 10 }]);
-    expect((await runner.run(await adminPrincipal(), { ...args, workspace: "nowhere" }).catch((e) => e)).status).toBe(404);
+    expect(apiErrorOf(await runner.run(await adminPrincipal(), { ...args, workspace: "nowhere" }).catch((e) => e))?.status).toBe(404);
   });
 
   test("deleting a package evicts its compiled models", async () => {
