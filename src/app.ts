@@ -28,6 +28,7 @@ import { userRoutes } from "./users/routes.ts";
 import { environmentRoutes } from "./environments/routes.ts";
 import { connectionRoutes } from "./connections/routes.ts";
 import { packageRoutes } from "./packages/routes.ts";
+import { publishRoutes } from "./publishing/routes.ts";
 import { versionRoutes } from "./versions/routes.ts";
 import { modelRoutes } from "./models/routes.ts";
 import { queryRoutes } from "./query/routes.ts";
@@ -149,6 +150,7 @@ export function buildApp(ctx: AppContext, options: { mcp?: McpRoutesOptions } = 
         .use(environmentRoutes(ctx))
         .use(connectionRoutes(ctx))
         .use(packageRoutes(ctx))
+        .use(publishRoutes(ctx))
         .use(versionRoutes(ctx))
         .use(runRoutes(ctx))
         .use(indexRoutes(ctx))

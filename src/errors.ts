@@ -46,7 +46,13 @@ export class ValidationError extends DomainError {
   override name = "ValidationError";
 }
 
-/** The credentials the caller sent do not sign it in (a wrong user name or password). */
+/** The credentials the caller sent do not sign it in (a wrong user name or password, an invalid or revoked token). */
 export class AuthenticationError extends DomainError {
   override name = "AuthenticationError";
+  /** How to sign in instead (an RFC 7235 challenge such as `Bearer realm="app"`), when not the API's default. */
+  readonly challenge: string | undefined;
+  constructor(message: string, challenge?: string) {
+    super(message);
+    this.challenge = challenge;
+  }
 }

@@ -17,7 +17,7 @@ import { settleWatching, stopWatching } from "./watch/watcher.ts";
 import { startWorker, stopWorker } from "./runs/worker.ts";
 import { closePackageStreams } from "./events/hub.ts";
 import { setCompileLimits, warmMalloy } from "./engine/mod.ts";
-import { removeStaleUploads, uploadDirOf } from "./packages/publish_form.ts";
+import { removeStaleUploads, uploadDirOf } from "./publishing/publish_form.ts";
 import { flushQueryLog } from "./query_log/writer.ts";
 import { startMemoryGovernor, stopMemoryGovernor } from "./query/memory_governor.ts";
 

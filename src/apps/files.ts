@@ -6,7 +6,7 @@
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { AppContext } from "../context.ts";
-import { badRequest, notFound } from "../http/errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import { extractionDir, extractStoredArchive } from "../archives/store.ts";
 
 const TYPES: Record<string, string> = {
@@ -48,11 +48,11 @@ export function appPath(raw: string): string {
   try {
     decoded = decodeURIComponent(raw);
   } catch {
-    throw badRequest(`app path '${raw}' is not valid percent-encoding`);
+    throw new ValidationError(`app path '${raw}' is not valid percent-encoding`);
   }
-  if (decoded.includes("\\") || decoded.includes("\0")) throw badRequest("app paths may not contain backslashes or NUL");
+  if (decoded.includes("\\") || decoded.includes("\0")) throw new ValidationError("app paths may not contain backslashes or NUL");
   const parts = decoded.split("/");
-  if (parts.some((p) => p === ".." || p === ".")) throw badRequest(`app path '${decoded}' may not contain '.' or '..' segments`);
+  if (parts.some((p) => p === ".." || p === ".")) throw new ValidationError(`app path '${decoded}' may not contain '.' or '..' segments`);
   const path = parts.filter(Boolean).join("/");
   if (path === "") return "index.html";
   return decoded.endsWith("/") ? `${path}/index.html` : path;
@@ -63,7 +63,7 @@ export async function extractedDir(ctx: AppContext, sha256: string): Promise<str
   const dir = join(extractionDir(ctx.config), sha256);
   if (await stat(dir).then((s) => s.isDirectory(), () => false)) return dir;
   const extracted = await extractStoredArchive(ctx.sql, sha256, { cacheDir: extractionDir(ctx.config), read: { maxBytes: ctx.config.maxPackageBytes } });
-  if (!extracted) throw notFound("the archive of this version is missing; publish it again");
+  if (!extracted) throw new NotFoundError("the archive of this version is missing; publish it again");
   return extracted;
 }
 
@@ -77,13 +77,13 @@ export interface AppFile {
 export async function appFile(dir: string, path: string): Promise<AppFile> {
   const root = resolve(dir, "public");
   let file = resolve(root, path);
-  if (file !== root && !file.startsWith(root + "/")) throw badRequest(`app path '${path}' leaves the app folder`);
+  if (file !== root && !file.startsWith(root + "/")) throw new ValidationError(`app path '${path}' leaves the app folder`);
   let info = await stat(file).catch(() => null);
   if (info?.isDirectory()) {
     file = join(file, "index.html");
     path = path ? `${path}/index.html` : "index.html";
     info = await stat(file).catch(() => null);
   }
-  if (!info?.isFile()) throw notFound(`app file '${path}' not found in public/ of the package`);
+  if (!info?.isFile()) throw new NotFoundError(`app file '${path}' not found in public/ of the package`);
   return { file, path };
 }

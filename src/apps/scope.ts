@@ -8,7 +8,7 @@
 import type { Db } from "../db/database.ts";
 import type { AppContext } from "../context.ts";
 import { groupTokenPrincipal, userById, userPrincipal } from "../credentials/authenticate.ts";
-import { type ApiError, forbidden, unauthenticated } from "../http/errors.ts";
+import { AuthenticationError, ForbiddenError } from "../errors.ts";
 import type { Principal } from "../access/principal.ts";
 import { type Claims, looksLike, type PackageScope, type Subject, verifyCredential } from "./credentials.ts";
 import { activeGrant, grantActive } from "../oauth/store.ts";
@@ -114,10 +114,10 @@ export interface AppCaller {
  */
 export async function acceptAppToken(ctx: AppContext, request: Request, token: string): Promise<AppCaller> {
   const claims = await verifyCredential(ctx.jwtSecret, "app", token);
-  if (!claims?.scope) throw unauthenticated("app token is invalid or expired; ask POST .../packages/{pkg}/app-token for a new one", CHALLENGE);
+  if (!claims?.scope) throw new AuthenticationError("app token is invalid or expired; ask POST .../packages/{pkg}/app-token for a new one", CHALLENGE);
   const route = appRouteOf(request.method, new URL(request.url).pathname);
-  if (!route) throw forbidden("an app token only reads its package's models, queries and events (and renews itself at .../app-token)");
-  if (!(await routeIsScope(ctx.sql, route, claims.scope))) throw forbidden(`this app token is for package '${claims.scope.packageName}' only`);
+  if (!route) throw new ForbiddenError("an app token only reads its package's models, queries and events (and renews itself at .../app-token)");
+  if (!(await routeIsScope(ctx.sql, route, claims.scope))) throw new ForbiddenError(`this app token is for package '${claims.scope.packageName}' only`);
   const now = await appStandingNow(ctx.sql, claims, route);
   if ("principal" in now) return { principal: now.principal, claims };
   throw appRefusal(now, "this app token", route);
@@ -174,14 +174,14 @@ export async function appPrincipalNow(sql: Db, claims: Claims, route: { org: str
  * 401 when its user or API key is gone or its OAuth grant was revoked, 403
  * when the workspace it was got for no longer holds the package.
  */
-export function appRefusal(refusal: Exclude<AppStanding, { principal: Principal }>, what: string, route: { env: string; pkg: string }): ApiError {
+export function appRefusal(refusal: Exclude<AppStanding, { principal: Principal }>, what: string, route: { env: string; pkg: string }): AuthenticationError | ForbiddenError {
   switch (refusal.refused) {
     case "gone":
-      return unauthenticated(`the user or API key of ${what} no longer exists, or the user's password changed since; open the app again`, CHALLENGE);
+      return new AuthenticationError(`the user or API key of ${what} no longer exists, or the user's password changed since; open the app again`, CHALLENGE);
     case "revoked":
-      return unauthenticated(`the OAuth authorization ${what} was got with was revoked; authorize the client again`, CHALLENGE);
+      return new AuthenticationError(`the OAuth authorization ${what} was got with was revoked; authorize the client again`, CHALLENGE);
     case "workspace":
-      return forbidden(`${what} was got for workspace '${refusal.workspace}', which no longer holds package '${route.env}/${route.pkg}'`);
+      return new ForbiddenError(`${what} was got for workspace '${refusal.workspace}', which no longer holds package '${route.env}/${route.pkg}'`);
   }
 }
 
@@ -206,29 +206,29 @@ function oauthTokenOf(request: Request): string | null {
 async function acceptOAuthForAppToken(ctx: AppContext, request: Request, token: string): Promise<Principal> {
   const challenge = 'Bearer realm="app", error="invalid_token"';
   const route = appRouteOf(request.method, new URL(request.url).pathname);
-  if (route?.kind !== "app-token") throw unauthenticated("OAuth access tokens are accepted by the MCP endpoint they were issued for and by POST .../packages/{pkg}/app-token only", challenge);
+  if (route?.kind !== "app-token") throw new AuthenticationError("OAuth access tokens are accepted by the MCP endpoint they were issued for and by POST .../packages/{pkg}/app-token only", challenge);
   const origin = serviceOrigin(ctx.config, request);
   let verified;
   try {
     verified = await verifyAccessToken(token, { secret: ctx.jwtSecret, issuer: origin });
   } catch (error) {
-    throw unauthenticated((error as Error).message, challenge);
+    throw new AuthenticationError((error as Error).message, challenge);
   }
   const orgResource = `${origin}${mcpPath(route.org)}`;
   const workspacePrefix = `${orgResource}/workspace/`;
   if (verified.audience !== orgResource && !verified.audience.startsWith(workspacePrefix)) {
-    throw forbidden(`this OAuth access token was issued for ${verified.audience}; it can get app tokens of organization '${route.org}' only when issued for ${orgResource}`);
+    throw new ForbiddenError(`this OAuth access token was issued for ${verified.audience}; it can get app tokens of organization '${route.org}' only when issued for ${orgResource}`);
   }
-  if (!verified.scope.includes("mcp")) throw unauthenticated("OAuth access token lacks the 'mcp' scope; authorize again with scope=mcp", challenge);
-  if (!(await grantActive(ctx.sql, verified.grantId))) throw unauthenticated("the authorization of this OAuth access token was revoked; authorize again", challenge);
+  if (!verified.scope.includes("mcp")) throw new AuthenticationError("OAuth access token lacks the 'mcp' scope; authorize again with scope=mcp", challenge);
+  if (!(await grantActive(ctx.sql, verified.grantId))) throw new AuthenticationError("the authorization of this OAuth access token was revoked; authorize again", challenge);
   const user = await userById(ctx.sql, verified.userId);
-  if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
+  if (!user) throw new AuthenticationError("the user of this access token no longer exists", challenge);
   const principal: Principal = { ...userPrincipal(user), oauth: true, oauthGrant: verified.grantId };
   if (verified.audience !== orgResource) {
     // a workspace's resource reads only the packages given to that workspace (and only while the user sees it)
     const workspace = verified.audience.slice(workspacePrefix.length);
     if (!(await workspaceReaches(ctx.sql, principal, { orgName: route.org, workspace, envName: route.env, packageName: route.pkg }))) {
-      throw forbidden(`this OAuth access token was issued for ${verified.audience}; package '${route.env}/${route.pkg}' is not one of that workspace's packages`);
+      throw new ForbiddenError(`this OAuth access token was issued for ${verified.audience}; package '${route.env}/${route.pkg}' is not one of that workspace's packages`);
     }
   }
   return principal;

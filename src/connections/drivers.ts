@@ -15,7 +15,7 @@ import { guardBigQuery } from "../engine/guards/bigquery_guard.ts";
 import { guardMysql } from "../engine/guards/mysql_guard.ts";
 import { guardSnowflake } from "../engine/guards/snowflake_guard.ts";
 import { guardTrino } from "../engine/guards/trino_guard.ts";
-import { badRequest } from "../http/errors.ts";
+import { ValidationError } from "../errors.ts";
 import { checkedAddress, type HostPolicy, hostPolicy } from "./host_policy.ts";
 import type { ConnectionType } from "./settings.ts";
 
@@ -207,9 +207,9 @@ export async function testConnection(spec: ConnectionSpec, options: TestOptions)
     const reason = redact(error instanceof Error ? error.message || error.name : String(error), spec.secret);
     options.log?.({ level: "warn", event: "connection_check_failed", connection: spec.name, envId: spec.envId, type: spec.type, reason });
     if (!options.detailed) {
-      throw badRequest(`connection failed: connection '${spec.name}' did not pass its check; an administrator can read the reason in the server log`);
+      throw new ValidationError(`connection failed: connection '${spec.name}' did not pass its check; an administrator can read the reason in the server log`);
     }
-    throw badRequest(`connection '${spec.name}' (${spec.type}) failed its check: ${reason}; fix the settings and try again`);
+    throw new ValidationError(`connection '${spec.name}' (${spec.type}) failed its check: ${reason}; fix the settings and try again`);
   } finally {
     clearTimeout(timer);
     void closeQuietly(connection);

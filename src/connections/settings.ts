@@ -4,7 +4,7 @@
  * and the checks of a settings object before it is stored.
  * @module
  */
-import { badRequest } from "../http/errors.ts";
+import { ValidationError } from "../errors.ts";
 
 /** The connection types of the API. */
 export const CONNECTION_TYPES = ["duckdb", "postgres", "mysql", "bigquery", "snowflake", "trino", "motherduck"] as const;
@@ -106,46 +106,46 @@ export function splitSettings(type: ConnectionType, settings: Record<string, unk
   const out: SplitSettings = { config: {}, secret: {} };
   for (const [key, value] of Object.entries(settings)) {
     const f = spec[key];
-    if (!f) throw badRequest(`${field}.${key} is not a setting of a ${type} connection; known: ${Object.keys(spec).join(", ")}`);
+    if (!f) throw new ValidationError(`${field}.${key} is not a setting of a ${type} connection; known: ${Object.keys(spec).join(", ")}`);
     if (value === null || value === undefined || value === "") continue;
     if (f.type === "integer" && !(Number.isInteger(value) && (value as number) > 0 && (value as number) < 65536)) {
-      throw badRequest(`${field}.${key} must be an integer from 1 to 65535`);
+      throw new ValidationError(`${field}.${key} must be an integer from 1 to 65535`);
     }
-    if (f.type === "string" && typeof value !== "string") throw badRequest(`${field}.${key} must be a string`);
+    if (f.type === "string" && typeof value !== "string") throw new ValidationError(`${field}.${key} must be a string`);
     if (f.secret) out.secret[key] = value as string;
     else out.config[key] = value as string | number;
   }
   const all = { ...out.config, ...out.secret };
   const missing = Object.entries(spec).filter(([k, f]) => f.required && all[k] === undefined).map(([k]) => `${field}.${k}`);
-  if (missing.length > 0) throw badRequest(`a ${type} connection needs ${missing.join(", ")}; add ${missing.length > 1 ? "them" : "it"} and try again`);
+  if (missing.length > 0) throw new ValidationError(`a ${type} connection needs ${missing.join(", ")}; add ${missing.length > 1 ? "them" : "it"} and try again`);
   checkTypeRules(type, all, field);
   return out;
 }
 
 function checkTypeRules(type: ConnectionType, all: Record<string, string | number>, field: string): void {
   if (type === "postgres" && all.connectionString === undefined && all.host === undefined) {
-    throw badRequest(`a postgres connection needs ${field}.host (or ${field}.connectionString)`);
+    throw new ValidationError(`a postgres connection needs ${field}.host (or ${field}.connectionString)`);
   }
   if (type === "postgres" && all.connectionString !== undefined) checkConnectionString(String(all.connectionString), field);
   if (type === "snowflake" && all.password === undefined && all.privateKey === undefined) {
-    throw badRequest(`a snowflake connection needs ${field}.password or ${field}.privateKey`);
+    throw new ValidationError(`a snowflake connection needs ${field}.password or ${field}.privateKey`);
   }
   if (type === "duckdb" && all.databaseName !== undefined && !/^[a-zA-Z0-9_-]{1,64}$/.test(String(all.databaseName))) {
-    throw badRequest(`${field}.databaseName must be 1-64 letters, digits, '_' or '-' (a database file kept by the service), or omitted for in-memory`);
+    throw new ValidationError(`${field}.databaseName must be 1-64 letters, digits, '_' or '-' (a database file kept by the service), or omitted for in-memory`);
   }
   if (type === "trino" && !/^https?:\/\/[^\s]+$/.test(String(all.server))) {
-    throw badRequest(`${field}.server must be an http(s) URL, e.g. https://trino.example.com`);
+    throw new ValidationError(`${field}.server must be an http(s) URL, e.g. https://trino.example.com`);
   }
   if (type === "bigquery") {
     let key: unknown;
     try {
       key = JSON.parse(String(all.serviceAccountKeyJson));
     } catch {
-      throw badRequest(`${field}.serviceAccountKeyJson is not valid JSON; paste the whole key file of the service account`);
+      throw new ValidationError(`${field}.serviceAccountKeyJson is not valid JSON; paste the whole key file of the service account`);
     }
     const k = key as Record<string, unknown> | null;
     if (!k || typeof k !== "object" || typeof k.client_email !== "string" || typeof k.private_key !== "string") {
-      throw badRequest(`${field}.serviceAccountKeyJson must be a service-account key file with client_email and private_key`);
+      throw new ValidationError(`${field}.serviceAccountKeyJson must be a service-account key file with client_email and private_key`);
     }
   }
 }
@@ -158,11 +158,11 @@ function checkConnectionString(value: string, field: string): void {
   try {
     url = new URL(value);
   } catch {
-    throw badRequest(`${field}.connectionString must be a URL such as postgres://user@host:5432/db`);
+    throw new ValidationError(`${field}.connectionString must be a URL such as postgres://user@host:5432/db`);
   }
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
-    throw badRequest(`${field}.connectionString must start with postgres:// or postgresql://`);
+    throw new ValidationError(`${field}.connectionString must start with postgres:// or postgresql://`);
   }
   const named = FILE_PARAMS.filter((k) => url.searchParams.has(k));
-  if (named.length > 0) throw badRequest(`${field}.connectionString may not set ${named.join(", ")}`);
+  if (named.length > 0) throw new ValidationError(`${field}.connectionString may not set ${named.join(", ")}`);
 }

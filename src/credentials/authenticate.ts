@@ -15,7 +15,7 @@ import { grantActive } from "../oauth/store.ts";
 import { isOAuthAccessToken, verifyAccessToken } from "../oauth/tokens.ts";
 import { sha256Hex } from "../http/auth.ts";
 import { authGeneration, decisionCache } from "../http/auth_cache.ts";
-import { ApiError, unauthenticated } from "../http/errors.ts";
+import { AuthenticationError } from "../errors.ts";
 import type { GroupPrincipal, Principal, UserPrincipal } from "../access/principal.ts";
 
 /** External identity provider settings. */
@@ -96,7 +96,7 @@ export function userPrincipal(u: UserPrincipal): UserPrincipal {
 /** An OAuth access token: valid only for the MCP resource in its audience, while its grant stands. */
 async function oauthBearer(deps: AuthDeps, token: string, challenge: string): Promise<UserPrincipal> {
   if (!deps.oauth) {
-    throw unauthenticated(
+    throw new AuthenticationError(
       "OAuth access tokens are accepted only by the MCP endpoint they were issued for; for this API get an access token from POST /api/v0/auth/token or use an API key",
       challenge,
     );
@@ -105,14 +105,14 @@ async function oauthBearer(deps: AuthDeps, token: string, challenge: string): Pr
   try {
     verified = await verifyAccessToken(token, { secret: deps.oauth.secret, issuer: deps.oauth.issuer, audience: deps.oauth.resource });
   } catch (error) {
-    throw unauthenticated((error as Error).message, challenge);
+    throw new AuthenticationError((error as Error).message, challenge);
   }
-  if (!verified.scope.includes("mcp")) throw unauthenticated("OAuth access token lacks the 'mcp' scope; authorize again with scope=mcp", challenge);
+  if (!verified.scope.includes("mcp")) throw new AuthenticationError("OAuth access token lacks the 'mcp' scope; authorize again with scope=mcp", challenge);
   if (!(await grantActive(deps.sql, verified.grantId))) {
-    throw unauthenticated("the authorization of this OAuth access token was revoked; authorize again", challenge);
+    throw new AuthenticationError("the authorization of this OAuth access token was revoked; authorize again", challenge);
   }
   const user = await userById(deps.sql, verified.userId);
-  if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
+  if (!user) throw new AuthenticationError("the user of this access token no longer exists", challenge);
   return { ...userPrincipal(user), oauth: true, oauthGrant: verified.grantId };
 }
 
@@ -131,17 +131,17 @@ async function idpBearer(deps: AuthDeps, idp: ExternalIdp, token: string, challe
       requiredClaims: ["exp"],
     }));
   } catch {
-    throw unauthenticated("access token of the identity provider is invalid, expired or has no expiry", challenge);
+    throw new AuthenticationError("access token of the identity provider is invalid, expired or has no expiry", challenge);
   }
   const claim = payload[idp.userClaim];
   if (typeof claim !== "string" || claim === "") {
-    throw unauthenticated(`access token of the identity provider lacks the '${idp.userClaim}' claim that names the user`, challenge);
+    throw new AuthenticationError(`access token of the identity provider lacks the '${idp.userClaim}' claim that names the user`, challenge);
   }
   const [u] = idp.userClaim === "email"
     ? await deps.sql<{ id: string }[]>`SELECT id FROM users WHERE lower(email) = lower(${claim}) AND NOT bootstrap`
     : await deps.sql<{ id: string }[]>`SELECT id FROM users WHERE user_name = ${claim} AND NOT bootstrap`;
   const user = u ? await userById(deps.sql, u.id) : null;
-  if (!user) throw unauthenticated(`no user '${claim}' may sign in here with this identity provider; ask an administrator`, challenge);
+  if (!user) throw new AuthenticationError(`no user '${claim}' may sign in here with this identity provider; ask an administrator`, challenge);
   return userPrincipal(user);
 }
 
@@ -152,25 +152,25 @@ async function bearer(deps: AuthDeps, token: string): Promise<Verified> {
   try {
     alg = protectedHeaderOf(token).alg;
   } catch {
-    throw unauthenticated("access token is not a JWT", challenge);
+    throw new AuthenticationError("access token is not a JWT", challenge);
   }
   if (alg === "HS256") {
     const payload = await deps.signer.verify(token, { algorithms: ["HS256"] });
     if (!payload || typeof payload.sub !== "string") {
-      throw unauthenticated("access token is invalid or expired; get a new one from POST /api/v0/auth/token", challenge);
+      throw new AuthenticationError("access token is invalid or expired; get a new one from POST /api/v0/auth/token", challenge);
     }
     if (typeof payload.exp !== "number" || typeof payload.ver !== "number") {
-      throw unauthenticated("access token has no expiry or version; get a new one from POST /api/v0/auth/token", challenge);
+      throw new AuthenticationError("access token has no expiry or version; get a new one from POST /api/v0/auth/token", challenge);
     }
     const user = await userById(deps.sql, payload.sub);
-    if (!user) throw unauthenticated("the user of this access token no longer exists", challenge);
+    if (!user) throw new AuthenticationError("the user of this access token no longer exists", challenge);
     if (user.tokenVersion !== payload.ver) {
-      throw unauthenticated("access token was revoked (password changed or reset); sign in again with POST /api/v0/auth/token", challenge);
+      throw new AuthenticationError("access token was revoked (password changed or reset); sign in again with POST /api/v0/auth/token", challenge);
     }
     return { principal: userPrincipal(user), until: payload.exp * 1000 };
   }
   if ((alg === "RS256" || alg === "ES256") && deps.idp) return { principal: await idpBearer(deps, deps.idp, token, challenge) };
-  throw unauthenticated(`access tokens signed with '${alg}' are not accepted`, challenge);
+  throw new AuthenticationError(`access tokens signed with '${alg}' are not accepted`, challenge);
 }
 
 /** The group an unexpired group token (by its secret's hash or by its id) acts as, or `null`. */
@@ -206,7 +206,7 @@ export async function authenticate(deps: AuthDeps, request: Request): Promise<Pr
   try {
     return await credentials(deps, header);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) deps.failures.fail(key);
+    if (error instanceof AuthenticationError) deps.failures.fail(key);
     throw error;
   }
 }
@@ -216,16 +216,16 @@ async function credentials(deps: AuthDeps, header: string): Promise<Principal> {
   const space = header.indexOf(" ");
   const scheme = (space > 0 ? header.slice(0, space) : header).toLowerCase();
   const value = space > 0 ? header.slice(space + 1).trim() : "";
-  if (!value) throw unauthenticated("Authorization header has no credentials", challenge);
+  if (!value) throw new AuthenticationError("Authorization header has no credentials", challenge);
   if (scheme !== "bearer" && scheme !== "apikey") {
-    throw unauthenticated(`authorization scheme '${scheme}' is not supported; use Bearer or ApiKey`, challenge);
+    throw new AuthenticationError(`authorization scheme '${scheme}' is not supported; use Bearer or ApiKey`, challenge);
   }
   // API keys are looked up (and cached) by their hash, so no secret is kept as a cache key
   const secretHash = scheme === "apikey" ? await sha256Hex(value) : undefined;
   const verify = async (): Promise<Verified> => {
     if (secretHash === undefined) return await bearer(deps, value);
     const token = await groupToken(deps.sql, { secretHash });
-    if (!token) throw unauthenticated("API key is invalid, expired or deleted", challenge);
+    if (!token) throw new AuthenticationError("API key is invalid, expired or deleted", challenge);
     return token;
   };
   if (deps.since === undefined) return (await verify()).principal;

@@ -12,8 +12,8 @@ import { deleteEnvironment, type EnvironmentRow, environmentView, type Environme
 import type { AppContext } from "../context.ts";
 import type { UserPrincipal } from "../access/principal.ts";
 import { deleteOrganization, insertOrganization, type OrganizationRow } from "../organizations/store.ts";
-import { publishVersion } from "../packages/publish.ts";
-import { afterPublish } from "../packages/after_publish.ts";
+import { publishVersion } from "../publishing/publish.ts";
+import { afterPublish } from "../publishing/after_publish.ts";
 import { extractionDir } from "../archives/store.ts";
 import { readFolder, zipFolderFiles } from "../watch/folder.ts";
 

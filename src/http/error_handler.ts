@@ -61,7 +61,7 @@ export function apiErrorOf(error: unknown): ApiError | null {
   if (error instanceof ForbiddenError) return new ApiError("INSUFFICIENT_PERMISSIONS", error.message, details);
   if (error instanceof ConflictError) return new ApiError("CONFLICT", error.message, details);
   if (error instanceof ValidationError) return new ApiError("VALIDATION_ERROR", error.message, details);
-  if (error instanceof AuthenticationError) return unauthenticated(error.message);
+  if (error instanceof AuthenticationError) return unauthenticated(error.message, error.challenge);
   if (error instanceof RateLimitedError) {
     return new ApiError("RATE_LIMIT_EXCEEDED", error.message, { ...details, headers: { "Retry-After": String(error.retryAfterSeconds) } });
   }

@@ -7,7 +7,7 @@
 import type { CompiledModel } from "../engine/compile/compile.ts";
 import { runQuery } from "../engine/query/query.ts";
 import { quoteName, quotePath } from "../engine/query/malloy_names.ts";
-import { badRequest } from "../http/errors.ts";
+import { ValidationError } from "../errors.ts";
 
 /** Values kept per `#(index)` dimension without `#(index_values)`. */
 const DEFAULT_INDEX_VALUES = 1000;
@@ -36,7 +36,7 @@ export function indexValuesLimit(compiled: CompiledModel, dimension: { sourceNam
   if (text === undefined || text === "") return DEFAULT_INDEX_VALUES;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > MAX_INDEX_VALUES) {
-    throw badRequest(`#(index_values) ${text} on '${dimension.sourceName}.${dimension.path}' must be a whole number from 1 to ${MAX_INDEX_VALUES}`);
+    throw new ValidationError(`#(index_values) ${text} on '${dimension.sourceName}.${dimension.path}' must be a whole number from 1 to ${MAX_INDEX_VALUES}`);
   }
   return n;
 }

@@ -1,7 +1,7 @@
 /**
- * Packages: list in an environment or across an organization, publish a
- * version (multipart), get, update metadata, delete, and download the exact
- * archive of a version.
+ * Packages: list in an environment or across an organization, get, update
+ * metadata, delete, and download the exact archive of a version (publishing a
+ * version is src/publishing/routes.ts).
  * @module
  */
 import { Elysia, t } from "elysia";
@@ -15,18 +15,14 @@ import { name, pageQuery, versionIdParam } from "../http/params.ts";
 import { security } from "../http/security.ts";
 import { environmentRules } from "../environments/route_rules.ts";
 import { packageRules } from "./route_rules.ts";
-import { connectionLookup } from "../connections/store.ts";
 import { envParams } from "../http/resource_params.ts";
 import { evictVersions, versionUuidsOf } from "../archives/compiled_models.ts";
-import { findVersion, resolveVersion, versionView } from "../versions/store.ts";
+import { resolveVersion } from "../versions/store.ts";
 import { archiveChunks, findArchive } from "../archives/store.ts";
 import { versionRestricted } from "../rls/visibility.ts";
-import { publishVersion } from "./publish.ts";
 import { archivesOf, extractionDir, removeUnusedExtractions } from "../archives/store.ts";
-import { readPublishForm, uploadDirOf } from "./publish_form.ts";
 import {
   deletePackage,
-  findPackage,
   listOrganizationPackages,
   listPackages,
   packageView,
@@ -37,34 +33,11 @@ import { pkgParams } from "../http/resource_params.ts";
 
 import { packageFor } from "./lookup.ts";
 
-import { afterPublish } from "./after_publish.ts";
 import { beginRetrying } from "../db/lock_order.ts";
 
 const packagePatch = t.Object({
   description: t.Optional(t.String({ maxLength: 4000, error: "description must be at most 4000 characters" })),
 }, { additionalProperties: true });
-
-const publishDoc = {
-  summary: "Publish a package version (multipart: package, version, packageFile, md5Hash); compiles every model, stores nothing when refused",
-  tags: ["packages"],
-  requestBody: {
-    required: true,
-    content: {
-      "multipart/form-data": {
-        schema: {
-          type: "object" as const,
-          required: ["version", "packageFile", "md5Hash"],
-          properties: {
-            package: { type: "string" as const, description: "JSON: { description, ...metadata }" },
-            version: { type: "string" as const, description: 'JSON: { "id": "1.0.0", "pinLatest": true }' },
-            packageFile: { type: "string" as const, format: "binary", description: "zip of the package folder" },
-            md5Hash: { type: "string" as const, description: "hex md5 of packageFile" },
-          },
-        },
-      },
-    },
-  },
-};
 
 function packagePlugin(ctx: AppContext, prefix: string) {
   const tags = ["packages"];
@@ -81,43 +54,6 @@ function packagePlugin(ctx: AppContext, prefix: string) {
         return pageResponse(request, rows, { limit, key: (r) => r.name, set }).map(packageView);
       },
       { params: envParams, envAccess: "package-viewer", query: pageQuery, detail: { summary: "List the packages of an environment the caller can read", tags } },
-    )
-    .post(
-      "/:env/packages/:pkg",
-      async ({ env, params, principal, request, set }) => {
-        const p = required(principal);
-        const uploadDir = uploadDirOf(ctx.config.dataDir);
-        const form = await readPublishForm(request, { packageName: params.pkg, uploadDir });
-        const keys = { secretKey: ctx.config.secretKey, dataDir: ctx.config.dataDir };
-        let published: Awaited<ReturnType<typeof publishVersion>>;
-        try {
-          published = await publishVersion(ctx.sql, {
-            target: { envId: env.id, packageName: params.pkg, createdBy: p.kind === "user" ? p.userId : null },
-            form,
-          }, { cacheDir: extractionDir(ctx.config), uploadDir, maxBytes: ctx.config.maxPackageBytes, maxCompressionRatio: ctx.config.maxCompressionRatio, lookupConnection: connectionLookup(ctx.sql, env.id, keys), compileTimeoutMs: ctx.config.compileTimeoutMs });
-        } finally {
-          await form.dispose();
-        }
-        const runId = await afterPublish(ctx, published, {
-          envId: env.id,
-          packageName: params.pkg,
-          source: "api",
-          createdBy: p.kind === "user" ? p.userId : null,
-        });
-        const pkg = await findPackage(ctx.sql, p, { envId: env.id, name: params.pkg });
-        const version = (await findVersion(ctx.sql, published.version.packageId, published.version.id)) ?? published.version;
-        set.status = 201;
-        return {
-          ...packageView(pkg!),
-          version: versionView({ ...version, isLatest: pkg!.latestVersion === published.version.id }),
-          ...(runId ? { runId } : {}),
-          // notebooks (.malloynb) compile like models but are listed as what they are
-          models: published.models.map((m) => m.modelPath).filter((path) => !isNotebook(path)),
-          notebooks: published.models.map((m) => m.modelPath).filter(isNotebook),
-          ...(published.failedNotebooks ? { failedNotebooks: published.failedNotebooks } : {}),
-        };
-      },
-      { params: pkgParams, parse: "none", publishAccess: "modeler", detail: publishDoc },
     )
     .get(
       "/:env/packages/:pkg",
@@ -194,11 +130,6 @@ function packagePlugin(ctx: AppContext, prefix: string) {
         },
       },
     );
-}
-
-/** Whether a model path is a notebook (`.malloynb`). */
-function isNotebook(path: string): boolean {
-  return path.endsWith(".malloynb");
 }
 
 function organizationPackagesPlugin(ctx: AppContext) {

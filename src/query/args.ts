@@ -4,7 +4,7 @@
  * `source_name`; `source_name` goes only with `query_name`.
  * @module
  */
-import { badRequest } from "../http/errors.ts";
+import { ValidationError } from "../errors.ts";
 import { NAME_PATTERN, VERSION_ID_PATTERN } from "../http/params.ts";
 import { checkModelPath } from "../models/model_path.ts";
 
@@ -62,7 +62,7 @@ function optionalText(args: Record<string, unknown>, key: string, style: Argumen
   const value = args[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string" || value.trim() === "") {
-    throw badRequest(`${argName(key, style)} must be a non-empty string; leave it out when not used`);
+    throw new ValidationError(`${argName(key, style)} must be a non-empty string; leave it out when not used`);
   }
   return value;
 }
@@ -70,9 +70,9 @@ function optionalText(args: Record<string, unknown>, key: string, style: Argumen
 function requiredName(args: Record<string, unknown>, key: string, style: ArgumentStyle): string {
   const value = args[key];
   const label = argName(key, style);
-  if (typeof value !== "string" || value === "") throw badRequest(`${label} is required, e.g. "${key === "organization" ? "acme" : "prod"}"`);
+  if (typeof value !== "string" || value === "") throw new ValidationError(`${label} is required, e.g. "${key === "organization" ? "acme" : "prod"}"`);
   if (!new RegExp(NAME_PATTERN).test(value) || value.length > 128) {
-    throw badRequest(`${label} '${value}' must be 1-128 letters, digits, '_' or '-'`);
+    throw new ValidationError(`${label} '${value}' must be 1-128 letters, digits, '_' or '-'`);
   }
   return value;
 }
@@ -85,20 +85,20 @@ export function checkQueryArgs(input: unknown, options: { style?: ArgumentStyle 
   const style = options.style ?? "snake";
   const n = (key: string) => argName(key, style);
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    throw badRequest("query arguments must be an object");
+    throw new ValidationError("query arguments must be an object");
   }
   const args = input as Record<string, unknown>;
   const organization = requiredName(args, "organization", style);
   const environment_name = requiredName(args, "environment_name", style);
   const package_name = requiredName(args, "package_name", style);
   if (typeof args.model_uri !== "string" || args.model_uri === "") {
-    throw badRequest(`${n("model_uri")} is required: the package-relative path of the model file, e.g. models/flights.malloy`);
+    throw new ValidationError(`${n("model_uri")} is required: the package-relative path of the model file, e.g. models/flights.malloy`);
   }
   let modelPath: string;
   try {
     modelPath = checkModelPath(args.model_uri);
   } catch (error) {
-    if (style === "snake" && error instanceof Error) throw badRequest(error.message.replace(/^modelPath/, "model_uri"));
+    if (style === "snake" && error instanceof Error) throw new ValidationError(error.message.replace(/^modelPath/, "model_uri"));
     throw error;
   }
   const query = optionalText(args, "query", style);
@@ -107,32 +107,32 @@ export function checkQueryArgs(input: unknown, options: { style?: ArgumentStyle 
   const version_id = optionalText(args, "version_id", style);
   const workspace = args.workspace === undefined || args.workspace === null ? undefined : requiredName(args, "workspace", style);
   if (query !== undefined && query_name !== undefined) {
-    throw badRequest(`give either ${n("query")} (Malloy text) or ${n("query_name")} with ${n("source_name")}, not both`);
+    throw new ValidationError(`give either ${n("query")} (Malloy text) or ${n("query_name")} with ${n("source_name")}, not both`);
   }
   if (query === undefined && query_name === undefined) {
-    throw badRequest(`give ${n("query")} (Malloy text, e.g. "flights -> { aggregate: flight_count }") or ${n("query_name")} with ${n("source_name")}; neither was given`);
+    throw new ValidationError(`give ${n("query")} (Malloy text, e.g. "flights -> { aggregate: flight_count }") or ${n("query_name")} with ${n("source_name")}; neither was given`);
   }
   if (query_name !== undefined && source_name === undefined) {
-    throw badRequest(`${n("query_name")} needs ${n("source_name")}: name the source whose view (or the source of the named query) '${query_name}' is`);
+    throw new ValidationError(`${n("query_name")} needs ${n("source_name")}: name the source whose view (or the source of the named query) '${query_name}' is`);
   }
   if (query !== undefined && source_name !== undefined) {
-    throw badRequest(`${n("source_name")} goes with ${n("query_name")} only; leave it out when giving ${n("query")} text (name the source inside the query)`);
+    throw new ValidationError(`${n("source_name")} goes with ${n("query_name")} only; leave it out when giving ${n("query")} text (name the source inside the query)`);
   }
   if (version_id !== undefined && (!new RegExp(VERSION_ID_PATTERN).test(version_id) || version_id.length > 64)) {
-    throw badRequest(`${n("version_id")} '${version_id}' must be letters, digits, '_', '.' or '-', e.g. 1.0.0`);
+    throw new ValidationError(`${n("version_id")} '${version_id}' must be letters, digits, '_', '.' or '-', e.g. 1.0.0`);
   }
   const limit = args.limit === undefined || args.limit === null ? undefined : args.limit;
   if (limit !== undefined && (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)) {
-    throw badRequest(`${n("limit")} must be a positive integer (rows to return, at most the server's QUERY_ROW_LIMIT)`);
+    throw new ValidationError(`${n("limit")} must be a positive integer (rows to return, at most the server's QUERY_ROW_LIMIT)`);
   }
   const dryRun = args.dry_run === undefined || args.dry_run === null ? undefined : args.dry_run;
-  if (dryRun !== undefined && typeof dryRun !== "boolean") throw badRequest(`${n("dry_run")} must be true or false`);
+  if (dryRun !== undefined && typeof dryRun !== "boolean") throw new ValidationError(`${n("dry_run")} must be true or false`);
   const givens = args.givens === undefined || args.givens === null ? undefined : args.givens;
   if (givens !== undefined && (typeof givens !== "object" || Array.isArray(givens))) {
-    throw badRequest(`givens must be an object of the model's givens by name, e.g. { "REGION": "us-east" }`);
+    throw new ValidationError(`givens must be an object of the model's givens by name, e.g. { "REGION": "us-east" }`);
   }
   const malloyResult = args.malloy_result === undefined || args.malloy_result === null ? undefined : args.malloy_result;
-  if (malloyResult !== undefined && typeof malloyResult !== "boolean") throw badRequest(`${n("malloy_result")} must be true or false`);
+  if (malloyResult !== undefined && typeof malloyResult !== "boolean") throw new ValidationError(`${n("malloy_result")} must be true or false`);
   return {
     organization, environment_name, package_name, model_uri: args.model_uri, modelPath, query, query_name, source_name, version_id, workspace,
     ...(limit === undefined ? {} : { limit: limit as number }),

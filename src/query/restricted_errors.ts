@@ -8,14 +8,14 @@
  */
 
 import { QueryError } from "../engine/mod.ts";
-import { type ApiError, forbidden } from "../http/errors.ts";
+import { ForbiddenError } from "../errors.ts";
 
 /** Problem codes of query text a restricted caller may not send (Malloy's restricted mode, redefinitions). */
 const RESTRICTED_CODES = new Set(["restricted-construct-forbidden", "source-definition-name-conflict", "query-definition-name-conflict"]);
 
-/** A refusal of the access rules (logged as `refused`). */
+/** A refusal of the access rules (logged as `refused`); `error` is what the caller hears (a domain error, mapped at the edge). */
 export class Refusal extends Error {
-  constructor(readonly error: ApiError) {
+  constructor(readonly error: Error) {
     super(error.message);
   }
 }
@@ -50,7 +50,7 @@ export function restrictedFailure(error: unknown, run: { restricted: boolean; bo
   if (run.restricted && error instanceof QueryError && error.kind === "compile") {
     const refused = error.problems.find((p) => p.code !== undefined && RESTRICTED_CODES.has(p.code));
     if (refused) {
-      return new Refusal(forbidden(`${refused.message.replace(/\.$/, "")}; queries from viewers, API keys and OAuth clients may use only the sources and queries of the model (no connections, imports or redefinitions)`));
+      return new Refusal(new ForbiddenError(`${refused.message.replace(/\.$/, "")}; queries from viewers, API keys and OAuth clients may use only the sources and queries of the model (no connections, imports or redefinitions)`));
     }
   }
   return error;

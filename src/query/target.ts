@@ -10,7 +10,7 @@ import type { AppContext } from "../context.ts";
 import { READ } from "../access/roles.ts";
 import { principalKey, type Principal } from "../access/principal.ts";
 import { authGeneration, decisionCache } from "../http/auth_cache.ts";
-import { badRequest, notFound } from "../http/errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import { type ArgumentStyle, argName, type CheckedQueryArgs } from "./args.ts";
 import { findQueryTarget, type QueryTarget, type TargetVersion, workspaceAccess } from "./store.ts";
 
@@ -52,7 +52,7 @@ export async function readableTarget(ctx: AppContext, principal: Principal, opti
       }
     }
   }
-  if (!target || target.rank < READ) throw notFound(`package '${args.package_name}' not found in environment '${args.environment_name}'`);
+  if (!target || target.rank < READ) throw new NotFoundError(`package '${args.package_name}' not found in environment '${args.environment_name}'`);
   return target;
 }
 
@@ -65,17 +65,17 @@ export function queryableVersion(target: QueryTarget, options: { versionId?: str
   const pkg = { name: target.packageName };
   const name = argName("version_id", options.style);
   if (!version) {
-    throw notFound(options.versionId
+    throw new NotFoundError(options.versionId
       ? `version ${options.versionId} of package '${pkg.name}' not found; list its versions with GET .../packages/${pkg.name}/versions`
       : `package '${pkg.name}' has no unarchived version to query; unarchive one or publish a new one`);
   }
   if (version.archiveStatus === "archive") {
-    throw badRequest(
+    throw new ValidationError(
       `version ${version.id} of package '${pkg.name}' is archived and cannot be queried; unarchive it with PATCH .../packages/${pkg.name}/versions/${version.id} {"archiveStatus": "unarchive"} (package admin or modeler), or leave out ${name} to query the latest version`,
     );
   }
   if (version.archiveStatus === "error_state") {
-    throw badRequest(
+    throw new ValidationError(
       `version ${version.id} of package '${pkg.name}' is in error_state (its stored archive was found damaged) and cannot be queried; publish a fixed version, or leave out ${name} to query the latest version`,
     );
   }
@@ -85,8 +85,8 @@ export function queryableVersion(target: QueryTarget, options: { versionId?: str
 /** 404 unless the workspace exists in the package's organization, the caller can see it, and it has access to the package. */
 export async function checkWorkspace(ctx: AppContext, principal: Principal, where: { pkg: QueryTarget; workspace: string }): Promise<void> {
   const access = await workspaceAccess(ctx.sql, principal, { target: where.pkg, workspace: where.workspace });
-  if (!access || access.rank < READ) throw notFound(`workspace '${where.workspace}' not found`);
+  if (!access || access.rank < READ) throw new NotFoundError(`workspace '${where.workspace}' not found`);
   if (!access.hasPackage) {
-    throw notFound(`package '${where.pkg.packageName}' not found in workspace '${where.workspace}'; a workspace manager can add it to the workspace`);
+    throw new NotFoundError(`package '${where.pkg.packageName}' not found in workspace '${where.workspace}'; a workspace manager can add it to the workspace`);
   }
 }

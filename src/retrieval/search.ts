@@ -8,8 +8,7 @@
  */
 import type { Db } from "../db/database.ts";
 import type { AppContext } from "../context.ts";
-import { badRequest } from "../http/errors.ts";
-import { apiErrorOf } from "../http/error_handler.ts";
+import { ValidationError } from "../errors.ts";
 import type { Principal } from "../access/principal.ts";
 import { buildContextResult, type ContextResult } from "./answer/context_result.ts";
 import { type Embedder, getEmbedder } from "./embedding/embedder.ts";
@@ -36,7 +35,7 @@ interface ContextSearchArgs {
 
 /** A `get_context` searcher bound to an app. */
 export interface ContextSearcher {
-  /** Searches what `principal` may read; throws `ApiError` 400 (scope chain) or 404 (unknown scope). */
+  /** Searches what `principal` may read; throws ValidationError (scope chain) or NotFoundError (unknown scope). */
   search(principal: Principal, args: ContextSearchArgs): Promise<ContextAnswer>;
 }
 
@@ -132,24 +131,16 @@ const MAX_RANKED_PHRASES = 8;
 /** Entities kept per phrase of a language model's split. */
 const PHRASE_LIMIT = 8;
 
-/**
- * The versions of a question's scope (its chain checked first). The searcher's
- * callers read its refusals as ApiErrors (status, code), so the scope's domain
- * errors leave here mapped by the one table of `src/http/error_handler.ts`.
- */
+/** The versions of a question's scope (its chain checked first). */
 async function versionsInScope(db: Db, principal: Principal, input: RankQuestionInput): Promise<ScopedVersion[]> {
-  try {
-    checkScope(input.scope);
-    return await scopedVersions(db, principal, { organization: input.organization, scope: input.scope, workspace: input.workspace });
-  } catch (error) {
-    throw apiErrorOf(error) ?? error;
-  }
+  checkScope(input.scope);
+  return await scopedVersions(db, principal, { organization: input.organization, scope: input.scope, workspace: input.workspace });
 }
 
 /** Scope check, permissions and ranking of one question (question_rank.ts), on in-memory vectors. */
 export async function rankQuestion(db: Db, principal: Principal, input: RankQuestionInput, options: ContextSearcherOptions = {}): Promise<RankedSearch> {
   if (typeof input.question !== "string" || input.question.trim() === "") {
-    throw badRequest("natural_language_query must be a non-empty question, e.g. 'average delivery delay by carrier'");
+    throw new ValidationError("natural_language_query must be a non-empty question, e.g. 'average delivery delay by carrier'");
   }
   const versions = await versionsInScope(db, principal, input);
   const [entities, embedder, split] = await Promise.all([

@@ -14,7 +14,7 @@
 import type { ModelDef, PreparedQuery } from "@malloydata/malloy";
 import { type CompiledModel, type GivenInput, ownedLru, queryWithGivens } from "../engine/mod.ts";
 import type { Db } from "../db/database.ts";
-import { type ApiError, badRequest, forbidden } from "../http/errors.ts";
+import { ForbiddenError, ValidationError } from "../errors.ts";
 import { principalKey, type Principal, principalLabel } from "../access/principal.ts";
 import { type EffectiveValue, effectiveValues, type Holder, holderGroups } from "../attributes/effective.ts";
 import { accessRules, type BoundArgument, fillBindings } from "./lineage.ts";
@@ -62,11 +62,11 @@ export interface AuthorizeQueryOptions {
 }
 
 /** The refusal of a caller outside every group of an `#(authorize)` rule, or for whom no gate of it holds (403). */
-export function notAuthorized(caller: QueryCaller, rule: AuthorizeRule): ApiError {
+export function notAuthorized(caller: QueryCaller, rule: AuthorizeRule): ForbiddenError {
   if (!("groups" in rule)) {
-    return forbidden(`source '${rule.source}' may be queried only by callers for whom one of its #(authorize) expressions holds (${rule.anyOf.map((e) => `"${e}"`).join(" or ")}); none holds for ${principalLabel(caller.principal)}`);
+    return new ForbiddenError(`source '${rule.source}' may be queried only by callers for whom one of its #(authorize) expressions holds (${rule.anyOf.map((e) => `"${e}"`).join(" or ")}); none holds for ${principalLabel(caller.principal)}`);
   }
-  return forbidden(`source '${rule.source}' may be queried only by members and API keys of the groups ${rule.groups.map((g) => `'${g}'`).join(", ")}; ${principalLabel(caller.principal)} is in none of them`);
+  return new ForbiddenError(`source '${rule.source}' may be queried only by members and API keys of the groups ${rule.groups.map((g) => `'${g}'`).join(", ")}; ${principalLabel(caller.principal)} is in none of them`);
 }
 
 /** The caller's groups of the package's organization (the names `#(authorize)` counts). */
@@ -131,7 +131,7 @@ export async function authorizeQuery(db: Db, caller: QueryCaller, query: Prepare
     const set = mentioned ? sourceArgumentNames(options.text).find((name) => bound.has(name)) : undefined;
     if (set) {
       const b = bound.get(set)!;
-      throw badRequest(`parameter '${set}' of source '${b.source}' is bound to the attribute '${b.attribute}' and filled from the caller's trusted attributes; remove '${set}' from the query text`);
+      throw new ValidationError(`parameter '${set}' of source '${b.source}' is bound to the attribute '${b.attribute}' and filled from the caller's trusted attributes; remove '${set}' from the query text`);
     }
   }
   if (rules.authorize.length > 0) {
@@ -163,15 +163,15 @@ async function bindingValues(db: Db, caller: QueryCaller, what: { query: Prepare
   for (const b of rules.bindings) {
     const effective = values.get(b.attribute);
     if (!effective || effective.value === null || (Array.isArray(effective.value) && effective.value.length === 0)) {
-      throw forbidden(`attribute '${b.attribute}' has no value for ${principalLabel(caller.principal)}, and source '${b.source}' is bound to it (#(bind) ${b.parameter}=${b.attribute}); an organization admin can set it with PUT .../attributes/${b.attribute}/users/{userName} or .../groups/{group}`);
+      throw new ForbiddenError(`attribute '${b.attribute}' has no value for ${principalLabel(caller.principal)}, and source '${b.source}' is bound to it (#(bind) ${b.parameter}=${b.attribute}); an organization admin can set it with PUT .../attributes/${b.attribute}/users/{userName} or .../groups/{group}`);
     }
     const param = parameterOf(query._modelDef, b.source, b.parameter) ?? { type: effective.type === "string_list" ? "filter expression" : effective.type };
     const argument = boundArgument(effective.value, param);
     if (!argument) {
-      throw badRequest(`attribute '${b.attribute}' (${effective.type}) cannot fill parameter '${b.parameter}' (${param.type}) of source '${b.source}'; the model's #(bind) must name an attribute of a matching type`);
+      throw new ValidationError(`attribute '${b.attribute}' (${effective.type}) cannot fill parameter '${b.parameter}' (${param.type}) of source '${b.source}'; the model's #(bind) must name an attribute of a matching type`);
     }
     if (filled.has(b.attribute) && filled.get(b.attribute)!.type !== argument.type) {
-      throw badRequest(`attribute '${b.attribute}' fills parameters of different types; bind it to parameters of one type`);
+      throw new ValidationError(`attribute '${b.attribute}' fills parameters of different types; bind it to parameters of one type`);
     }
     filled.set(b.attribute, argument);
   }
@@ -212,7 +212,7 @@ function boundQuery(compiled: CompiledModel, query: PreparedQuery, values: { fil
   try {
     rewritten = fillBindings(query._query, query._modelDef, { trusted: trustedIn(compiled), values: filled, trustedGivens });
   } catch (error) {
-    if (error instanceof BarrierRefused) throw badRequest(error.message);
+    if (error instanceof BarrierRefused) throw new ValidationError(error.message);
     throw error;
   }
   const Prepared = query.constructor as new (q: unknown, model: unknown, problems: unknown, name?: string) => PreparedQuery;

@@ -13,7 +13,7 @@
 import type { Model } from "@malloydata/malloy";
 import type { Db } from "../db/database.ts";
 import type { GivenInput } from "../engine/mod.ts";
-import { badRequest, forbidden } from "../http/errors.ts";
+import { ForbiddenError, ValidationError } from "../errors.ts";
 import { principalKey, type Principal, principalLabel } from "../access/principal.ts";
 import { effectiveValues } from "../attributes/effective.ts";
 
@@ -79,9 +79,9 @@ export async function callerGivens(db: Db, caller: { principal: Principal; orgId
   for (const [name, value] of asked) {
     if (!declared.has(name)) {
       const known = [...declared.keys()];
-      throw badRequest(`given '${name}' is not declared by the model (${known.length > 0 ? `its givens: ${known.join(", ")}` : "it declares no givens"}); remove it from givens`);
+      throw new ValidationError(`given '${name}' is not declared by the model (${known.length > 0 ? `its givens: ${known.join(", ")}` : "it declares no givens"}); remove it from givens`);
     }
-    if (!isGivenInput(value)) throw badRequest(`given '${name}' must be a string, a number, a boolean, null or a list of strings`);
+    if (!isGivenInput(value)) throw new ValidationError(`given '${name}' must be a string, a number, a boolean, null or a list of strings`);
   }
   if (declared.size === 0) return out;
   const key = principalKey(caller.principal);
@@ -91,21 +91,21 @@ export async function callerGivens(db: Db, caller: { principal: Principal; orgId
     const attribute = trusted.get(name);
     if (attribute) {
       if (requestedValues.has(name)) {
-        throw badRequest(`given '${name}' is filled from the caller's trusted attribute '${name}' and cannot be set by a request; remove it from givens`);
+        throw new ValidationError(`given '${name}' is filled from the caller's trusted attribute '${name}' and cannot be set by a request; remove it from givens`);
       }
       out.attributes.push(name);
       out.trustedIds.add(decl.id);
       const value = attribute.value;
       if (value === null || (Array.isArray(value) && value.length === 0)) {
         if (decl.default === undefined) {
-          throw forbidden(`attribute '${name}' has no value for ${principalLabel(caller.principal)}, and the model's given $${name} is filled from it (it has no default); an organization admin can set it with PUT .../attributes/${name}/users/{userName} or .../groups/{group}`);
+          throw new ForbiddenError(`attribute '${name}' has no value for ${principalLabel(caller.principal)}, and the model's given $${name} is filled from it (it has no default); an organization admin can set it with PUT .../attributes/${name}/users/{userName} or .../groups/{group}`);
         }
         out.values.set(name, literalOf(decl.default));
         continue;
       }
       const filled = givenValue(value, decl.type);
       if (filled === undefined) {
-        throw badRequest(`attribute '${name}' (${attribute.type}) cannot fill the model's given $${name} (${typeName(decl.type)}); declare the given with the attribute's type`);
+        throw new ValidationError(`attribute '${name}' (${attribute.type}) cannot fill the model's given $${name} (${typeName(decl.type)}); declare the given with the attribute's type`);
       }
       out.supplied[name] = filled;
       out.values.set(name, value);

@@ -1,7 +1,7 @@
 /**
  * The access rules of each exported source of a compiled model, as plain
  * data: computed once per model at publish, in the compile worker (see
- * `src/packages/describe_model.ts`), then used on the main thread both by the
+ * `src/publishing/describe_model.ts`), then used on the main thread both by the
  * publish check (`checkAccessAnnotations` in `publish_check.ts`) and for the
  * `access` stored with each source's metadata ({@link withAccess}). Pure: no
  * database, no HTTP.

@@ -19,11 +19,11 @@ import { sha256Hex } from "../engine/mod.ts";
 import { emitPackageEvent, listenerCount } from "../events/hub.ts";
 import { hideServerPaths } from "../http/server_paths.ts";
 import type { AppContext } from "../context.ts";
-import { conflict } from "../http/errors.ts";
+import { ConflictError } from "../errors.ts";
 import { apiErrorOf } from "../http/error_handler.ts";
 import { NAME_PATTERN } from "../http/params.ts";
-import { publishVersion } from "../packages/publish.ts";
-import { afterPublish } from "../packages/after_publish.ts";
+import { publishVersion } from "../publishing/publish.ts";
+import { afterPublish } from "../publishing/after_publish.ts";
 import { extractionDir } from "../archives/store.ts";
 import { FolderTooLargeError, isIgnoredPath, nextPatch, packageHead, readFolder, zipFolderFiles } from "./folder.ts";
 
@@ -150,7 +150,7 @@ export async function startWatching(ctx: AppContext, target: WatchTarget): Promi
   if (existing) {
     if (existing.target.envId === target.envId) return watchStatus(ctx, target.orgId);
     // the same organization's environment: nothing outside the caller's organization is named
-    throw conflict(
+    throw new ConflictError(
       `watch mode of organization '${existing.target.orgName}' already follows its environment '${existing.target.envName}'; ` +
         "an organization watches one environment at a time per node: POST /watch-mode/stop first",
     );

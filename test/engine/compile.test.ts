@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import { DuckDBConnection } from "@malloydata/db-duckdb";
-import { ApiError } from "../../src/http/errors.ts";
+import { apiErrorOf } from "../../src/http/error_handler.ts";
 import {
   closePackageDuckDB,
   compilePackage,
@@ -45,9 +45,9 @@ async function problemsOf(extra: Record<string, string>): Promise<Problem[]> {
   try {
     await compilePackage(withFiles(extra), pkgDir);
   } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
-    return (error as ApiError).details.problems as Problem[];
+    const api = apiErrorOf(error);
+    expect(api?.status).toBe(400);
+    return api!.details.problems as Problem[];
   }
   throw new Error("the package compiled");
 }

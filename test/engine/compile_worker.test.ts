@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import type { Connection } from "@malloydata/malloy";
-import { ApiError } from "../../src/http/errors.ts";
+import { apiErrorOf } from "../../src/http/error_handler.ts";
 import {
   closePackageDuckDB,
   compileLimits,
@@ -135,9 +135,8 @@ describe("compiling in a worker", () => {
     try {
       await compilePackage(files, pkgDir, { timeoutMs: 20 });
     } catch (error) {
-      expect(error).toBeInstanceOf(ApiError);
-      expect((error as ApiError).status).toBe(400);
-      problems = (error as ApiError).details.problems as Problem[];
+      expect(apiErrorOf(error)?.status).toBe(400);
+      problems = apiErrorOf(error)!.details.problems as Problem[];
     }
     expect(problems.map((p) => p.file)).toContain("wide.malloy");
     expect(problems.find((p) => p.file === "wide.malloy")!.message).toContain("COMPILE_TIMEOUT_MS");
@@ -150,7 +149,7 @@ describe("compiling in a worker", () => {
     try {
       await compilePackage(broken, pkgDir);
     } catch (error) {
-      problems = (error as ApiError).details.problems as Problem[];
+      problems = apiErrorOf(error)!.details.problems as Problem[];
     }
     expect(problems).toContainEqual(expect.objectContaining({ file: "broken.malloy", line: 2, column: 19 }));
     expect(problems[0]!.message).toContain("no_such_column");
@@ -163,7 +162,7 @@ describe("compiling in a worker", () => {
     try {
       await compilePackage(hostile, pkgDir);
     } catch (error) {
-      problems = (error as ApiError).details.problems as Problem[];
+      problems = apiErrorOf(error)!.details.problems as Problem[];
     }
     expect(problems.find((p) => p.file === "hostile.malloy")?.message).toContain("query not allowed");
     expect(await Bun.file(`${pkgDir}/out.csv`).exists()).toBe(false);
@@ -176,7 +175,7 @@ describe("compiling in a worker", () => {
     try {
       await compilePackage(escaping, pkgDir);
     } catch (error) {
-      problems = (error as ApiError).details.problems as Problem[];
+      problems = apiErrorOf(error)!.details.problems as Problem[];
     }
     expect(problems.find((p) => p.file === "escape.malloy")?.message).toContain("outside the package");
   }, 120_000);
@@ -236,7 +235,7 @@ async function threadNices(): Promise<number[]> {
 
 describe("compile worker details", () => {
   test("a describer module runs on the model in the worker and answers what it answers on this thread", async () => {
-    const { DESCRIBE_MODEL, describeModel } = await import("../../src/packages/describe_model.ts");
+    const { DESCRIBE_MODEL, describeModel } = await import("../../src/publishing/describe_model.ts");
     const described = await compilePackage(small(), pkgDir, { describe: DESCRIBE_MODEL });
     const plain = await compilePackage(small(), pkgDir);
     expect([...described.models.keys()].sort()).toEqual(["airports.malloy", "flights.malloy"]);

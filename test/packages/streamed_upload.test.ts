@@ -13,7 +13,7 @@ import postgres from "postgres";
 import { readArchive } from "../../src/engine/zip/archive.ts";
 import { removeExtracted } from "../../src/engine/zip/extract.ts";
 import { extractStoredArchive } from "../../src/archives/store.ts";
-import { removeStaleUploads } from "../../src/packages/publish_form.ts";
+import { removeStaleUploads } from "../../src/publishing/publish_form.ts";
 import { openDatabase } from "../../src/db/database.ts";
 import { migrate, MIGRATIONS_DIR } from "../../src/db/migrate.ts";
 import { bytes, zipFiles } from "../fixtures/engine_package.ts";

@@ -3,7 +3,7 @@
  * search as different callers and scopes (REST and the searcher).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ApiError } from "../../src/http/errors.ts";
+import { apiErrorOf } from "../../src/http/error_handler.ts";
 import type { Principal } from "../../src/access/principal.ts";
 import { waitForRuns } from "../../src/runs/worker.ts";
 import { createContextSearcher, type ContextSearcher } from "../../src/retrieval/search.ts";
@@ -120,9 +120,8 @@ describe("get_context search", () => {
     ];
     for (const [scope, message] of cases) {
       const error = await searcher.search(admin, { organization: "acme", natural_language_query: "orders", ...scope }).catch((e) => e);
-      expect(error).toBeInstanceOf(ApiError);
-      expect((error as ApiError).code).toBe("VALIDATION_ERROR");
-      expect((error as ApiError).message).toContain(message);
+      expect(apiErrorOf(error)?.code).toBe("VALIDATION_ERROR");
+      expect(apiErrorOf(error)?.message).toContain(message);
     }
   });
 
@@ -145,7 +144,7 @@ describe("get_context search", () => {
     const denied = await searcher.search(reader, { organization: "acme", natural_language_query: "hidden delay metric" });
     expect(entityKeys(denied).some((k) => k.startsWith("secret/"))).toBe(false);
     const named = await searcher.search(reader, { organization: "acme", natural_language_query: "delay", environment_name: "prod", package_name: "secret" }).catch((e) => e);
-    expect((named as ApiError).status).toBe(404);
+    expect(apiErrorOf(named)?.status).toBe(404);
     // Through REST, as the user.
     const rest = await w.s.call("POST", `${API}/retrieval/context`, { token, body: { organization: "acme", search_targets: [{ entity_type: "measure", search_text: "hidden delay metric" }] } });
     expect(rest.status).toBe(200);

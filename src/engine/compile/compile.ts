@@ -14,7 +14,7 @@
 
 import { resolve } from "node:path";
 import { type Connection, type Model, Runtime, type URLReader } from "@malloydata/malloy";
-import { badRequest } from "../../http/errors.ts";
+import { ValidationError } from "../../errors.ts";
 import type { PackageFiles } from "../zip/archive.ts";
 import { compileInWorker, CompileTimeoutError, ModelDescribeError } from "./pool.ts";
 import type { ModelDescriber } from "./protocol.ts";
@@ -186,7 +186,7 @@ function guardConnection(connection: Connection | undefined): Connection | undef
 }
 
 /**
- * Compiles one model file of a package. Throws a `400` `ApiError` with
+ * Compiles one model file of a package. Throws a `ValidationError` with
  * `details.problems` when it does not compile, and
  * {@link CompileTimeoutError} when it takes longer than the time limit.
  */
@@ -202,7 +202,7 @@ export async function compileModel(
 
 /**
  * Compiles every `.malloy` and `.malloynb` file of a package, one after the
- * other. When any fails, throws a `400` `ApiError` whose `details.problems`
+ * other. When any fails, throws a `ValidationError` whose `details.problems`
  * lists every problem of every file as `{ file, line, column, message }`; a
  * file that takes longer than the time limit is one such problem.
  */
@@ -290,7 +290,7 @@ async function tryCompile(
 function compileFailure(problems: Problem[], files: number) {
   const shown = formatProblems(problems.slice(0, 5));
   const more = problems.length > 5 ? `\n... and ${problems.length - 5} more` : "";
-  return badRequest(
+  return new ValidationError(
     `${files === 1 ? "a model does" : `${files} models do`} not compile; fix these problems and publish again:\n${shown}${more}`,
     { problems },
   );

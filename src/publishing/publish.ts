@@ -29,7 +29,7 @@ import { DESCRIBE_MODEL, type PublishedModelFacts } from "./describe_model.ts";
 import { insertVersion, type VersionRow } from "../versions/store.ts";
 import { putArchive } from "../archives/store.ts";
 import { type PublishForm, type UploadedArchive, uploadDirOf } from "./publish_form.ts";
-import { ensurePackage, updatePackage } from "./store.ts";
+import { ensurePackage, updatePackage } from "../packages/store.ts";
 
 /** Where and by whom a version is published. */
 export interface PublishTarget {

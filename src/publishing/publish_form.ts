@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { type FileHandle, mkdir, open, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { gcHint } from "../engine/mod.ts";
-import { badRequest } from "../http/errors.ts";
+import { ValidationError } from "../errors.ts";
 import { MultipartError, multipartBoundary, type PartSink, readMultipart } from "../http/multipart.ts";
 import { SEMVER_PATTERN } from "../http/params.ts";
 
@@ -53,7 +53,7 @@ interface FieldPart {
 function jsonPart(fields: Map<string, FieldPart>, part: string, options: { required: boolean }): Record<string, unknown> | undefined {
   const value = fields.get(part);
   if (value === undefined) {
-    if (options.required) throw badRequest(`part '${part}' is missing; ${FORM_HELP}`);
+    if (options.required) throw new ValidationError(`part '${part}' is missing; ${FORM_HELP}`);
     return undefined;
   }
   // text, or a file part (`curl -F 'package=@package.json;type=application/json'`) of at most 1 MB
@@ -64,7 +64,7 @@ function jsonPart(fields: Map<string, FieldPart>, part: string, options: { requi
     parsed = undefined;
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw badRequest(`part '${part}' must be a JSON object (as text or as an application/json file part), e.g. ${part === "version" ? '{"id": "1.0.0"}' : '{"description": "..."}'}`);
+    throw new ValidationError(`part '${part}' must be a JSON object (as text or as an application/json file part), e.g. ${part === "version" ? '{"id": "1.0.0"}' : '{"description": "..."}'}`);
   }
   return parsed as Record<string, unknown>;
 }
@@ -95,7 +95,7 @@ function fieldSink(fields: Map<string, FieldPart>, name: string, isFile: boolean
  */
 export async function readPublishForm(request: Request, options: { packageName: string; uploadDir: string }): Promise<ReceivedPublishForm> {
   const boundary = multipartBoundary(request.headers.get("content-type"));
-  if (!boundary || !request.body) throw badRequest(`request body is not a readable multipart form; ${FORM_HELP}`);
+  if (!boundary || !request.body) throw new ValidationError(`request body is not a readable multipart form; ${FORM_HELP}`);
   await mkdir(options.uploadDir, { recursive: true });
   const path = join(options.uploadDir, `${crypto.randomUUID()}.zip`);
   const dispose = () => rm(path, { force: true });
@@ -129,36 +129,36 @@ export async function readPublishForm(request: Request, options: { packageName: 
         },
       };
     }).catch((error) => {
-      if (error instanceof MultipartError) throw badRequest(`request body is not a readable multipart form (${error.message}); ${FORM_HELP}`);
+      if (error instanceof MultipartError) throw new ValidationError(`request body is not a readable multipart form (${error.message}); ${FORM_HELP}`);
       throw error;
     });
     const packageMeta = jsonPart(fields, "package", { required: false }) ?? {};
     if (packageMeta.name !== undefined && packageMeta.name !== options.packageName) {
-      throw badRequest(`package.name '${String(packageMeta.name)}' differs from the package '${options.packageName}' of the path; leave it out or make them equal`);
+      throw new ValidationError(`package.name '${String(packageMeta.name)}' differs from the package '${options.packageName}' of the path; leave it out or make them equal`);
     }
     if (packageMeta.description !== undefined && typeof packageMeta.description !== "string") {
-      throw badRequest("package.description must be a string");
+      throw new ValidationError("package.description must be a string");
     }
     const version = jsonPart(fields, "version", { required: true })!;
     const id = version.id;
     if (typeof id !== "string" || !new RegExp(SEMVER_PATTERN).test(id)) {
-      throw badRequest(`version.id '${String(id ?? "")}' must be three dot-separated integers, e.g. 1.0.0`);
+      throw new ValidationError(`version.id '${String(id ?? "")}' must be three dot-separated integers, e.g. 1.0.0`);
     }
     if (version.pinLatest !== undefined && typeof version.pinLatest !== "boolean") {
-      throw badRequest("version.pinLatest must be true or false");
+      throw new ValidationError("version.pinLatest must be true or false");
     }
     if (!archive) {
-      if (fields.has("packageFile")) throw badRequest("part 'packageFile' must be a file (the zip), not a text field");
-      throw badRequest(`part 'packageFile' is missing; ${FORM_HELP}`);
+      if (fields.has("packageFile")) throw new ValidationError("part 'packageFile' must be a file (the zip), not a text field");
+      throw new ValidationError(`part 'packageFile' is missing; ${FORM_HELP}`);
     }
     const md5 = fields.get("md5Hash");
-    if (md5 === undefined) throw badRequest(`part 'md5Hash' is missing; ${FORM_HELP}`);
+    if (md5 === undefined) throw new ValidationError(`part 'md5Hash' is missing; ${FORM_HELP}`);
     const expected = md5.text?.trim().toLowerCase();
     if (md5.isFile || expected === undefined || !/^[0-9a-f]{32}$/.test(expected)) {
-      throw badRequest("part 'md5Hash' must be the 32 hex digits of the md5 of packageFile");
+      throw new ValidationError("part 'md5Hash' must be the 32 hex digits of the md5 of packageFile");
     }
     if (archive.md5 !== expected) {
-      throw badRequest(`md5Hash ${expected} does not match packageFile (its md5 is ${archive.md5}); the upload was damaged or the hash is of another file`);
+      throw new ValidationError(`md5Hash ${expected} does not match packageFile (its md5 is ${archive.md5}); the upload was damaged or the hash is of another file`);
     }
     return {
       packageMeta,
