@@ -17,6 +17,7 @@ import { firstQuery, planFirstQuery, type QuerySource } from "./first_query.ts";
 import { contentStems, splitName } from "../text/text_terms.ts";
 import { malloyName, malloyNotes, malloySourceName } from "./malloy_notes.ts";
 import { collapseKeys } from "../ranking/collapse.ts";
+import { groupKey, type ScopeParts, scopeParts } from "./scope_parts.ts";
 import type { QuestionMatch } from "../ranking/question_rank.ts";
 import type { EntityMatch, RankedPhrase } from "../ranking/types.ts";
 
@@ -124,36 +125,6 @@ export function malloyReference(): string {
     }
   }
   return reference;
-}
-
-/** The scope's fields and source entities by source key (`groupKey`). */
-interface ScopeParts {
-  fields: ReadonlyMap<string, EntityRecord[]>;
-  sources: ReadonlyMap<string, EntityRecord>;
-}
-
-/** Parts of scope arrays already grouped: a search's scope array is kept and searched again (scoped_entities.ts). */
-const partsOf = new WeakMap<readonly EntityRecord[], ScopeParts>();
-
-/** The fields and source entities of a scope by source key (read-only; computed once per scope array). */
-function scopeParts(scope: readonly EntityRecord[] | undefined): ScopeParts {
-  const known = scope && partsOf.get(scope);
-  if (known) return known;
-  const fields = new Map<string, EntityRecord[]>();
-  const sources = new Map<string, EntityRecord>();
-  for (const e of scope ?? []) {
-    if (e.kind === "query") continue;
-    const key = groupKey(e);
-    if (e.kind === "source") sources.set(key, e);
-    else {
-      const list = fields.get(key);
-      if (list) list.push(e);
-      else fields.set(key, [e]);
-    }
-  }
-  const parts = { fields, sources };
-  if (scope) partsOf.set(scope, parts);
-  return parts;
 }
 
 interface SourceGroup {
@@ -351,10 +322,6 @@ function coverage(group: SourceGroup, asked: ReadonlySet<string>, source: Entity
   return [...asked].filter((w) => words.has(w)).length / asked.size;
 }
 
-function groupKey(e: EntityRecord): string {
-  const o = e.origin;
-  return `${o ? `${o.environmentName}/${o.packageName}/` : ""}${e.modelPath}#${e.sourceName}`;
-}
 
 function toContextEntity(match: EntityMatch): ContextEntity {
   const e = match.entity;
