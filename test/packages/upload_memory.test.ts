@@ -25,11 +25,15 @@ setDefaultTimeout(300_000);
  * archive's chunks and never shrinks (measured: 191-336 MiB for this
  * 108 MiB archive over 19 runs on one machine, against 1,590 MiB before
  * uploads were streamed), so the publish bound is looser there (448 MiB
- * fails the unstreamed publish; the server pass, bound 96, is the tight
- * check); a PostgreSQL server keeps it at about 70.
+ * fails the unstreamed publish; the server pass is the tight check). With a
+ * PostgreSQL server the publish grew it by about 70 MiB on one machine and by
+ * 112-128 MiB on another of the same kind (2026-11-28, the code of f21a5fa and
+ * of this commit alike), so its bound is 160: still below the 190 MiB that
+ * holding the package would take, and a tenth of the 1,590 MiB of the
+ * unstreamed publish. Downloading stays under 96 on both.
  */
 const BOUND_MIB = 96;
-const PUBLISH_BOUND_MIB = SERVER_URL ? BOUND_MIB : 448;
+const PUBLISH_BOUND_MIB = SERVER_URL ? 160 : 448;
 const ROOT = join(import.meta.dir, "..", "..");
 const PASSWORD = "memory-test-password";
 
