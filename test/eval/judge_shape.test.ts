@@ -31,6 +31,8 @@ const RIGHT: Array<[pkg: string, question: string, query: string]> = [
   ["movielens", "viewers", "run: users -> { select: * }"],
   // a source joining the same source twice: the shape names the join path (heldout6)
   ["ontime", "name of the destination airport", "run: flights -> { group_by: dest_airport.Description; aggregate: flight_count }"],
+  // a column name with spaces, as the recalls CSV's header has (heldout9)
+  ["auto_recalls", "recalls per year", "run: recalls -> { group_by: y is year(`Report Received Date`); aggregate: recall_count }"],
 ];
 
 const WRONG: Array<[pkg: string, question: string, query: string, reason: string]> = [
@@ -56,9 +58,10 @@ const WRONG: Array<[pkg: string, question: string, query: string, reason: string
   ["movielens", "how many users", "run: users -> { aggregate: user_count; where: gender = 'F' }", "is not asked for"],
   ["tpch", "how many orders", "run: orders -> { aggregate: no_such_measure }", "does not compile"],
   ["ontime", "name of the destination airport", "run: flights -> { group_by: origin_airport.Description }", "does not show flights.dest_airport.Description"],
+  ["auto_recalls", "recalls per year", "run: recalls -> { group_by: `Report Received Date`.month; aggregate: recall_count }", "does not group by recalls.Report Received Date@year"],
 ];
 
-describe("judgeFirstStep on the tuning half (and one heldout6 question)", () => {
+describe("judgeFirstStep on the tuning half (and one heldout6 and one heldout9 question)", () => {
   test.each(RIGHT)("%s: %s is answered by %s", async (pkg, question, query) => {
     const verdict = await judgeFirstStep(pkgOf(pkg), question, query);
     expect(verdict.reasons).toEqual([]);

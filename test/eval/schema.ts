@@ -2,7 +2,8 @@
  * A compact way to write the development set's models: each field is one
  * line `name type [| doc] [# tag] [= value; value]` (types: s string, n number,
  * d date, t timestamp, b boolean, m measure, v view; a tag such as
- * `# label="Shipping fee"` is kept as Malloy's metadata keeps `#` lines), sources join other
+ * `# label="Shipping fee"` is kept as Malloy's metadata keeps `#` lines; a name holding
+ * spaces is written in backquotes, `` `Recall Type` s ``), sources join other
  * sources (their fields appear by dotted path, as Malloy's metadata lists
  * them) and extend others (the base's fields again, plus new ones).
  *
@@ -49,7 +50,9 @@ function parseField(line: string): Parsed {
   const [head, ...tagParts] = annotated!.split(" # ");
   const tags = tagParts.map((t) => `# ${t.trim()}`);
   const [decl, doc] = head!.split(" | ");
-  const [name, type] = decl!.trim().split(/\s+/);
+  // A name holding spaces is written in backquotes, as Malloy quotes it: "`Recall Type` s".
+  const quoted = /^`([^`]+)`\s+(\S+)$/.exec(decl!.trim());
+  const [name, type] = quoted ? [quoted[1], quoted[2]] : decl!.trim().split(/\s+/);
   const t = TYPES[type ?? ""];
   if (!name || !t) throw new Error(`bad field line '${line}'`);
   const values = valuePart?.split(";").map((v) => v.trim()).filter((v) => v !== "");
