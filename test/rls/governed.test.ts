@@ -11,18 +11,13 @@
  * behaviour: the request sets them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
-import { API, publish, startWorld, type World } from "../packages/helpers.ts";
+import { API } from "../packages/helpers.ts";
 import { waitForIndexing } from "../../src/retrieval/index/indexer.ts";
-import { admin } from "./world.ts";
+import { GOVERNED_MODELS as M, type GovernedWorld, startGovernedWorld } from "./world.ts";
 
-const DIR = new URL("../fixtures/governed-analytics/", import.meta.url).pathname;
-const M = `${API}/organizations/acme/environments/prod/packages/governed-analytics/models`;
 
-let w: World;
-let served: Served;
+let w: GovernedWorld;
 let acmeClient: Client;
 let ada: string;
 let tom: string;
@@ -30,34 +25,11 @@ let eve: string;
 let acmeKey: string;
 
 beforeAll(async () => {
-  w = await startWorld();
-  await admin(w, "PUT", "/organizations/acme/attributes/ROLE", { type: "string" }, 201);
-  await admin(w, "PUT", "/organizations/acme/attributes/TENANT", { type: "string" }, 201);
-  const files = new Map(readdirSync(DIR).filter((f) => f !== "LICENSE").map((f) => [f, new Uint8Array(readFileSync(`${DIR}/${f}`))]));
-  const published = await publish(w, "governed-analytics", "1.0.0", { token: w.admin, files });
-  if (published.status !== 201) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
-  ada = await w.s.createUser("ada");
-  tom = await w.s.createUser("tom");
-  eve = await w.s.createUser("eve");
-  for (const group of ["admins", "acme_team"]) await admin(w, "POST", "/organizations/acme/groups", { name: group }, 201);
-  for (const user of ["ada", "tom", "eve"]) {
-    await admin(w, "POST", "/organizations/acme/permissions", { userGroupId: `user:${user}`, permission: "member" }, 201);
-    await admin(w, "POST", "/organizations/acme/environments/prod/permissions", { userGroupId: `user:${user}`, permission: "viewer" }, 201);
-  }
-  await admin(w, "POST", "/organizations/acme/environments/prod/permissions", { userGroupId: "group:acme_team", permission: "viewer" }, 201);
-  await admin(w, "POST", "/organizations/acme/groups/admins/members", { members: [{ principal: "user:ada", status: "member" }] }, [200, 201]);
-  await admin(w, "POST", "/organizations/acme/groups/acme_team/members", { members: [{ principal: "user:tom", status: "member" }] }, [200, 201]);
-  await admin(w, "PUT", "/organizations/acme/attributes/ROLE/groups/admins", { value: "admin", rank: 1 }, [200, 201]);
-  await admin(w, "PUT", "/organizations/acme/attributes/TENANT/groups/acme_team", { value: "acme", rank: 1 }, [200, 201]);
-  const key = await w.s.call("POST", `${API}/organizations/acme/groups/acme_team/tokens?name=bot`, { token: w.admin });
-  acmeKey = key.body.secret as string;
-  served = serveOnLoopback(w.s.service.handle);
-  acmeClient = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${acmeKey}`);
+  w = await startGovernedWorld();
+  ({ ada, tom, eve, acmeKey, acmeClient } = w);
 }, 300_000);
 afterAll(async () => {
-  await acmeClient?.close();
-  served?.stop();
-  await w?.s.close();
+  await w?.close();
 }, 120_000);
 
 type Auth = { token?: string; apiKey?: string };

@@ -4,6 +4,9 @@
  * finance-only source, two users in two groups, an API key.
  * @module
  */
+import { readdirSync, readFileSync } from "node:fs";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
 import { bytes } from "../fixtures/engine_package.ts";
 import { API, publish, startWorld, type World } from "../packages/helpers.ts";
 
@@ -103,3 +106,61 @@ export async function startSalesWorld(env: Record<string, string> = {}, options:
 
 /** Path of the example model's query route. */
 export const SALES_QUERY = `${API}/organizations/acme/environments/prod/packages/sales/models/models/sales.malloy/query`;
+
+/** Publisher's governed-analytics world (see {@link startGovernedWorld}). */
+export interface GovernedWorld extends World {
+  /** Group admins, ROLE admin: reads every tenant. */
+  ada: string;
+  /** Group acme_team, TENANT acme: reads acme's rows. */
+  tom: string;
+  /** Neither attribute: refused by the gates. */
+  eve: string;
+  /** An API key of group acme_team. */
+  acmeKey: string;
+  /** The service on a loopback port, for MCP clients. */
+  served: Served;
+  /** An MCP client with the acme API key. */
+  acmeClient: Client;
+  /** Closes the client, the loopback server and the service. */
+  close(): Promise<void>;
+}
+
+const GOVERNED_DIR = new URL("../fixtures/governed-analytics/", import.meta.url).pathname;
+
+/** The REST prefix of the governed-analytics package's models. */
+export const GOVERNED_MODELS = `${API}/organizations/acme/environments/prod/packages/governed-analytics/models`;
+
+/**
+ * Publishes Publisher's governed-analytics example (test/fixtures/governed-analytics) unmodified in acme/prod,
+ * with the trusted attributes ROLE and TENANT that fill its givens: ada (group admins, ROLE admin), tom (group
+ * acme_team, TENANT acme), eve (no value), all environment viewers; an acme_team API key and an MCP client with it.
+ */
+export async function startGovernedWorld(): Promise<GovernedWorld> {
+  const w = await startWorld();
+  await admin(w, "PUT", "/organizations/acme/attributes/ROLE", { type: "string" }, 201);
+  await admin(w, "PUT", "/organizations/acme/attributes/TENANT", { type: "string" }, 201);
+  const files = new Map(readdirSync(GOVERNED_DIR).filter((f) => f !== "LICENSE").map((f) => [f, new Uint8Array(readFileSync(`${GOVERNED_DIR}/${f}`))]));
+  const published = await publish(w, "governed-analytics", "1.0.0", { token: w.admin, files });
+  if (published.status !== 201) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
+  const [ada, tom, eve] = [await w.s.createUser("ada"), await w.s.createUser("tom"), await w.s.createUser("eve")];
+  for (const group of ["admins", "acme_team"]) await admin(w, "POST", "/organizations/acme/groups", { name: group }, 201);
+  for (const user of ["ada", "tom", "eve"]) {
+    await admin(w, "POST", "/organizations/acme/permissions", { userGroupId: `user:${user}`, permission: "member" }, 201);
+    await admin(w, "POST", "/organizations/acme/environments/prod/permissions", { userGroupId: `user:${user}`, permission: "viewer" }, 201);
+  }
+  await admin(w, "POST", "/organizations/acme/environments/prod/permissions", { userGroupId: "group:acme_team", permission: "viewer" }, 201);
+  await admin(w, "POST", "/organizations/acme/groups/admins/members", { members: [{ principal: "user:ada", status: "member" }] }, [200, 201]);
+  await admin(w, "POST", "/organizations/acme/groups/acme_team/members", { members: [{ principal: "user:tom", status: "member" }] }, [200, 201]);
+  await admin(w, "PUT", "/organizations/acme/attributes/ROLE/groups/admins", { value: "admin", rank: 1 }, [200, 201]);
+  await admin(w, "PUT", "/organizations/acme/attributes/TENANT/groups/acme_team", { value: "acme", rank: 1 }, [200, 201]);
+  const key = await w.s.call("POST", `${API}/organizations/acme/groups/acme_team/tokens?name=bot`, { token: w.admin });
+  const acmeKey = key.body.secret as string;
+  const served = serveOnLoopback(w.s.service.handle);
+  const acmeClient = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${acmeKey}`);
+  const close = async () => {
+    await acmeClient.close();
+    served.stop();
+    await w.s.close();
+  };
+  return { ...w, ada, tom, eve, acmeKey, served, acmeClient, close };
+}
