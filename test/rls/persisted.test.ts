@@ -8,11 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
-import { oauthMcpClient } from "../helpers/oauth.ts";
 import { API } from "../packages/helpers.ts";
 import { waitRun } from "../runs/fixtures.ts";
-import { SALES_MODEL, SALES_QUERY, type SalesWorld, startSalesWorld } from "./world.ts";
+import { SALES_MODEL, SALES_QUERY, type SalesClients, type SalesWorld, connectSalesClients, startSalesWorld } from "./world.ts";
 
 const MODEL = `${SALES_MODEL}
 #@ persist
@@ -29,9 +27,9 @@ source: pay_seg is duckdb.sql("""select * from %{ pay_totals }""")
 `;
 
 let w: SalesWorld;
-let served: Served;
 let keyClient: Client;
 let oauthClient: Client;
+let clients: SalesClients | undefined;
 const P = `${API}/organizations/acme/environments/prod/packages/sales`;
 const base = { environment_name: "prod", package_name: "sales", model_uri: "models/sales.malloy" };
 
@@ -53,15 +51,11 @@ const q = (auth: Auth, body: object) => w.s.call("POST", SALES_QUERY, { ...auth,
 beforeAll(async () => {
   // no run at publish: the probes run before anything is built, then after the run
   w = await startSalesWorld({ INDEX_ON_PUBLISH: "false" }, { model: MODEL });
-  served = serveOnLoopback(w.s.service.handle);
-  keyClient = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${w.salesKey}`);
-  oauthClient = await oauthMcpClient(served.url, { org: "acme", userName: "ann", password: "pw-ann-secret" });
+  clients = await connectSalesClients(w);
+  ({ keyClient, oauthClient } = clients);
 }, 300_000);
 afterAll(async () => {
-  await keyClient?.close();
-  await oauthClient?.close();
-  served?.stop();
-  await w?.s.close();
+  await (clients ? clients.close() : w?.s.close());
 }, 120_000);
 
 /** Every probe, for every caller outside finance, on every path: refused (403 / isError), never a salary. */

@@ -10,15 +10,15 @@ import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
 import { embedEntities } from "../../src/retrieval/index/entity_vectors.ts";
 import { waitForIndexing } from "../../src/retrieval/index/indexer.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
-import { oauthMcpClient } from "../helpers/oauth.ts";
+import { connectClient, type Served } from "../helpers/mcp.ts";
 import { API, publish } from "../packages/helpers.ts";
-import { admin, ORDERS_CSV, PAYROLL_CSV, SALES_MODEL, SALES_QUERY, salesFiles, type SalesWorld, startSalesWorld } from "./world.ts";
+import { admin, ORDERS_CSV, PAYROLL_CSV, SALES_MODEL, SALES_QUERY, salesFiles, type SalesClients, type SalesWorld, connectSalesClients, startSalesWorld } from "./world.ts";
 
 let w: SalesWorld;
 let served: Served;
 let keyClient: Client;
 let oauthClient: Client;
+let clients: SalesClients | undefined;
 let mo: string;
 const base = { environment_name: "prod", package_name: "sales", model_uri: "models/sales.malloy" };
 const MODEL = `${API}/organizations/acme/environments/prod/packages/sales/models/models/sales.malloy`;
@@ -33,15 +33,11 @@ beforeAll(async () => {
   await admin(w, "POST", "/organizations/acme/permissions", { userGroupId: "user:mo", permission: "member" }, 201);
   await admin(w, "POST", "/organizations/acme/environments/prod/packages/sales/permissions", { userGroupId: "user:mo", permission: "modeler" }, 201);
   await admin(w, "PUT", "/organizations/acme/attributes/region/users/mo", { value: "APAC" }, [200, 201]);
-  served = serveOnLoopback(w.s.service.handle);
-  keyClient = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${w.salesKey}`);
-  oauthClient = await oauthMcpClient(served.url, { org: "acme", userName: "mo", password: "pw-mo-secret" });
+  clients = await connectSalesClients(w, { userName: "mo", password: "pw-mo-secret" });
+  ({ served, keyClient, oauthClient } = clients);
 }, 300_000);
 afterAll(async () => {
-  await keyClient?.close();
-  await oauthClient?.close();
-  served?.stop();
-  await w?.s.close();
+  await (clients ? clients.close() : w?.s.close());
 }, 120_000);
 
 describe("the worked example of docs/row-level-security.md", () => {

@@ -10,15 +10,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
-import { oauthMcpClient } from "../helpers/oauth.ts";
 import { publish } from "../packages/helpers.ts";
-import { admin, SALES_MODEL, SALES_QUERY, salesFiles, type SalesWorld, startSalesWorld } from "./world.ts";
+import { admin, SALES_MODEL, SALES_QUERY, salesFiles, type SalesClients, type SalesWorld, connectSalesClients, startSalesWorld } from "./world.ts";
 
 let w: SalesWorld;
-let served: Served;
 let keyClient: Client;
 let oauthClient: Client;
+let clients: SalesClients | undefined;
 const base = { environment_name: "prod", package_name: "sales", model_uri: "models/sales.malloy" };
 
 type Auth = { token?: string; apiKey?: string };
@@ -27,15 +25,11 @@ const q = (auth: Auth, body: object, path = SALES_QUERY) => w.s.call("POST", pat
 beforeAll(async () => {
   w = await startSalesWorld();
   // an OAuth client of ann's (a viewer, EU)
-  served = serveOnLoopback(w.s.service.handle);
-  keyClient = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${w.salesKey}`);
-  oauthClient = await oauthMcpClient(served.url, { org: "acme", userName: "ann", password: "pw-ann-secret" });
+  clients = await connectSalesClients(w);
+  ({ keyClient, oauthClient } = clients);
 }, 300_000);
 afterAll(async () => {
-  await keyClient?.close();
-  await oauthClient?.close();
-  served?.stop();
-  await w?.s.close();
+  await (clients ? clients.close() : w?.s.close());
 }, 120_000);
 
 /**

@@ -13,11 +13,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { bytes } from "../fixtures/engine_package.ts";
-import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
-import { oauthMcpClient } from "../helpers/oauth.ts";
 import { API, publish } from "../packages/helpers.ts";
 import { waitRun } from "../runs/fixtures.ts";
-import { SALES_MODEL, SALES_QUERY, salesFiles, type SalesWorld, startSalesWorld } from "./world.ts";
+import { SALES_MODEL, SALES_QUERY, salesFiles, type SalesClients, type SalesWorld, connectSalesClients, startSalesWorld } from "./world.ts";
 
 const EXTRA = `
 source: comp is compose(orders(region_param is "ignored"), orders(region_param is "ignored") extend { dimension: extra is 1 })
@@ -57,9 +55,9 @@ source: orders(region_param::string) is duckdb.table('data/orders.csv') extend {
 `;
 
 let w: SalesWorld;
-let served: Served;
 let keyClient: Client;
 let oauthClient: Client;
+let clients: SalesClients | undefined;
 const base = { environment_name: "prod", package_name: "sales", model_uri: "models/sales.malloy" };
 const V = `${API}/organizations/acme/environments/prod/packages/sales/versions/1.0.0`;
 
@@ -74,15 +72,11 @@ const callers: [string, () => Auth, string][] = [
 beforeAll(async () => {
   w = await startSalesWorld({}, { model: MODEL, files: new Map([["data/nested.json", bytes(NESTED)]]) });
   expect((await publish(w, "twin", "1.0.0", { token: w.admin, files: salesFiles(TWIN) })).status).toBe(201);
-  served = serveOnLoopback(w.s.service.handle);
-  keyClient = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${w.salesKey}`);
-  oauthClient = await oauthMcpClient(served.url, { org: "acme", userName: "ann", password: "pw-ann-secret" });
+  clients = await connectSalesClients(w);
+  ({ keyClient, oauthClient } = clients);
 }, 300_000);
 afterAll(async () => {
-  await keyClient?.close();
-  await oauthClient?.close();
-  served?.stop();
-  await w?.s.close();
+  await (clients ? clients.close() : w?.s.close());
 }, 120_000);
 
 /** The ids an answer's rows name, wherever the query put them. */

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
+import { oauthMcpClient } from "../helpers/oauth.ts";
 import { bytes } from "../fixtures/engine_package.ts";
 import { API, publish, startWorld, type World } from "../packages/helpers.ts";
 
@@ -163,4 +164,30 @@ export async function startGovernedWorld(): Promise<GovernedWorld> {
     await w.s.close();
   };
   return { ...w, ada, tom, eve, acmeKey, served, acmeClient, close };
+}
+
+/** The MCP clients of a sales world (see {@link connectSalesClients}). */
+export interface SalesClients {
+  /** The service on a loopback port. */
+  served: Served;
+  /** An MCP client with the sales_eu API key. */
+  keyClient: Client;
+  /** An MCP client signed in with OAuth as `userName`. */
+  oauthClient: Client;
+  /** Closes both clients, the loopback server and the service. */
+  close(): Promise<void>;
+}
+
+/** Serves a sales world on loopback and connects an API-key MCP client and an OAuth one (default: ann). */
+export async function connectSalesClients(w: SalesWorld, oauth = { userName: "ann", password: "pw-ann-secret" }): Promise<SalesClients> {
+  const served = serveOnLoopback(w.s.service.handle);
+  const keyClient = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${w.salesKey}`);
+  const oauthClient = await oauthMcpClient(served.url, { org: "acme", ...oauth });
+  const close = async () => {
+    await keyClient.close();
+    await oauthClient.close();
+    served.stop();
+    await w.s.close();
+  };
+  return { served, keyClient, oauthClient, close };
 }
