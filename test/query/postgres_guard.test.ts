@@ -1,46 +1,20 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import postgres from "postgres";
-import { type Database, openDatabase } from "../../src/db/database.ts";
-import { SERVER_URL } from "../helpers/service.ts";
+import { openWarehouse, type Warehouse, type WarehouseConnection } from "../helpers/warehouse.ts";
 import { API, publish, smallPackage, startWorld, type World } from "../packages/helpers.ts";
 
 setDefaultTimeout(60_000);
 
 // The warehouse: a fresh database on TEST_DATABASE_URL's server (127.0.0.1:5432), or an embedded PGlite behind its socket.
-let warehouse: Database | undefined;
-let serverDb: string | undefined;
+let warehouse: Warehouse;
+let pg: WarehouseConnection;
 let w: World;
-const pg = { host: "127.0.0.1", port: 5432, databaseName: "postgres", userName: "postgres", password: "pw-warehouse" };
 const E = `${API}/organizations/acme/environments/prod`;
 const Q = `${E}/packages/wh/models/models/flights.malloy/query`;
 
-async function warehouseSql(): Promise<{ sql: postgres.Sql; close: () => Promise<void> }> {
-  if (warehouse) return { sql: warehouse.sql as unknown as postgres.Sql, close: async () => {} };
-  const url = new URL(SERVER_URL!);
-  url.pathname = `/${serverDb}`;
-  const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  return { sql, close: () => sql.end() };
-}
-
 beforeAll(async () => {
-  if (SERVER_URL) {
-    const u = new URL(SERVER_URL);
-    pg.host = u.hostname;
-    pg.port = Number(u.port || 5432);
-    serverDb = `guard_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-    const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${serverDb}`);
-    await admin.end();
-    pg.databaseName = serverDb;
-    pg.userName = decodeURIComponent(u.username || "postgres");
-    pg.password = decodeURIComponent(u.password) || pg.password;
-  } else {
-    warehouse = await openDatabase({ tcp: true });
-    pg.port = Number(new URL(warehouse.url).port);
-  }
-  const { sql, close } = await warehouseSql();
-  await sql.unsafe("CREATE TABLE canary (n integer); INSERT INTO canary VALUES (1), (2), (3);");
-  await close();
+  warehouse = await openWarehouse("guard");
+  pg = warehouse.connection;
+  await warehouse.run("CREATE TABLE canary (n integer); INSERT INTO canary VALUES (1), (2), (3);");
   // The connection host policy (another change) refuses loopback unless listed here.
   w = await startWorld({ ALLOWED_CONNECTION_HOSTS: `${pg.host},127.0.0.1,::1,localhost`, QUERY_TIMEOUT_MS: "20000" });
   const c = await w.s.call("POST", `${E}/connections`, { token: w.admin, body: { name: "warehouse", type: "postgres", postgresConnection: pg } });
@@ -52,23 +26,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await w?.s.close();
   await warehouse?.close();
-  if (serverDb) {
-    const admin = postgres(SERVER_URL!, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${serverDb} WITH (FORCE)`);
-    await admin.end();
-  }
 }, 120_000);
 
 const sqlQuery = (sql: string) => w.s.call("POST", Q, { token: w.admin, body: { query: `run: warehouse.sql("""${sql}""") -> { select: * }` } });
 
 async function canaryRows(): Promise<number> {
-  const { sql, close } = await warehouseSql();
-  try {
-    const [row] = await sql`SELECT count(*)::int AS n FROM canary`;
-    return row.n as number;
-  } finally {
-    await close();
-  }
+  const [row] = await warehouse.run("SELECT count(*)::int AS n FROM canary");
+  return row!.n as number;
 }
 
 describe("a PostgreSQL connection runs one read-only statement per query", () => {

@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import postgres from "postgres";
 import { API, publish, smallPackage, startWorld, userWith, type World } from "../packages/helpers.ts";
 import { carriersParquet } from "../fixtures/engine_package.ts";
-import { openDatabase, type Database } from "../../src/db/database.ts";
-import { SERVER_URL } from "../helpers/service.ts";
+import { openWarehouse, type Warehouse, type WarehouseConnection } from "../helpers/warehouse.ts";
 
 setDefaultTimeout(60_000);
 
 // The warehouse: a fresh database on TEST_DATABASE_URL's server, or an embedded PGlite behind its socket.
-let warehouse: Database | undefined;
-let serverDb: string | undefined;
+let warehouse: Warehouse;
+let pg: WarehouseConnection;
 let w: World;
 let viewer: string;
 let modeler: string;
 let outsider: string;
-const pg = { host: "127.0.0.1", port: 5432, databaseName: "postgres", userName: "postgres", password: "pw-warehouse" };
 const E = `${API}/organizations/acme/environments/prod`;
 const CE = `${API}/retrieval/connection-entities`;
 
@@ -28,36 +25,13 @@ interface Table {
   suggestions: { kind: string; description: string; malloy: string }[];
 }
 
-async function warehouseSql(): Promise<{ sql: postgres.Sql; close: () => Promise<void> }> {
-  if (warehouse) return { sql: warehouse.sql as unknown as postgres.Sql, close: async () => {} };
-  const url = new URL(SERVER_URL!);
-  url.pathname = `/${serverDb}`;
-  const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  return { sql, close: () => sql.end() };
-}
-
 beforeAll(async () => {
-  if (SERVER_URL) {
-    const u = new URL(SERVER_URL);
-    pg.host = u.hostname;
-    pg.port = Number(u.port || 5432);
-    serverDb = `wh_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-    const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE ${serverDb}`);
-    await admin.end();
-    pg.databaseName = serverDb;
-    pg.userName = decodeURIComponent(u.username || "postgres");
-    pg.password = decodeURIComponent(u.password) || pg.password;
-  } else {
-    warehouse = await openDatabase({ tcp: true });
-    pg.port = Number(new URL(warehouse.url).port);
-  }
-  const { sql, close } = await warehouseSql();
-  await sql.unsafe(`CREATE SCHEMA sales;
+  warehouse = await openWarehouse("wh");
+  pg = warehouse.connection;
+  await warehouse.run(`CREATE SCHEMA sales;
     CREATE TABLE sales.orders (id serial PRIMARY KEY, customer_id integer, amount numeric(10,2), created_at timestamp, status text);
     CREATE TABLE public.customers (id serial PRIMARY KEY, full_name text, region text, signup_date date);
     INSERT INTO sales.orders (customer_id, amount, created_at, status) VALUES (1, 10.5, now(), 'shipped');`);
-  await close();
 
   w = await startWorld({ CONNECTION_TEST_TIMEOUT_MS: "5000", ALLOWED_CONNECTION_HOSTS: pg.host });
   viewer = await userWith(w, "viewer", { kind: "environment", id: w.envId, role: "viewer" });
@@ -72,11 +46,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await w?.s.close();
   await warehouse?.close();
-  if (serverDb) {
-    const admin = postgres(SERVER_URL!, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`DROP DATABASE IF EXISTS ${serverDb} WITH (FORCE)`);
-    await admin.end();
-  }
 }, 120_000);
 
 function entities(token: string, body: Record<string, unknown>) {
