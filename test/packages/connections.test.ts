@@ -26,7 +26,7 @@ beforeAll(async () => {
     warehouse = await openDatabase({ tcp: true });
     pg.port = Number(new URL(warehouse.url).port);
   }
-  w = await startWorld({ CONNECTION_TEST_TIMEOUT_MS: "3000", ALLOWED_CONNECTION_HOSTS: pg.host });
+  w = await startWorld({ ALLOWED_CONNECTION_HOSTS: pg.host });
   viewer = await userWith(w, "viewer", { kind: "environment", id: w.envId, role: "viewer" });
   modeler = await userWith(w, "modeler", { kind: "environment", id: w.envId, role: "modeler" });
 }, 240_000);
