@@ -167,7 +167,7 @@ export const SUCCESS: Record<string, DocumentedAnswer> = {
   [`PATCH ${E}/connections/{conn}`]: ok(S.Connection),
   [`DELETE ${E}/connections/{conn}`]: none(),
   [`GET ${E}/packages`]: ok(t.Array(S.Package)),
-  [`POST ${P}`]: created(t.Composite([S.Package, t.Object({ version: S.Version, runId: t.Optional(Nullable(Str)), models: t.Array(Str, { description: "Model files (.malloy)" }), notebooks: t.Array(Str, { description: "Notebook files (.malloynb)" }) })]), "Published: the package, its new version, the queued run, the models and the notebooks"),
+  [`POST ${P}`]: created(t.Composite([S.Package, t.Object({ version: S.Version, runId: t.Optional(Nullable(Str)), models: t.Array(Str, { description: "Model files (.malloy)" }), notebooks: t.Array(Str, { description: "Notebook files (.malloynb)" }), accessWarnings: t.Optional(t.Array(t.Object({ message: Str }), { description: "#(authorize) gates that read a given no attribute of the organization fills: a request sets it, so any caller passes the gate (published anyway; declare the attribute to make the gate a boundary)" })) })]), "Published: the package, its new version, the queued run, the models and the notebooks"),
   [`GET ${P}`]: ok(S.Package),
   [`PATCH ${P}`]: ok(S.Package),
   [`DELETE ${P}`]: none(),

@@ -24,7 +24,7 @@ import {
 import type { PackageFiles } from "../engine/zip/archive.ts";
 import { ConflictError } from "../errors.ts";
 import { insertModelMetadata } from "../models/store.ts";
-import { checkAccessAnnotations } from "../rls/publish_check.ts";
+import { accessWarnings, checkAccessAnnotations } from "../rls/publish_check.ts";
 import { DESCRIBE_MODEL, type PublishedModelFacts } from "./describe_model.ts";
 import { insertVersion, type VersionRow } from "../versions/store.ts";
 import { putArchive } from "../archives/store.ts";
@@ -67,6 +67,8 @@ export interface Published {
   compiled: ReadonlyMap<string, CompiledModel>;
   /** Notebooks that do not compile (published, not queryable), with their failing cells. */
   failedNotebooks?: NotebookReport[];
+  /** Access gates a request decides (rls/publish_check.ts `accessWarnings`), as `{ message }`. */
+  accessWarnings?: { message: string }[];
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -122,6 +124,7 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
   let compiledModels: Map<string, CompiledModel>;
   let notebooks: NotebookReport[] = [];
   let publisher: Record<string, unknown> = {};
+  let warnings: { message: string }[] = [];
   try {
     try {
       publisher = JSON.parse(await readFile(join(packageDir, "publisher.json"), "utf8"));
@@ -133,7 +136,9 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
     notebooks = compiled.notebooks;
     // metadata and access facts were computed in the compile worker (describe_model.ts)
     const facts = [...compiled.models.values()].map((m) => m.described as PublishedModelFacts);
-    await checkAccessAnnotations(db, target.envId, facts.map((f) => ({ path: f.metadata.modelPath, sources: f.access })));
+    const access = facts.map((f) => ({ path: f.metadata.modelPath, sources: f.access }));
+    await checkAccessAnnotations(db, target.envId, access);
+    warnings = (await accessWarnings(db, target.envId, access)).map((message) => ({ message }));
     // a package that declares its queryable models (publisher.json explores) publishes only those as models
     const declared = declaredModels(publisher);
     models = facts.map((f) => f.metadata).filter((m) => !declared || declared(m.modelPath));
@@ -168,11 +173,19 @@ async function publishArchive(db: Sql, target: PublishTarget, form: PublishForm,
         packageId: pkg.id,
         versionId: form.versionId,
         blobSha256: sha,
-        manifest: { package: form.packageMeta, publisher, ...(notebooks.length > 0 ? { failedNotebooks: notebooks } : {}) },
+        manifest: {
+          package: form.packageMeta,
+          publisher,
+          ...(notebooks.length > 0 ? { failedNotebooks: notebooks } : {}),
+          ...(warnings.length > 0 ? { accessWarnings: warnings } : {}),
+        },
         createdBy: target.createdBy,
       }, { pinLatest: form.pinLatest });
       await insertModelMetadata(tx, { version: version.uuid, packageId: pkg.id, envId: target.envId }, models);
-      return { packageId: pkg.id, version, models, packageDir, compiled: compiledModels, ...(notebooks.length > 0 ? { failedNotebooks: notebooks } : {}) };
+      return { packageId: pkg.id, version, models, packageDir, compiled: compiledModels,
+        ...(notebooks.length > 0 ? { failedNotebooks: notebooks } : {}),
+        ...(warnings.length > 0 ? { accessWarnings: warnings } : {}),
+      };
     }) as Published;
   } catch (error) {
     if ((error as { code?: string }).code === "23505") throw duplicate(target, form.versionId);

@@ -78,6 +78,8 @@ function publishPlugin(ctx: AppContext, prefix: string) {
           models: published.models.map((m) => m.modelPath).filter((path) => !isNotebook(path)),
           notebooks: published.models.map((m) => m.modelPath).filter(isNotebook),
           ...(published.failedNotebooks ? { failedNotebooks: published.failedNotebooks } : {}),
+          // gates any caller can open (a given no attribute fills): published, and said
+          ...(published.accessWarnings ? { accessWarnings: published.accessWarnings } : {}),
         };
       },
       { params: pkgParams, parse: "none", publishAccess: "modeler", detail: publishDoc },

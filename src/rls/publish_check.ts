@@ -4,12 +4,14 @@
  * groups, including what it inherits through `extend` and reaches through
  * joins), and the checks that refuse a model whose `#(bind)` cannot work:
  * an unknown parameter, an attribute that is not declared or whose type
- * cannot fill the parameter, a bound `#@ persist` source.
+ * cannot fill the parameter, a bound `#@ persist` source; and the warnings
+ * for gates a request decides (a gate over a given no attribute fills).
  * @module
  */
 import type { Db } from "../db/database.ts";
 import { ValidationError } from "../errors.ts";
 import { boundArgument } from "./enforce.ts";
+import { parseGate } from "./gate_expression.ts";
 import type { SourceAccessFacts } from "./source_rules.ts";
 
 /** A model's access facts, as the compile worker answered them at publish. */
@@ -73,4 +75,45 @@ export async function checkAccessAnnotations(db: Db, envId: string, models: Iter
       problems: problems.map((message) => ({ message })),
     });
   }
+}
+
+/**
+ * Warnings for `#(authorize) "<expression>"` gates that read a given no
+ * attribute of the organization fills: such a given keeps Malloy's
+ * behaviour (the request sets it), so any caller who may query the package
+ * opens the gate by sending the value it tests. The publish succeeds (it is
+ * Publisher's semantics); the warnings say what to declare.
+ */
+export async function accessWarnings(db: Db, envId: string, models: Iterable<ModelAccessFacts>): Promise<string[]> {
+  const read = new Map<string, Set<string>>(); // "model: source 'x'" -> givens its gates read
+  for (const model of models) {
+    for (const { name, rules } of model.sources) {
+      for (const gate of rules.gates) {
+        for (const expression of gate.anyOf) {
+          let givens: string[];
+          try {
+            givens = parseGate(expression).givens;
+          } catch {
+            continue; // a gate that does not parse is a publish problem, reported by checkAccessAnnotations
+          }
+          const key = `${model.path}: source '${name}'`;
+          for (const given of givens) (read.get(key) ?? read.set(key, new Set()).get(key)!).add(given);
+        }
+      }
+    }
+  }
+  const names = [...new Set([...read.values()].flatMap((g) => [...g]))];
+  if (names.length === 0) return [];
+  const rows = await db`SELECT a.name FROM attributes a JOIN environments e ON e.org_id = a.org_id
+                         WHERE e.id = ${envId} AND a.name = ANY(${names}::text[])`;
+  const declared = new Set(rows.map((r) => r.name as string));
+  const warnings: string[] = [];
+  for (const [where, givens] of read) {
+    const open = [...givens].filter((g) => !declared.has(g)).sort();
+    if (open.length === 0) continue;
+    warnings.push(`${where}: its #(authorize) gate reads ${open.map((g) => `$${g}`).join(", ")}, which no attribute of the organization fills, ` +
+      `so a request sets ${open.length === 1 ? "it" : "them"} (givens) and any caller who may query the package passes the gate; ` +
+      `to make the gate a boundary, declare ${open.map((g) => `PUT /organizations/{org}/attributes/${g}`).join(" and ")} and give callers their values`);
+  }
+  return warnings;
 }
