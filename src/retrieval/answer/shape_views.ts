@@ -39,12 +39,12 @@ const GRAIN_NAMES: Readonly<Record<string, Grain>> = {
 const OVER_TIME = /\b(over time|trends?|over the (years|months)|growth|history|historical|since \d{4}|seasonality|seasonal)\b/i;
 
 /** Words of a view's name: split at underscores and case changes, lower-cased. */
-function nameWords(name: string): string[] {
+export function nameWords(name: string): string[] {
   return name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
 }
 
 /** The grain a view's name gives, when it is a time series (`by_month`, `per_year`, `daily_rides`). */
-function viewGrain(words: readonly string[]): Grain | undefined {
+export function viewGrain(words: readonly string[]): Grain | undefined {
   for (const [i, w] of words.entries()) {
     const grain = GRAIN_NAMES[w];
     if (grain && (w.endsWith("ly") || w === "annual" || w === "seasonal" || ["by", "per", "of"].includes(words[i - 1] ?? ""))) return grain;
@@ -80,14 +80,16 @@ export function shapeView(question: string, roles: QuestionRoles, matches: reado
     const grain = viewGrain(words);
     const ranked = words.some(ranks);
     // The view's shape is the question's: an order asks for a ranked list; a grain for a series at that grain (any grain "over time").
-    const fits = roles.order ? ranked : grain !== undefined && (grain === roles.grain || overTime);
+    const series = grain !== undefined && (grain === roles.grain || overTime);
+    const fits = series || (roles.order !== undefined && ranked);
     if (!fits) continue;
     fitting.push(view);
     const own = words.filter((w) => !ranks(w) && !GRAIN_NAMES[w] && !["by", "per", "of"].includes(w)).map(stem);
     const overlap = own.filter((w) => asked.has(w)).length + view.lexicalTerms.related.filter((w) => asked.has(w)).length * 0.5;
     const rank = rankOf.get(view.name);
     if (rank === undefined && overlap === 0) continue;
-    const score = overlap + (rank !== undefined ? 1 / (1 + rank) : 0);
+    // A grain the question names ("busiest times of day") is more of its shape than the order.
+    const score = overlap + (rank !== undefined ? 1 / (1 + rank) : 0) + (series && roles.grain && !overTime ? 1 : 0);
     if (score > bestScore) [best, bestScore] = [view, score];
   }
   // The source's only view of that shape answers it ("peak times of day": its one hourly view).
