@@ -7,8 +7,9 @@
  * counted or averaged, a measure ahead of an equally named field gives way
  * to it, a value of a code list runs on the source joining it, an
  * identifier shows the name it points to, a view only a word vector matched
- * does not run for a field question, and "how many" picks the count measure
- * covering the question's words. Every query runs on DuckDB.
+ * does not run for a field question, a view named for the asked shape
+ * ("top_genres" for "most popular genres") runs as it is, and "how many"
+ * picks the count measure covering the question's words. Every query runs on DuckDB.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
@@ -39,6 +40,8 @@ source: tracks is duckdb.sql("""
   measure: explicit_track_count is count() { where: is_explicit }
   measure: total_bytes is bytes.sum()
   view: by_genre is { group_by: genres.name; aggregate: track_count }
+  view: top_genres is { group_by: genres.name; aggregate: track_count; order_by: track_count desc; limit: 5 }
+  view: releases_by_month is { group_by: release_month is released_at.month; aggregate: track_count }
 }
 
 source: loans is duckdb.sql("""
@@ -127,6 +130,16 @@ describe("the first next step of a question that names a field", () => {
     expect(field).toContain("select: title");
     const view = await firstStep("tracks by genre", [match("tracks.by_genre", 0.9, 0.9), match("tracks.title", 0.4)]);
     expect(view).toBe("run: tracks -> by_genre");
+  });
+
+  test("a view named for the asked shape runs as it is: a ranked list for 'most', a series for 'over time'", async () => {
+    const top = await firstStep("most popular genres", [match("tracks.title", 0.6, 0), match("tracks.bytes", 0.5, 0)]);
+    expect(top).toMatch(/^run: tracks -> top_genres( \+ \{ limit: 10 \})?$/);
+    const series = await firstStep("track releases over time", [match("tracks.released_at", 0.7, 0.3), match("tracks.bytes", 0.4)]);
+    expect(series).toBe("run: tracks -> releases_by_month");
+    // No shape asked: the field, not a view.
+    const field = await firstStep("title of a track", [match("tracks.title", 0.8, 0.6), match("tracks.bytes", 0.4)]);
+    expect(field).toContain("select: title");
   });
 
   test("a yes/no field filters only when the question writes all its own words", async () => {

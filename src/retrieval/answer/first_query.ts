@@ -26,6 +26,7 @@ import type { EntityMatch } from "../ranking/types.ts";
 import { containsWord, contentStems } from "../text/text_terms.ts";
 import { malloyName, malloySourceName } from "./malloy_notes.ts";
 import { type Grain, type QuestionRoles, questionRoles } from "./question_roles.ts";
+import { nameWords, shapeView, viewGrain } from "./shape_views.ts";
 import { COUNT_NAME, COUNT_WORDS, CODE_LIST_FIELDS, DIMENSION_KINDS, labelOf, listingFields, nameValue, role, selectItem, shaped, VIEW_LEXICAL } from "./field_listing.ts";
 
 
@@ -118,7 +119,11 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   const all = fields && fields.length > 0 ? fields.filter((f) => f.kind !== "source" && f.kind !== "query") : matches.map((m) => m.entity);
   const src = malloySourceName(sourceName);
   let filters = chooseFilters(matches, question, own);
-  const view = chooseView(matches, roles, filters.length > 0);
+  const asked = new Set(contentStems(question, { expand: true }));
+  const namedView = chooseView(matches, roles, filters.length > 0);
+  const shapedView = shapeView(question, roles, matches, all, asked);
+  // A question naming a grain ("busiest times of day") runs the view at that grain before a named view without one.
+  const view = namedView && !(roles.grain && shapedView && viewGrain(nameWords(shapedView.name)) === roles.grain && viewGrain(nameWords(namedView.name)) === undefined) ? namedView : (shapedView ?? namedView);
   if (view) {
     const refine = [...(filters.length > 0 ? [`where: ${filters.map((f) => f.text).join(", ")}`] : []), ...(roles.limit ? [`limit: ${roles.limit}`] : [])];
     return `run: ${src} -> ${malloyName(view.name)}${refine.length > 0 ? ` + { ${refine.join("; ")} }` : ""}`;
@@ -155,7 +160,6 @@ export function firstQuery(question: string, sourceName: string, matches: readon
     const shown = [...(label && label.name !== listed.name ? [label.name] : []), listed.name].map(malloyName);
     return `run: ${src} -> {\n  ${[...(filters.length > 0 ? [`where: ${filters.map((f) => f.text).join(", ")}`] : []), `select: ${shown.join(", ")}`, "limit: 20"].join("\n  ")}\n}`;
   }
-  const asked = new Set(contentStems(question, { expand: true }));
   const groups = chooseGroups(roles, matches, all, filtered, asked);
   const aggregate = chooseAggregate(roles, matches, all, new Set(groups.map((g) => g.entity.name)), asked);
   // A measure named for the flag counts its rows already ("how many food orders": food_order_count, no where).
@@ -320,7 +324,9 @@ function chooseAggregate(roles: QuestionRoles, matches: readonly EntityMatch[], 
   // A measure or amount the question's words name, or one close to the best match.
   const named = (m: EntityMatch) => m.lexical > 0 || m.score >= 0.6 * best;
   const measures = matches.filter((m) => m.entity.kind === "measure" && named(m));
-  const amounts = matches.filter((m) => role(m.entity) === "amount" && !grouped.has(m.entity.name) && named(m));
+  // "most active submitters": with no aggregate word, an order counts rows unless the question's words name the amount.
+  const countsRows = roles.order !== undefined && roles.aggregate === undefined;
+  const amounts = matches.filter((m) => role(m.entity) === "amount" && !grouped.has(m.entity.name) && named(m) && (!countsRows || m.lexical > 0));
   if (roles.aggregate === "count") {
     // A count measure, unless another measure covers more of the question's words ("active customers count").
     const covered = (m: EntityMatch | undefined) => (m ? m.entity.lexicalTerms.name.filter((w) => asked.has(w)).length : 0);
