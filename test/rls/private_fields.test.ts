@@ -14,10 +14,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { bytes } from "../fixtures/engine_package.ts";
-import { connectClient, serveOnLoopback, type Served } from "../helpers/mcp.ts";
 import { API, publish } from "../packages/helpers.ts";
 import { waitRun } from "../runs/fixtures.ts";
-import { admin, type SalesWorld, startSalesWorld } from "./world.ts";
+import { admin, type SalesClients, type SalesWorld, connectSalesClients, startSalesWorld } from "./world.ts";
 
 /** Staff with a private salary and an internal code; a view of the modeler's reads both. */
 const STAFF = `##! experimental.access_modifiers
@@ -45,8 +44,9 @@ const PRIVATE = /91234|87654|"salary"/;
 const INTERNAL = /B-77|B-88|"badge_code"/;
 
 let w: SalesWorld;
-let served: Served;
 let keyClient: Client;
+let oauthClient: Client;
+let clients: SalesClients | undefined;
 const P = `${API}/organizations/acme/environments/prod/packages/staff`;
 const QUERY = `${P}/models/staff.malloy/query`;
 
@@ -61,13 +61,11 @@ beforeAll(async () => {
   const published = await publish(w, "staff", "1.0.0", { token: w.admin, files });
   if (published.status !== 201) throw new Error(`publish: ${published.status} ${JSON.stringify(published.body)}`);
   await admin(w, "POST", "/organizations/acme/environments/prod/packages/staff/permissions", { userGroupId: "group:sales_eu", permission: "viewer" }, 201);
-  served = serveOnLoopback(w.s.service.handle);
-  keyClient = await connectClient(`${served.url}/mcp/acme`, `ApiKey ${w.salesKey}`);
+  clients = await connectSalesClients(w);
+  ({ keyClient, oauthClient } = clients);
 }, 300_000);
 afterAll(async () => {
-  await keyClient?.close();
-  served?.stop();
-  await w?.s.close();
+  await (clients ? clients.close() : w?.s.close());
 }, 120_000);
 
 /** Query texts with a wildcard, and whether it is written in an extension (where Malloy lets `internal:` fields be read, by name too). */
@@ -87,7 +85,7 @@ describe("wildcards over private and internal fields", () => {
   for (const query of WILDCARDS) {
     const extension = /extend \{ view/.test(query);
     const hidden = extension ? PRIVATE : new RegExp(`${PRIVATE.source}|${INTERNAL.source}`);
-    test(`${query.replace(/\n/g, " ")}: no private${extension ? "" : " or internal"} value, on REST, dry run and MCP`, async () => {
+    test(`${query.replace(/\n/g, " ")}: no private${extension ? "" : " or internal"} value, on REST, dry run and MCP (API key and OAuth)`, async () => {
       for (const auth of [{ token: w.admin }, { token: w.ann }, { apiKey: w.salesKey }]) {
         const r = await w.s.call("POST", QUERY, { ...auth, body: { query } });
         // every wildcard query answers (the public fields), so the check below reads rows, not an error
@@ -96,8 +94,12 @@ describe("wildcards over private and internal fields", () => {
         const dry = await w.s.call("POST", QUERY, { ...auth, body: { query, dryRun: true } });
         expect([query, String(dry.body.sql ?? "")]).toEqual([query, expect.not.stringMatching(extension ? /salary/ : /salary|badge_code/)]);
       }
-      const mcp = await keyClient.callTool({ name: "execute_query", arguments: { environment_name: "prod", package_name: "staff", model_uri: "staff.malloy", query } });
-      expect([query, JSON.stringify(mcp)]).toEqual([query, expect.not.stringMatching(hidden)]);
+      for (const [who, client] of [["key", keyClient], ["oauth", oauthClient]] as const) {
+        const mcp = await client.callTool({ name: "execute_query", arguments: { environment_name: "prod", package_name: "staff", model_uri: "staff.malloy", query } });
+        // answered (public fields), not refused: the check reads rows
+        expect([who, query, (mcp as { isError?: boolean }).isError ?? false]).toEqual([who, query, false]);
+        expect([who, query, JSON.stringify(mcp)]).toEqual([who, query, expect.not.stringMatching(hidden)]);
+      }
     });
   }
 
