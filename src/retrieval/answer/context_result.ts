@@ -16,7 +16,7 @@ import { type CompactField, compactFields, shrinkFieldLists } from "./field_list
 import { firstQuery, planFirstQuery, type QuerySource } from "./first_query.ts";
 import { contentStems, splitName } from "../text/text_terms.ts";
 import { malloyName, malloyNotes, malloySourceName } from "./malloy_notes.ts";
-import { collapseKeys } from "../ranking/collapse.ts";
+import { scopeCollapseKeys } from "../ranking/collapse.ts";
 import { groupKey, type ScopeParts, scopeParts } from "./scope_parts.ts";
 import type { QuestionMatch } from "../ranking/question_rank.ts";
 import type { EntityMatch, RankedPhrase } from "../ranking/types.ts";
@@ -289,9 +289,14 @@ function shrinkAnswer(result: ContextResult, ordered: readonly SourceGroup[], de
 /** The field each entity of the given sources' models shows (collapse.ts: join and extend copies share it). */
 function fieldKeys(scope: readonly EntityRecord[], groups: readonly SourceGroup[]): Map<EntityRecord, string> {
   const places = new Set(groups.map((g) => g.key.slice(0, g.key.lastIndexOf("#"))));
-  const entities = scope.filter((e) => e.kind !== "query" && places.has(groupKey(e).slice(0, groupKey(e).lastIndexOf("#"))));
-  const keys = collapseKeys(entities);
-  return new Map(entities.map((e, i) => [e, keys[i]!] as const));
+  // the scope's keys, computed once per scope array: a key depends only on the entities of its own model
+  const keys = scopeCollapseKeys(scope);
+  const out = new Map<EntityRecord, string>();
+  for (const [key, fields] of scopeParts(scope).fields) {
+    if (!places.has(key.slice(0, key.lastIndexOf("#")))) continue;
+    for (const e of fields) out.set(e, keys.get(e)!);
+  }
+  return out;
 }
 
 /** A close source's field names: its own fields and its joins (by name), without those already `matched`. */

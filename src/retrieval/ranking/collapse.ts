@@ -79,3 +79,20 @@ export function collapseKeys(entities: readonly EntityRecord[]): string[] {
     return `${m}#${source}.${field}:${e.kind}`;
   });
 }
+
+/** Collapse keys by entity array ({@link scopeCollapseKeys}). */
+const keysOf = new WeakMap<readonly EntityRecord[], ReadonlyMap<EntityRecord, string>>();
+
+/**
+ * {@link collapseKeys} of a whole scope array by entity, computed once per array (ranking and the
+ * answer's field lists both ask for them). A key depends only on the entities of its own package and
+ * model, so the keys of a subset made of whole models are these keys.
+ */
+export function scopeCollapseKeys(entities: readonly EntityRecord[]): ReadonlyMap<EntityRecord, string> {
+  let keys = keysOf.get(entities);
+  if (!keys) {
+    const list = collapseKeys(entities);
+    keysOf.set(entities, keys = new Map(entities.map((e, i) => [e, list[i]!] as const)));
+  }
+  return keys;
+}

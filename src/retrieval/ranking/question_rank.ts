@@ -147,6 +147,11 @@ export async function rankQuestionEntities(
   for (const token of new Set([...terms.normalized.split(" "), ...question.split(/[^\p{L}\p{N}]+/u)])) {
     for (const i of scope.valuePostings.get(token) ?? []) valuable[i] = 1;
   }
+  // Entities whose name is written in the question (`fresh_delay`, `carriers.code`, or the whole question): once per distinct name.
+  const exactAt = new Uint8Array(n);
+  for (const { written, identifier, at } of scope.names) {
+    if (lowerQuestion === written || (identifier && containsIdentifier(lowerQuestion, written))) for (const i of at) exactAt[i] = 1;
+  }
   // The calibration floor keeps loose cosines from outscoring real matches; when nothing clears it (a
   // question in words the scope's texts never use), the nearest entities are still answered, with their
   // low raw scores, rather than an empty answer (below).
@@ -202,7 +207,7 @@ export async function rankQuestionEntities(
       }
     }
     // A name written in the question (`fresh_delay`, `carriers.code`, or the whole question) wins.
-    const exact = lowerQuestion === ew.written || (ew.identifier && containsIdentifier(lowerQuestion, ew.written)) ? 1 : 0;
+    const exact = exactAt[i]!;
     let score = W.semantic * semantic + W.lexical * lexical + W.value * value + exact;
     if (cues.measure && e.kind === "measure") score += W.kind;
     if (cues.measure && e.kind === "source") score -= W.sourcePenalty;
@@ -224,7 +229,7 @@ export async function rankQuestionEntities(
   }
   const limit = options.limit ?? 20;
   const keep = Math.min(n, limit * 4 + 40);
-  const cut = keep < n ? (Float64Array.from(scores).sort().at(n - keep) ?? 0) : -Infinity;
+  const cut = keep < n ? nthSmallest(Float64Array.from(scores), n - keep) : -Infinity;
   const top: number[] = [];
   for (let i = 0; i < n; i++) if (scores[i]! > 0 && scores[i]! >= cut) top.push(i);
   top.sort((a, b) => scores[b]! - scores[a]! || kindOrder(scope.entities[a]!) - kindOrder(scope.entities[b]!));
@@ -242,7 +247,7 @@ export async function rankQuestionEntities(
   const best = scored[0]?.score ?? 1;
   for (const scoredMatch of scored) {
     const { at, hits, ...m } = scoredMatch;
-    const key = off.has("collapse") ? m.entity.id : scope.canonical[at]!;
+    const key = off.has("collapse") ? m.entity.id : scope.canonical.get(scope.entities[at]!)!;
     const first = firstOf.get(key);
     if (first) {
       const own = !m.entity.name.includes(".") && first.entity.name.includes(".");
@@ -285,6 +290,35 @@ function valueMatch(text: string, padded: string, v: string, normalized: string)
   if (normalized === "") return 0;
   const at = padded.indexOf(normalized);
   return at > 0 && padded[at - 1] === " " && padded[at + normalized.length] === " " ? 1 : 0;
+}
+
+/**
+ * The `k`th smallest of `xs` (0-based), what `xs.sort()[k]` is, in linear time on average
+ * (Hoare's selection); reorders `xs`.
+ */
+function nthSmallest(xs: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = xs.length - 1;
+  while (lo < hi) {
+    const pivot = xs[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (xs[i]! < pivot) i++;
+      while (xs[j]! > pivot) j--;
+      if (i <= j) {
+        const t = xs[i]!;
+        xs[i] = xs[j]!;
+        xs[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return xs[k]!;
+  }
+  return xs[k]!;
 }
 
 interface Detail {
