@@ -185,7 +185,8 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
   const closeGroups = ranking.slice(maxSources, maxSources + CLOSE_SOURCES);
   // Each field once: a close source names only own fields that no source before it lists as its own (an extending
   // source's inherited fields are its base's); fields seen through a join do not count (a list may leave them out for size).
-  const sameField = options.scope ? fieldKeys(options.scope, [...ordered, ...closeGroups]) : undefined;
+  // The field each entity shows (collapse.ts), computed once per scope array (a key depends only on its own model's entities).
+  const sameField = options.scope ? scopeCollapseKeys(options.scope) : undefined;
   const shownFields = new Set(ordered.flatMap((g) => (scopeFields.get(g.key) ?? []).flatMap((e) => (e.name.includes(".") ? [] : sameField?.get(e) ?? []))));
   const close = closeGroups.map((g) => closeSource(g, options.scope ? scopeFields : undefined, sameField, shownFields));
   // With field lists, a source after the first shows fewer entities (its other fields are in its list).
@@ -284,19 +285,6 @@ function shrinkAnswer(result: ContextResult, ordered: readonly SourceGroup[], de
     if (!over()) return;
     delete c.fields;
   }
-}
-
-/** The field each entity of the given sources' models shows (collapse.ts: join and extend copies share it). */
-function fieldKeys(scope: readonly EntityRecord[], groups: readonly SourceGroup[]): Map<EntityRecord, string> {
-  const places = new Set(groups.map((g) => g.key.slice(0, g.key.lastIndexOf("#"))));
-  // the scope's keys, computed once per scope array: a key depends only on the entities of its own model
-  const keys = scopeCollapseKeys(scope);
-  const out = new Map<EntityRecord, string>();
-  for (const [key, fields] of scopeParts(scope).fields) {
-    if (!places.has(key.slice(0, key.lastIndexOf("#")))) continue;
-    for (const e of fields) out.set(e, keys.get(e)!);
-  }
-  return out;
 }
 
 /** A close source's field names: its own fields and its joins (by name), without those already `matched`. */
