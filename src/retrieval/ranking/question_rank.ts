@@ -156,21 +156,19 @@ export async function rankQuestionEntities(
   // question in words the scope's texts never use), the nearest entities are still answered, with their
   // low raw scores, rather than an empty answer (below).
   let floor = W.floor;
+  const cosines = questionCosines(vector, scope.vectors);
+  const [offCalibration, offLexical, offValues] = [off.has("calibration"), off.has("lexical"), off.has("values")];
   /** Scores entity `i`; with `detail`, also fills what the answer shows (no allocation otherwise). */
   const scoreAt = (i: number, detail?: Detail): number => {
     const e = scope.entities[i]!;
     const ew = scope.words[i]!;
     // Semantic: cosine of the (IDF-weighted) question vector to the entity vector.
-    let cosine = 0;
-    const ev = scope.vectors[i];
-    if (vector && ev) {
-      for (let j = 0; j < vector.length; j++) cosine += vector[j]! * ev[j]!;
-    }
-    const semantic = off.has("calibration") ? cosine : Math.max(0, (cosine - floor) / (1 - floor));
+    const cosine = cosines[i]!;
+    const semantic = offCalibration ? cosine : Math.max(0, (cosine - floor) / (1 - floor));
     // Lexical: IDF-weighted share of question words met in the name, doc, synonyms or neighbours.
     let got = 0;
     let touchedName = 0;
-    if (!off.has("lexical") && totalWeight > 0 && wordable[i]) {
+    if (!offLexical && totalWeight > 0 && wordable[i]) {
       for (const t of terms.stems) {
         let credit = 0;
         let via = "";
@@ -193,14 +191,14 @@ export async function rankQuestionEntities(
       }
     }
     let lexical = totalWeight > 0 ? got / totalWeight : 0;
-    if (lexical > 0 && ew.nameList.length > 0 && !off.has("calibration")) {
+    if (lexical > 0 && ew.nameList.length > 0 && !offCalibration) {
       const covered = Math.min(1, touchedName / ew.nameList.length);
       lexical *= 1 - W.nameCoverage + W.nameCoverage * covered;
     }
     // Values written in the question.
     let value = 0;
     let matchedValue: string | undefined;
-    if (!off.has("values") && valuable[i]) {
+    if (!offValues && valuable[i]) {
       for (const [v, normalized] of ew.values) {
         const s = valueMatch(terms.text, padded, v, normalized);
         if (s > value) value = s, matchedValue = v;
@@ -260,6 +258,21 @@ export async function rankQuestionEntities(
     m.score = Math.round(Math.min(1, m.score / Math.max(best, 1)) * 1000) / 1000;
     firstOf.set(key, m);
     out.push(m);
+  }
+  return out;
+}
+
+/** Cosine of the question vector to each entity vector (0 without either), in one tight loop over the scope. */
+function questionCosines(vector: Float32Array | null, vectors: ReadonlyArray<Float32Array | null>): Float64Array {
+  const out = new Float64Array(vectors.length);
+  if (!vector) return out;
+  const dims = vector.length;
+  for (let i = 0; i < vectors.length; i++) {
+    const ev = vectors[i];
+    if (!ev) continue;
+    let cosine = 0;
+    for (let j = 0; j < dims; j++) cosine += vector[j]! * ev[j]!;
+    out[i] = cosine;
   }
   return out;
 }
