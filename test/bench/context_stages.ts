@@ -90,10 +90,15 @@ console.log(`stored ${PACKAGES} packages, ${count!.n} entities in ${((performanc
 
 const embedder = await getEmbedder();
 const stages: Record<string, number[]> = {};
+const cpuOf: Record<string, number[]> = {};
+/** Wall time of a stage, and the process's CPU time during it (less sensitive to other processes' load). */
 const time = async <T>(name: string, f: () => Promise<T> | T): Promise<T> => {
   const t = performance.now();
+  const c = process.cpuUsage();
   const out = await f();
+  const used = process.cpuUsage(c);
   (stages[name] ??= []).push(performance.now() - t);
+  (cpuOf[name] ??= []).push((used.user + used.system) / 1000);
   return out;
 };
 const scope = { environment_name: "prod" };
@@ -107,7 +112,7 @@ for (let round = 0; round <= ROUNDS; round++) {
     await time("buildContextResult", () => buildContextResult([{ phrase: q, description: "the question", matches: ranked }], { sourceDescriptions: {}, question: q, scope: entities }));
     await time("scopeIndexState", () => scopeIndexState(sql, versions));
   }
-  if (round === 0) for (const k of Object.keys(stages)) stages[k] = []; // the first round is cold
+  if (round === 0) for (const k of Object.keys(stages)) [stages[k], cpuOf[k]] = [[], []]; // the first round is cold
 }
 const searcher = createContextSearcher(s.service.ctx);
 for (let round = 0; round < ROUNDS; round++) {
@@ -121,7 +126,9 @@ if (process.env.BENCH_DUMP) {
 }
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 for (const [name, xs] of Object.entries(stages)) {
-  console.log(`${name.padEnd(32)} p50 ${pct(xs, 0.5).toFixed(1).padStart(7)} ms  p95 ${pct(xs, 0.95).toFixed(1).padStart(7)} ms  mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1).padStart(7)} ms`);
+  const cpu = cpuOf[name]!;
+  console.log(`${name.padEnd(32)} p50 ${pct(xs, 0.5).toFixed(1).padStart(7)} ms  p95 ${pct(xs, 0.95).toFixed(1).padStart(7)} ms  mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1).padStart(7)} ms` +
+    `  CPU p50 ${pct(cpu, 0.5).toFixed(1).padStart(7)} ms  p95 ${pct(cpu, 0.95).toFixed(1).padStart(7)} ms`);
 }
 console.log(`load average ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}`);
 await s.close();
