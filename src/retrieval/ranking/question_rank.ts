@@ -262,16 +262,30 @@ export async function rankQuestionEntities(
   return out;
 }
 
-/** Cosine of the question vector to each entity vector (0 without either), in one tight loop over the scope. */
+/**
+ * Cosine of the question vector to each entity vector (0 without either), in one tight loop over the
+ * scope: the products summed in order, four per step (the same sums as one per step).
+ */
 function questionCosines(vector: Float32Array | null, vectors: ReadonlyArray<Float32Array | null>): Float64Array {
   const out = new Float64Array(vectors.length);
   if (!vector) return out;
   const dims = vector.length;
+  const q = Float64Array.from(vector);
+  const whole = dims - (dims % 4);
   for (let i = 0; i < vectors.length; i++) {
     const ev = vectors[i];
     if (!ev) continue;
     let cosine = 0;
-    for (let j = 0; j < dims; j++) cosine += vector[j]! * ev[j]!;
+    let j = 0;
+    if (ev.length >= dims) {
+      for (; j < whole; j += 4) {
+        cosine += q[j]! * ev[j]!;
+        cosine += q[j + 1]! * ev[j + 1]!;
+        cosine += q[j + 2]! * ev[j + 2]!;
+        cosine += q[j + 3]! * ev[j + 3]!;
+      }
+    }
+    for (; j < dims; j++) cosine += q[j]! * ev[j]!;
     out[i] = cosine;
   }
   return out;
