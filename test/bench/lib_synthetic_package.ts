@@ -12,7 +12,7 @@ const STATUSES = ["open", "shipped", "returned", "cancelled", "pending"];
 const CHANNELS = ["web", "store", "phone"];
 
 /** 200 rows: an id, 12 low-cardinality strings, 8 numbers, 4 dates. */
-export function csv(): Uint8Array {
+function csv(): Uint8Array {
   const head = ["id", ...Array.from({ length: 12 }, (_, i) => `s${i}`), ...Array.from({ length: 8 }, (_, i) => `n${i}`), ...Array.from({ length: 4 }, (_, i) => `d${i}`)];
   const lines = [head.join(",")];
   for (let r = 0; r < 200; r++) {
@@ -30,7 +30,7 @@ export function csv(): Uint8Array {
 const SUBJECTS = ["orders", "shipments", "customers", "invoices", "returns", "stores", "suppliers", "payments", "visits", "tickets"];
 
 /** One source: 25 dimensions (12 strings, 8 numbers, 4 dates, the id), 10 measures, one view. */
-export function sourceText(name: string, index: number): string {
+function sourceText(name: string, index: number): string {
   const dims = [
     `    #(doc) Identifier of the ${name} row\n    dimension: ${name}_id is id`,
     ...Array.from({ length: 12 }, (_, i) => `    dimension: ${name}_label_${i} is s${i}`),
