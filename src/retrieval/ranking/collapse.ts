@@ -13,7 +13,7 @@ import type { EntityRecord } from "../index/entity_text.ts";
  * (`customer.c_name`); a field of a source that extends another (its fields
  * include all of the other's) is the other's field.
  */
-export function collapseKeys(entities: readonly EntityRecord[]): string[] {
+function collapseKeys(entities: readonly EntityRecord[]): string[] {
   // Top-level field signatures per source of a model (within one package).
   const place = (e: EntityRecord) => `${e.origin ? `${e.origin.environmentName}/${e.origin.packageName}/` : ""}${e.modelPath}`;
   const top = new Map<string, Map<string, Set<string>>>();
