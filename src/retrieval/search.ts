@@ -97,17 +97,28 @@ export function createContextSearcher(ctx: AppContext, options: ContextSearcherO
           ctx.log({ level: "warn", event: "llm_pick_fallback", reason: error instanceof Error ? error.message : String(error) });
         }
       }
-      const descriptions: Record<string, string> = {};
-      for (const e of found.entities) {
-        if (e.kind === "source" && e.description && e.origin) {
-          descriptions[`${e.origin.environmentName}/${e.origin.packageName}/${e.modelPath}#${e.name}`] = e.description;
-        }
-      }
-      const result = buildContextResult(found.ranked, { sourceDescriptions: descriptions, question: args.natural_language_query, scope: found.entities });
+      const result = buildContextResult(found.ranked, { sourceDescriptions: sourceDescriptions(found.entities), question: args.natural_language_query, scope: found.entities });
       const state = await scopeIndexState(ctx.sql, found.versions);
       return { ...result, retrieval: found.split?.source === "llm" ? "llm" : "local", ...state };
     },
   };
+}
+
+/** Source descriptions by scope array ({@link sourceDescriptions}). */
+const descriptionsOf = new WeakMap<readonly StoredEntity[], Record<string, string>>();
+
+/** The descriptions of a scope's sources by `environment/package/model#source`, once per scope array (read-only). */
+function sourceDescriptions(entities: readonly StoredEntity[]): Record<string, string> {
+  const known = descriptionsOf.get(entities);
+  if (known) return known;
+  const descriptions: Record<string, string> = {};
+  for (const e of entities) {
+    if (e.kind === "source" && e.description && e.origin) {
+      descriptions[`${e.origin.environmentName}/${e.origin.packageName}/${e.modelPath}#${e.name}`] = e.description;
+    }
+  }
+  descriptionsOf.set(entities, descriptions);
+  return descriptions;
 }
 
 /** What {@link rankQuestion} searches. */

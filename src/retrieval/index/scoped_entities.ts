@@ -1,7 +1,9 @@
 /**
  * What a retrieval request may search: the latest unarchived version of each
  * package in scope that the caller can read (`effective_rank(...) >= 1`,
- * sql/002_access.sql), and the entity records of those versions.
+ * sql/002_access.sql, computed for all of an organization's packages at once
+ * by `readable_packages`, sql/197_readable_packages.sql), and the entity
+ * records of those versions.
  *
  * Records are read from `entity_embeddings` once per version and index state
  * and kept in a per-process cache that follows use (entity_cache.ts). A
@@ -77,6 +79,8 @@ export async function scopedVersions(
       FROM organizations o
       JOIN environments e ON e.org_id = o.id
       JOIN packages pk ON pk.env_id = e.id
+      -- the caller's readable packages in one statement (sql/197_readable_packages.sql), not effective_rank per package
+      JOIN readable_packages(${p.kind}, ${p.id}::uuid, o.id) r ON r.package_id = pk.id
       JOIN LATERAL (${latestVersionOf(db)}) v ON true
      WHERE o.name = ${where.organization}
        AND (${env}::text IS NULL OR e.name = ${env})
@@ -85,7 +89,6 @@ export async function scopedVersions(
              SELECT 1 FROM grants g JOIN workspaces w ON w.id = g.principal_id
               WHERE g.principal_kind = 'workspace' AND g.resource_kind = 'package' AND g.resource_id = pk.id
                 AND NOT g.pending AND w.org_id = o.id AND w.name = ${ws}))
-       AND effective_rank(${p.kind}, ${p.id}::uuid, 'package', pk.id) >= 1
      ORDER BY e.name, pk.name`;
   if (rows.length === 0) await explainEmpty(db, principal, where);
   const access = await retrievalAccess(db, principal, rows.map((r) => r.versionUuid));

@@ -13,7 +13,7 @@ import type { EntityRecord } from "../index/entity_text.ts";
  * (`customer.c_name`); a field of a source that extends another (its fields
  * include all of the other's) is the other's field.
  */
-export function collapseKeys(entities: readonly EntityRecord[]): string[] {
+function collapseKeys(entities: readonly EntityRecord[]): string[] {
   // Top-level field signatures per source of a model (within one package).
   const place = (e: EntityRecord) => `${e.origin ? `${e.origin.environmentName}/${e.origin.packageName}/` : ""}${e.modelPath}`;
   const top = new Map<string, Map<string, Set<string>>>();
@@ -78,4 +78,21 @@ export function collapseKeys(entities: readonly EntityRecord[]): string[] {
     if (b && top.get(m)?.get(b)?.has(`${field}:${e.dataType}`)) source = b;
     return `${m}#${source}.${field}:${e.kind}`;
   });
+}
+
+/** Collapse keys by entity array ({@link scopeCollapseKeys}). */
+const keysOf = new WeakMap<readonly EntityRecord[], ReadonlyMap<EntityRecord, string>>();
+
+/**
+ * {@link collapseKeys} of a whole scope array by entity, computed once per array (ranking and the
+ * answer's field lists both ask for them). A key depends only on the entities of its own package and
+ * model, so the keys of a subset made of whole models are these keys.
+ */
+export function scopeCollapseKeys(entities: readonly EntityRecord[]): ReadonlyMap<EntityRecord, string> {
+  let keys = keysOf.get(entities);
+  if (!keys) {
+    const list = collapseKeys(entities);
+    keysOf.set(entities, keys = new Map(entities.map((e, i) => [e, list[i]!] as const)));
+  }
+  return keys;
 }

@@ -147,25 +147,28 @@ export async function rankQuestionEntities(
   for (const token of new Set([...terms.normalized.split(" "), ...question.split(/[^\p{L}\p{N}]+/u)])) {
     for (const i of scope.valuePostings.get(token) ?? []) valuable[i] = 1;
   }
+  // Entities whose name is written in the question (`fresh_delay`, `carriers.code`, or the whole question): once per distinct name.
+  const exactAt = new Uint8Array(n);
+  for (const { written, identifier, at } of scope.names) {
+    if (lowerQuestion === written || (identifier && containsIdentifier(lowerQuestion, written))) for (const i of at) exactAt[i] = 1;
+  }
   // The calibration floor keeps loose cosines from outscoring real matches; when nothing clears it (a
   // question in words the scope's texts never use), the nearest entities are still answered, with their
   // low raw scores, rather than an empty answer (below).
   let floor = W.floor;
+  const cosines = questionCosines(vector, scope.vectors);
+  const [offCalibration, offLexical, offValues] = [off.has("calibration"), off.has("lexical"), off.has("values")];
   /** Scores entity `i`; with `detail`, also fills what the answer shows (no allocation otherwise). */
   const scoreAt = (i: number, detail?: Detail): number => {
     const e = scope.entities[i]!;
     const ew = scope.words[i]!;
     // Semantic: cosine of the (IDF-weighted) question vector to the entity vector.
-    let cosine = 0;
-    const ev = scope.vectors[i];
-    if (vector && ev) {
-      for (let j = 0; j < vector.length; j++) cosine += vector[j]! * ev[j]!;
-    }
-    const semantic = off.has("calibration") ? cosine : Math.max(0, (cosine - floor) / (1 - floor));
+    const cosine = cosines[i]!;
+    const semantic = offCalibration ? cosine : Math.max(0, (cosine - floor) / (1 - floor));
     // Lexical: IDF-weighted share of question words met in the name, doc, synonyms or neighbours.
     let got = 0;
     let touchedName = 0;
-    if (!off.has("lexical") && totalWeight > 0 && wordable[i]) {
+    if (!offLexical && totalWeight > 0 && wordable[i]) {
       for (const t of terms.stems) {
         let credit = 0;
         let via = "";
@@ -188,21 +191,21 @@ export async function rankQuestionEntities(
       }
     }
     let lexical = totalWeight > 0 ? got / totalWeight : 0;
-    if (lexical > 0 && ew.nameList.length > 0 && !off.has("calibration")) {
+    if (lexical > 0 && ew.nameList.length > 0 && !offCalibration) {
       const covered = Math.min(1, touchedName / ew.nameList.length);
       lexical *= 1 - W.nameCoverage + W.nameCoverage * covered;
     }
     // Values written in the question.
     let value = 0;
     let matchedValue: string | undefined;
-    if (!off.has("values") && valuable[i]) {
+    if (!offValues && valuable[i]) {
       for (const [v, normalized] of ew.values) {
         const s = valueMatch(terms.text, padded, v, normalized);
         if (s > value) value = s, matchedValue = v;
       }
     }
     // A name written in the question (`fresh_delay`, `carriers.code`, or the whole question) wins.
-    const exact = lowerQuestion === ew.written || (ew.identifier && containsIdentifier(lowerQuestion, ew.written)) ? 1 : 0;
+    const exact = exactAt[i]!;
     let score = W.semantic * semantic + W.lexical * lexical + W.value * value + exact;
     if (cues.measure && e.kind === "measure") score += W.kind;
     if (cues.measure && e.kind === "source") score -= W.sourcePenalty;
@@ -224,7 +227,7 @@ export async function rankQuestionEntities(
   }
   const limit = options.limit ?? 20;
   const keep = Math.min(n, limit * 4 + 40);
-  const cut = keep < n ? (Float64Array.from(scores).sort().at(n - keep) ?? 0) : -Infinity;
+  const cut = keep < n ? nthSmallest(Float64Array.from(scores), n - keep) : -Infinity;
   const top: number[] = [];
   for (let i = 0; i < n; i++) if (scores[i]! > 0 && scores[i]! >= cut) top.push(i);
   top.sort((a, b) => scores[b]! - scores[a]! || kindOrder(scope.entities[a]!) - kindOrder(scope.entities[b]!));
@@ -242,7 +245,7 @@ export async function rankQuestionEntities(
   const best = scored[0]?.score ?? 1;
   for (const scoredMatch of scored) {
     const { at, hits, ...m } = scoredMatch;
-    const key = off.has("collapse") ? m.entity.id : scope.canonical[at]!;
+    const key = off.has("collapse") ? m.entity.id : scope.canonical.get(scope.entities[at]!)!;
     const first = firstOf.get(key);
     if (first) {
       const own = !m.entity.name.includes(".") && first.entity.name.includes(".");
@@ -255,6 +258,35 @@ export async function rankQuestionEntities(
     m.score = Math.round(Math.min(1, m.score / Math.max(best, 1)) * 1000) / 1000;
     firstOf.set(key, m);
     out.push(m);
+  }
+  return out;
+}
+
+/**
+ * Cosine of the question vector to each entity vector (0 without either), in one tight loop over the
+ * scope: the products summed in order, four per step (the same sums as one per step).
+ */
+function questionCosines(vector: Float32Array | null, vectors: ReadonlyArray<Float32Array | null>): Float64Array {
+  const out = new Float64Array(vectors.length);
+  if (!vector) return out;
+  const dims = vector.length;
+  const q = Float64Array.from(vector);
+  const whole = dims - (dims % 4);
+  for (let i = 0; i < vectors.length; i++) {
+    const ev = vectors[i];
+    if (!ev) continue;
+    let cosine = 0;
+    let j = 0;
+    if (ev.length >= dims) {
+      for (; j < whole; j += 4) {
+        cosine += q[j]! * ev[j]!;
+        cosine += q[j + 1]! * ev[j + 1]!;
+        cosine += q[j + 2]! * ev[j + 2]!;
+        cosine += q[j + 3]! * ev[j + 3]!;
+      }
+    }
+    for (; j < dims; j++) cosine += q[j]! * ev[j]!;
+    out[i] = cosine;
   }
   return out;
 }
@@ -285,6 +317,35 @@ function valueMatch(text: string, padded: string, v: string, normalized: string)
   if (normalized === "") return 0;
   const at = padded.indexOf(normalized);
   return at > 0 && padded[at - 1] === " " && padded[at + normalized.length] === " " ? 1 : 0;
+}
+
+/**
+ * The `k`th smallest of `xs` (0-based), what `xs.sort()[k]` is, in linear time on average
+ * (Hoare's selection); reorders `xs`.
+ */
+function nthSmallest(xs: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = xs.length - 1;
+  while (lo < hi) {
+    const pivot = xs[(lo + hi) >>> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (xs[i]! < pivot) i++;
+      while (xs[j]! > pivot) j--;
+      if (i <= j) {
+        const t = xs[i]!;
+        xs[i] = xs[j]!;
+        xs[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return xs[k]!;
+  }
+  return xs[k]!;
 }
 
 interface Detail {

@@ -9,7 +9,7 @@
 import type { Embedder } from "../embedding/embedder.ts";
 import type { EntityRecord } from "../index/entity_text.ts";
 import { stem, STOP_WORDS, words } from "../text/text_terms.ts";
-import { collapseKeys } from "./collapse.ts";
+import { scopeCollapseKeys } from "./collapse.ts";
 
 /** Words of one entity, as ranking matches them. */
 interface EntityWords {
@@ -44,7 +44,12 @@ export interface ScopeIndex {
   /** Entities by the first stemmed word of an indexed value, or by a short code as written. */
   valuePostings: Map<string, number[]>;
   /** Collapse key of each entity: the field it shows (`model#source.field`), shared by join and extend copies. */
-  canonical: string[];
+  canonical: ReadonlyMap<EntityRecord, string>;
+  /**
+   * Entities (positions) by name, with the name lowercase and whether it is an identifier one could
+   * write: a name written in the question is looked for once per distinct name, not once per entity.
+   */
+  names: Array<{ written: string; identifier: boolean; at: number[] }>;
 }
 
 const wordsCache = new WeakMap<EntityRecord, EntityWords>();
@@ -120,6 +125,13 @@ export function prepareScope(
     const vectors = embedder ? await wordVectors(embedder, [...plain]) : new Map<string, Float32Array>();
     const postings = new Map<string, number[]>();
     const valuePostings = new Map<string, number[]>();
+    const byName = new Map<string, { written: string; identifier: boolean; at: number[] }>();
+    list.forEach((w, i) => {
+      const name = entities[i]!.name;
+      const known = byName.get(name);
+      if (known) known.at.push(i);
+      else byName.set(name, { written: w.written, identifier: w.identifier, at: [i] });
+    });
     const post = (map: Map<string, number[]>, key: string, i: number) => {
       const entries = map.get(key);
       if (!entries) map.set(key, [i]);
@@ -137,7 +149,8 @@ export function prepareScope(
       words: list,
       df,
       vocab: [...vectors].map(([word, vector]) => ({ word, stem: stem(word), vector })),
-      canonical: collapseKeys(entities),
+      canonical: scopeCollapseKeys(entities),
+      names: [...byName.values()],
     };
   })();
   byModel.set(model, promise);
