@@ -8,7 +8,9 @@
  * and would now fall inside the first query's `QUERY_TIMEOUT_MS`. So the
  * service compiles one small model and prepares queries on it at start,
  * before it answers requests: the same code, on a real (sandboxed, empty)
- * package folder, with nothing kept.
+ * package folder, with nothing kept. Each step gives the event loop a turn
+ * first (`setImmediate`), so requests that arrive meanwhile (`/health` during
+ * a start) wait for one step, not for the whole warm-up.
  * @module
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -40,6 +42,11 @@ const QUERIES = [
 ];
 
 let warmed: Promise<void> | undefined;
+
+/** Lets pending I/O (requests) run before the next synchronous stretch of Malloy work. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 let warming = false;
 
 /** Whether the warm-up has started and not ended yet (readiness answers `starting` meanwhile). */
@@ -54,6 +61,7 @@ export function malloyWarming(): boolean {
 export function warmMalloy(): Promise<void> {
   warmed ??= (async () => {
     warming = true;
+    await turn();
     const dir = await mkdtemp(join(tmpdir(), "malloy-warmup-"));
     try {
       const files = new Map([["warmup.malloy", new TextEncoder().encode(MODEL)]]);
@@ -61,9 +69,12 @@ export function warmMalloy(): Promise<void> {
       const model = await pkg.runtime.loadModel(pkg.urlOf("warmup.malloy")).getModel();
       const loaded = pkg.runtime._loadModelFromModelDef(model._modelDef);
       for (const query of QUERIES) {
+        await turn();
         await loaded.loadQuery(query).getPreparedResult();
+        await turn();
         await loaded.loadRestrictedQuery(query).getPreparedResult().catch(() => undefined);
       }
+      await turn();
       await loaded.loadQueryByName("top").getPreparedResult();
     } catch {
       // a warm-up that fails only leaves the first query slower
