@@ -6,9 +6,10 @@
  * `BENCH_LARGE_SOURCES` (300) sources, waits for their runs, and prints:
  * start time to `/health` (first start and warm restart), resident memory
  * idle after start, after all runs and after `BENCH_IDLE_S` (60) s idle, run
- * time per package and of the large model, `get_context` p50/p95 in
- * environment scope (MCP, API key), and query latency on a package idle
- * since its run (cold) and on one in use.
+ * time per package (published back to back, so runs share the host) and of
+ * the large model, `get_context` p50/p95 in environment scope (MCP, API key),
+ * query latency on a package idle since its run (cold) and on one in use, and
+ * last the run time of a package published alone (nothing else running).
  *
  * Run: `bun test/bench/scale.ts` (or `bun run bench scale`); smaller:
  * `BENCH_PACKAGES=5 BENCH_LARGE_SOURCES=0 BENCH_IDLE_S=20 bun test/bench/scale.ts`.
@@ -200,6 +201,11 @@ console.log(`get_context (environment scope, ${PACKAGES} packages${LARGE_SOURCES
 console.log(`RSS after the get_context calls: ${await rssMiB(pid)} MiB`);
 await Bun.sleep(20_000);
 console.log(`RSS 20 s later: ${await rssMiB(pid)} MiB`);
+
+// The issue's own measure of a run: one package published while nothing else runs, waited for (three times).
+const solo: number[] = [];
+for (let i = 0; i < 3; i++) solo.push(seconds(await waitRun(`solo${i}`, await publish(`solo${i}`, zip))));
+console.log(`one package published alone and waited for (3 packages): run time p50 ${pct(solo, 50).toFixed(1)} s, max ${pct(solo, 100).toFixed(1)} s`);
 
 await client.close();
 await main.stop();
