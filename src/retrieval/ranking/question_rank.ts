@@ -140,10 +140,19 @@ export async function rankQuestionEntities(
   // Entities that can match a word or a value of the question (the others score on meaning alone).
   const wordable = new Uint8Array(n);
   const valuable = new Uint8Array(n);
-  for (const t of terms.stems) {
-    for (const i of scope.postings.get(t.stem) ?? []) wordable[i] = 1;
-    for (const u of t.neighbours.keys()) for (const i of scope.postings.get(u) ?? []) wordable[i] = 1;
-  }
+  // Which of the question's stems (bit k: stem k, for up to 32) can credit entity i: the stem or one of its
+  // neighbours is among its words (postings hold name, doc, related and context words, all that credits);
+  // the lexical loop skips the others, whose credit is 0.
+  const stemBits = terms.stems.length <= 32 ? new Uint32Array(n) : null;
+  terms.stems.forEach((t, k) => {
+    const mark = (i: number) => {
+      wordable[i] = 1;
+      if (stemBits) stemBits[i] = stemBits[i]! | (1 << k);
+    };
+    for (const i of scope.postings.get(t.stem) ?? []) mark(i);
+    for (const u of t.neighbours.keys()) for (const i of scope.postings.get(u) ?? []) mark(i);
+  });
+  const stems = terms.stems;
   for (const token of new Set([...terms.normalized.split(" "), ...question.split(/[^\p{L}\p{N}]+/u)])) {
     for (const i of scope.valuePostings.get(token) ?? []) valuable[i] = 1;
   }
@@ -169,7 +178,10 @@ export async function rankQuestionEntities(
     let got = 0;
     let touchedName = 0;
     if (!offLexical && totalWeight > 0 && wordable[i]) {
-      for (const t of terms.stems) {
+      const bits = stemBits ? stemBits[i]! : 0xffffffff;
+      for (let k = 0; k < stems.length; k++) {
+        if (stemBits && ((bits >>> k) & 1) === 0) continue;
+        const t = stems[k]!;
         let credit = 0;
         let via = "";
         let nameWord = "";
