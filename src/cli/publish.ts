@@ -183,7 +183,8 @@ export async function publishCommand(args: Args): Promise<number> {
     if (error.code === "CONFLICT") error.message += `; bump "version" in publisher.json or pass --version`;
     throw error;
   }
-  const published = await response.json() as { runId?: string; models?: string[]; failedNotebooks?: unknown[] };
+  const published = await response.json() as { runId?: string; models?: string[]; failedNotebooks?: unknown[]; accessWarnings?: { message: string }[] };
+  const warnings = (published.accessWarnings ?? []).map((w) => w.message);
   line.done(bar("upload", form.body.length, form.body.length, `${label}  ${size(zip.length)} zip, ${files.size} files, md5 ${md5.slice(0, 8)}`));
 
   let run: RunState | undefined;
@@ -209,10 +210,12 @@ export async function publishCommand(args: Args): Promise<number> {
     events: `${api}/events`,
   };
   if (json) {
-    outJson({ organization: org, environment: env, package: name, version, md5, models, runId: published.runId ?? null, run: run ?? null, urls });
+    outJson({ organization: org, environment: env, package: name, version, md5, models, runId: published.runId ?? null, run: run ?? null, urls, accessWarnings: warnings });
   } else {
     out(`Published ${name} ${version} to ${org}/${env} (${models.length} model${models.length === 1 ? "" : "s"}: ${models.join(", ")})`);
     if (run) out(`Run ${published.runId}: ${run.state}${run.error ? `: ${run.error}` : ""}`);
+    // gates any caller can open (a given no attribute fills): published, and said where the modeler looks
+    for (const warning of warnings) process.stderr.write(`warning: ${warning}\n`);
     out("");
     out(`  Query   POST ${urls.query}`);
     out(`          body {"query": "run: <source> -> <view>"}`);

@@ -219,6 +219,26 @@ describe("malloy-platform CLI", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  test("a gate over a given no attribute fills: published, with a warning on stderr naming it, and in --json", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "cli-gate-"));
+    await mkdir(join(dir, "data"), { recursive: true });
+    await writeFile(join(dir, "publisher.json"), JSON.stringify({ name: "tiers", version: "1.0.0" }));
+    await writeFile(join(dir, "data", "orders.csv"), "id,region\n1,EU\n2,US\n");
+    await writeFile(join(dir, "tiers.malloy"), `##! experimental.givens
+given: TIER :: string is ''
+#(authorize) "$TIER = 'gold'"
+source: gated is duckdb.table('data/orders.csv')
+`);
+    const r = await cli(["publish", dir, "--no-wait"]);
+    expect([r.code, r.stdout]).toEqual([0, expect.stringContaining("Published tiers 1.0.0")]);
+    expect(r.stderr).toContain("warning: tiers.malloy: source 'gated': its #(authorize) gate reads $TIER");
+    expect(r.stderr).toContain("PUT /organizations/{org}/attributes/TIER");
+    const json = await cli(["publish", dir, "--version", "1.0.1", "--no-wait", "--json"]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).accessWarnings).toEqual([expect.stringContaining("$TIER")]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
   test("query: a table of rows, JSON for scripts, a compile error at its line exits 1", async () => {
     const r = await cli(["query", "storefront", "storefront.malloy", "run: order_items -> { group_by: status; aggregate: order_count; order_by: status }"]);
     expect(r.code).toBe(0);
