@@ -1,19 +1,5 @@
-/**
- * Where `get_context`'s time goes at scale, stage by stage: the versions
- * in scope and their access (SQL), the entity records (cache), the prepared
- * scope, the ranking, the answer's shape and the index state, each timed
- * apart over warm searches in environment scope of `BENCH_PACKAGES` (48)
- * packages of about 1,000 synthetic entities (retrieval_latency.ts's).
- *
- * Run: `bun test/bench/context_stages.ts` (`BENCH_PACKAGES=10` for a
- * smaller scope; TEST_DATABASE_URL for a server database).
- * @module
- */
-import type { ModelMetadata } from "../../src/engine/compile/metadata.ts";
+
 import type { Principal } from "../../src/access/principal.ts";
-import { insertModelMetadata } from "../../src/models/store.ts";
-import { indexVersion } from "../../src/retrieval/index/indexer.ts";
-import type { IndexedValue } from "../../src/retrieval/index/indexed_values.ts";
 import { createContextSearcher } from "../../src/retrieval/search.ts";
 import { scopedEntities, scopedVersions } from "../../src/retrieval/index/scoped_entities.ts";
 import { prepareScope } from "../../src/retrieval/ranking/scope_index.ts";
@@ -22,11 +8,10 @@ import { buildContextResult } from "../../src/retrieval/answer/context_result.ts
 import { scopeIndexState } from "../../src/retrieval/index/index_state.ts";
 import { getEmbedder } from "../../src/retrieval/embedding/embedder.ts";
 import type { StoredEntity } from "../../src/retrieval/index/entity_cache.ts";
+import { storeIndexedVersion, syntheticModel } from "./lib_stored_versions.ts";
 import { startTestService } from "../helpers/service.ts";
-import { dim, msr, source, view } from "./retrieval_packages.ts";
 
 const PACKAGES = Number(process.env.BENCH_PACKAGES ?? 48);
-const PER_PACKAGE = 1_000;
 
 const s = await startTestService({ INDEX_ON_PUBLISH: "false" });
 const sql = s.service.db.sql;
@@ -39,52 +24,14 @@ const envId = env!.id as string;
 await sql`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role) VALUES ('environment', ${envId}, 'user', ${analyst!.id as string}, 'viewer')`;
 const principal: Principal = { kind: "user", userId: analyst!.id as string, userName: "analyst", systemAdmin: false };
 
-const SUBJECTS = ["order", "shipment", "customer", "product", "flight", "airport", "employee", "invoice", "payment", "ticket", "session", "campaign", "store", "supplier", "contract", "claim", "visit", "account", "device", "subscription"];
-const ATTRIBUTES = ["id", "dt", "status", "type", "amt", "qty", "region", "country", "city", "category", "channel", "owner", "cost", "price", "score", "duration_mins", "created_at", "updated_at", "name", "code", "segment", "tier", "source", "weight_kg", "discount_pct"];
-const MEASURES = ["count", "total_amt", "avg_amt", "avg_duration", "pct_late", "revenue", "margin", "max_score", "distinct_owners", "cancel_rate"];
-const STATUS_VALUES = ["open", "closed", "pending", "cancelled", "shipped", "delivered", "returned", "on hold"];
-
-function syntheticModel(seed: number): { model: ModelMetadata; values: Record<string, string[]> } {
-  const sources = [];
-  const values: Record<string, string[]> = {};
-  let n = 0;
-  for (let i = 0; n < PER_PACKAGE; i++) {
-    const subject = SUBJECTS[(i + seed) % SUBJECTS.length]!;
-    const name = `${subject}_${seed}_${i}`;
-    const fields = [
-      ...ATTRIBUTES.map((a) => dim(`${subject}_${a}`, a.endsWith("dt") || a.endsWith("_at") ? "date" : "string", `The ${a.replace(/_/g, " ")} of the ${subject}`, a === "status")),
-      ...MEASURES.map((m) => msr(`${subject}_${m}`, `${m.replace(/_/g, " ")} over ${subject}s`)),
-      view(`${subject}_overview`, `Summary of ${subject}s`),
-      view(`${subject}_by_month`),
-    ];
-    sources.push(source(name, `Synthetic ${subject} data`, fields));
-    values[`${name}.${subject}_status`] = STATUS_VALUES;
-    n += fields.length + 1;
-  }
-  return { model: { modelPath: `synthetic_${seed}.malloy`, sources, queries: [] }, values };
-}
-
-async function store(name: string, seed: number): Promise<void> {
-  const { model, values } = syntheticModel(seed);
-  const sha = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(name))), (b) => b.toString(16).padStart(2, "0")).join("");
-  const version = await sql.begin(async (tx) => {
-    const [pkg] = await tx`INSERT INTO packages (env_id, name) VALUES (${envId}, ${name}) RETURNING id`;
-    await tx`INSERT INTO package_blobs (sha256, size, chunks) VALUES (${sha}, 0, 0) ON CONFLICT DO NOTHING`;
-    const [v] = await tx`INSERT INTO package_versions (package_id, version_id, blob_sha256) VALUES (${pkg!.id as string}, '1.0.0', ${sha}) RETURNING id`;
-    await tx`UPDATE packages SET latest_version = ${v!.id as string} WHERE id = ${pkg!.id as string}`;
-    await insertModelMetadata(tx, { version: v!.id as string, packageId: pkg!.id as string, envId }, [model]);
-    return v!.id as string;
-  });
-  const given = new Map<string, IndexedValue[]>();
-  for (const [key, list] of Object.entries(values)) given.set(`${model.modelPath}#${key}`, list.map((value, i) => ({ value, count: list.length - i })));
-  await indexVersion(s.service.ctx, version, { values: given });
-}
-
 const QUESTIONS = ["total of returned orders by region", "how many shipments per channel", "customers by status", "invoice amount per month", "open tickets in the north",
   "average order amount by region", "employee count by city", "subscription churn", "flights by airport code", "product category margin"];
 
 const t0 = performance.now();
-for (let p = 0; p < PACKAGES; p++) await store(`pkg${p}`, p);
+for (let p = 0; p < PACKAGES; p++) {
+  const { model, values } = syntheticModel(p);
+  await storeIndexedVersion(s.service.ctx, { envId, name: `pkg${p}`, models: [model], values });
+}
 const [count] = await sql`SELECT count(*)::int AS n FROM model_entities`;
 console.log(`stored ${PACKAGES} packages, ${count!.n} entities in ${((performance.now() - t0) / 1000).toFixed(0)} s; load average ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}`);
 

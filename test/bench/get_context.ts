@@ -13,14 +13,12 @@
  */
 import type { ModelMetadata } from "../../src/engine/compile/metadata.ts";
 import type { Principal } from "../../src/access/principal.ts";
-import { insertModelMetadata } from "../../src/models/store.ts";
-import { indexVersion } from "../../src/retrieval/index/indexer.ts";
-import type { IndexedValue } from "../../src/retrieval/index/indexed_values.ts";
 import { mergeRankings } from "../../src/retrieval/ranking/rank.ts";
 import { createContextSearcher, rankQuestion } from "../../src/retrieval/search.ts";
 import type { StoredEntity } from "../../src/retrieval/index/scoped_entities.ts";
 import { contentStems, expandAbbreviations, splitName, stem } from "../../src/retrieval/text/text_terms.ts";
 import { splitPhrasesLocally } from "../../src/retrieval/text/phrases.ts";
+import { storeIndexedVersion } from "./lib_stored_versions.ts";
 import { startTestService } from "../helpers/service.ts";
 import { BENCH_PACKAGES, dim, msr, source, view } from "./retrieval_packages.ts";
 import { HELD_OUT_QUESTIONS, QUESTIONS, type BenchQuestion } from "./retrieval_questions.ts";
@@ -38,23 +36,10 @@ const [analyst] = await sql`SELECT id FROM users WHERE user_name = 'analyst'`;
 await sql`INSERT INTO grants (resource_kind, resource_id, principal_kind, principal_id, role) VALUES ('environment', ${envId}, 'user', ${analyst!.id as string}, 'viewer')`;
 const principal: Principal = { kind: "user", userId: analyst!.id as string, userName: "analyst", systemAdmin: false };
 
-/** Stores a package version as a publish does, then indexes it. */
+/** Stores and indexes a package version (lib_stored_versions.ts), saying how long the indexing took. */
 async function store(name: string, models: ModelMetadata[], values: Record<string, string[]>): Promise<void> {
-  const sha = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(name))), (b) => b.toString(16).padStart(2, "0")).join("");
-  const version = await sql.begin(async (tx) => {
-    const [pkg] = await tx`INSERT INTO packages (env_id, name) VALUES (${envId}, ${name}) RETURNING id`;
-    await tx`INSERT INTO package_blobs (sha256, size, chunks) VALUES (${sha}, 0, 0) ON CONFLICT DO NOTHING`;
-    const [v] = await tx`INSERT INTO package_versions (package_id, version_id, blob_sha256) VALUES (${pkg!.id as string}, '1.0.0', ${sha}) RETURNING id`;
-    await tx`UPDATE packages SET latest_version = ${v!.id as string} WHERE id = ${pkg!.id as string}`;
-    await insertModelMetadata(tx, { version: v!.id as string, packageId: pkg!.id as string, envId }, models);
-    return v!.id as string;
-  });
-  const given = new Map<string, IndexedValue[]>();
-  for (const m of models) {
-    for (const [key, list] of Object.entries(values)) given.set(`${m.modelPath}#${key}`, list.map((value, i) => ({ value, count: list.length - i })));
-  }
   const t0 = performance.now();
-  const report = await indexVersion(ctx, version, { values: given });
+  const report = await storeIndexedVersion(ctx, { envId, name, models, values });
   console.log(`indexed ${name}: ${report.entities} entities, ${report.embedded} embedded in ${(performance.now() - t0).toFixed(0)} ms`);
 }
 
