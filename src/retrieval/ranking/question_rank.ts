@@ -138,19 +138,15 @@ export async function rankQuestionEntities(
   const bare = !off.has("kinds") && raw.length <= W.bareWords && !cues.measure && !cues.grouping && !cues.time && !cues.listing;
   const padded = ` ${terms.normalized} `;
   // Entities that can match a word or a value of the question (the others score on meaning alone).
-  const wordable = new Uint8Array(n);
   const valuable = new Uint8Array(n);
-  // Which of the question's stems (bit k: stem k, for up to 32) can credit entity i: the stem or one of its
-  // neighbours is among its words (postings hold name, doc, related and context words, all that credits);
-  // the lexical loop skips the others, whose credit is 0.
-  const stemBits = terms.stems.length <= 32 ? new Uint32Array(n) : null;
+  // Which of the question's stems can credit entity i (0: none, it scores on meaning alone): bit k for stem k when
+  // the stem or one of its neighbours is among its words (postings hold name, doc, related and context words, all
+  // that credits); the lexical loop skips the others, whose credit is 0. A stem past the 32nd sets every bit.
+  const stemBits = new Uint32Array(n);
   terms.stems.forEach((t, k) => {
-    const mark = (i: number) => {
-      wordable[i] = 1;
-      if (stemBits) stemBits[i] = stemBits[i]! | (1 << k);
-    };
-    for (const i of scope.postings.get(t.stem) ?? []) mark(i);
-    for (const u of t.neighbours.keys()) for (const i of scope.postings.get(u) ?? []) mark(i);
+    const bit = k < 32 ? 1 << k : -1;
+    for (const i of scope.postings.get(t.stem) ?? []) stemBits[i] = stemBits[i]! | bit;
+    for (const u of t.neighbours.keys()) for (const i of scope.postings.get(u) ?? []) stemBits[i] = stemBits[i]! | bit;
   });
   const stems = terms.stems;
   for (const token of new Set([...terms.normalized.split(" "), ...question.split(/[^\p{L}\p{N}]+/u)])) {
@@ -177,10 +173,10 @@ export async function rankQuestionEntities(
     // Lexical: IDF-weighted share of question words met in the name, doc, synonyms or neighbours.
     let got = 0;
     let touchedName = 0;
-    if (!offLexical && totalWeight > 0 && wordable[i]) {
-      const bits = stemBits ? stemBits[i]! : 0xffffffff;
+    const bits = stemBits[i]!;
+    if (!offLexical && totalWeight > 0 && bits !== 0) {
       for (let k = 0; k < stems.length; k++) {
-        if (stemBits && ((bits >>> k) & 1) === 0) continue;
+        if (k < 32 && ((bits >>> k) & 1) === 0) continue;
         const t = stems[k]!;
         let credit = 0;
         let via = "";
