@@ -23,10 +23,10 @@
  */
 import type { EntityRecord } from "../index/entity_text.ts";
 import type { EntityMatch } from "../ranking/types.ts";
-import { containsWord, contentStems } from "../text/text_terms.ts";
+import { containsWord, contentStems, splitName } from "../text/text_terms.ts";
 import { malloyName, malloySourceName } from "./malloy_notes.ts";
 import { type Grain, type QuestionRoles, questionRoles } from "./question_roles.ts";
-import { nameWords, shapeView, viewGrain } from "./shape_views.ts";
+import { shapeView, viewGrain } from "./shape_views.ts";
 import { COUNT_NAME, COUNT_WORDS, CODE_LIST_FIELDS, DIMENSION_KINDS, labelOf, listingFields, nameValue, role, selectItem, shaped, VIEW_LEXICAL } from "./field_listing.ts";
 
 
@@ -123,7 +123,7 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   const namedView = chooseView(matches, roles, filters.length > 0);
   const shapedView = shapeView(question, roles, matches, all, asked);
   // A question naming a grain ("busiest times of day") runs the view at that grain before a named view without one.
-  const view = namedView && !(roles.grain && shapedView && viewGrain(nameWords(shapedView.name)) === roles.grain && viewGrain(nameWords(namedView.name)) === undefined) ? namedView : (shapedView ?? namedView);
+  const view = namedView && !(roles.grain && shapedView && viewGrain(splitName(shapedView.name)) === roles.grain && viewGrain(splitName(namedView.name)) === undefined) ? namedView : (shapedView ?? namedView);
   if (view) {
     const refine = [...(filters.length > 0 ? [`where: ${filters.map((f) => f.text).join(", ")}`] : []), ...(roles.limit ? [`limit: ${roles.limit}`] : [])];
     return `run: ${src} -> ${malloyName(view.name)}${refine.length > 0 ? ` + { ${refine.join("; ")} }` : ""}`;

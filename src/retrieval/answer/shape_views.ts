@@ -13,7 +13,7 @@
  */
 import type { EntityRecord } from "../index/entity_text.ts";
 import type { EntityMatch } from "../ranking/types.ts";
-import { stem } from "../text/text_terms.ts";
+import { splitName, stem } from "../text/text_terms.ts";
 import type { Grain, QuestionRoles } from "./question_roles.ts";
 
 /** Name words of a view that lists the top or the bottom of something. */
@@ -37,11 +37,6 @@ const GRAIN_NAMES: Readonly<Record<string, Grain>> = {
 
 /** Question words that ask for change over time at no particular grain: any time view answers. */
 const OVER_TIME = /\b(over time|trends?|over the (years|months)|growth|history|historical|since \d{4}|seasonality|seasonal)\b/i;
-
-/** Words of a view's name: split at underscores and case changes, lower-cased. */
-export function nameWords(name: string): string[] {
-  return name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== "");
-}
 
 /** The grain a view's name gives, when it is a time series (`by_month`, `per_year`, `daily_rides`). */
 export function viewGrain(words: readonly string[]): Grain | undefined {
@@ -76,7 +71,7 @@ export function shapeView(question: string, roles: QuestionRoles, matches: reado
   const fitting: EntityRecord[] = [];
   for (const view of fields) {
     if (view.kind !== "view" || view.name.includes(".")) continue;
-    const words = nameWords(view.name);
+    const words = splitName(view.name);
     const grain = viewGrain(words);
     const ranked = words.some(ranks);
     // The view's shape is the question's: an order asks for a ranked list; a grain for a series at that grain (any grain "over time").
