@@ -7,7 +7,8 @@
  * counted or averaged, a measure ahead of an equally named field gives way
  * to it, a value of a code list runs on the source joining it, an
  * identifier shows the name it points to, a view only a word vector matched
- * does not run for a field question, a view named for the asked shape
+ * does not run for a field question, a joined source's field shows through
+ * the join on the source the answer leads with, a view named for the asked shape
  * ("top_genres" for "most popular genres") runs as it is, and "how many"
  * picks the count measure covering the question's words. Every query runs on DuckDB.
  */
@@ -140,6 +141,14 @@ describe("the first next step of a question that names a field", () => {
     // No shape asked: the field, not a view.
     const field = await firstStep("title of a track", [match("tracks.title", 0.8, 0.6), match("tracks.bytes", 0.4)]);
     expect(field).toContain("select: title");
+  });
+
+  test("a field of a joined source ranked near the source's own shows through the join", async () => {
+    // "genre of each track": the tracks source is the answer's first; genres.name reaches it as tracks.genres.name.
+    const genre = match("genres.name", 0.8, 0.4, { alsoIn: ["tracks.genres.name"] });
+    const query = await firstStep("genre of each track", [match("tracks.title", 0.85, 0.3), genre, match("tracks.released_at", 0.5)]);
+    expect(query).toMatch(/^run: tracks -> \{/);
+    expect(query).toContain("genres.name");
   });
 
   test("a yes/no field filters only when the question writes all its own words", async () => {

@@ -18,6 +18,7 @@ import { contentStems, splitName } from "../text/text_terms.ts";
 import { malloyName, malloyNotes, malloySourceName } from "./malloy_notes.ts";
 import { scopeCollapseKeys } from "../ranking/collapse.ts";
 import { groupKey, type ScopeParts, scopeParts } from "./scope_parts.ts";
+import { sourceMatches } from "./joined_matches.ts";
 import type { QuestionMatch } from "../ranking/question_rank.ts";
 import type { EntityMatch, RankedPhrase } from "../ranking/types.ts";
 
@@ -222,7 +223,7 @@ export function buildContextResult(ranked: readonly RankedPhrase[], options: Con
     sources,
     ...(close.length > 0 ? { close_sources: close } : {}),
     next_steps: nextSteps(ordered, options.question ?? ranked[0]?.phrase ?? "", { fields: scopeFields, sources: scopeSources },
-      ranked.flatMap((r) => r.matches).filter((m) => m.entity.kind === "measure" && m.lexical >= NAMED_LEXICAL)),
+      ranked.flatMap((r) => r.matches)),
     malloy_documentation: options.documentation ?? malloyNotes({
       time: shown.some((m) => m.entity.dataType === "date" || m.entity.dataType === "timestamp"),
       values: shown.some((m) => m.matchedValue !== undefined || (m.entity.values?.length ?? 0) > 0),
@@ -337,7 +338,8 @@ function toContextEntity(match: EntityMatch): ContextEntity {
   };
 }
 
-function nextSteps(groups: SourceGroup[], question: string, scope: ScopeParts, named: readonly EntityMatch[]): string[] {
+function nextSteps(groups: SourceGroup[], question: string, scope: ScopeParts, all: readonly EntityMatch[]): string[] {
+  const named = all.filter((m) => m.entity.kind === "measure" && m.lexical >= NAMED_LEXICAL);
   if (groups.length === 0) {
     return [
       "No entity matched the question. Widen the search by dropping arguments from the right (source_name, then model_uri, then package_name), or rephrase with the words the model uses.",
@@ -348,7 +350,7 @@ function nextSteps(groups: SourceGroup[], question: string, scope: ScopeParts, n
     const group = groups.find((g) => g.key === key);
     return {
       sourceName,
-      matches: group ? group.phrases.flatMap((p) => p.matches).sort((a, b) => b.score - a.score) : [],
+      matches: sourceMatches(key, sourceName, group ? group.phrases.flatMap((p) => p.matches) : [], all, scope.fields.get(key)),
       fields: scope.fields.get(key) ?? group?.phrases.flatMap((p) => p.matches.map((m) => m.entity)) ?? [],
       nameTerms: scope.sources.get(key)?.lexicalTerms.name ?? contentStems(splitName(sourceName).join(" ")),
     };

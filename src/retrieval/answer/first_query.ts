@@ -217,7 +217,8 @@ function chooseFilters(matches: readonly EntityMatch[], question = "", sourceWor
     const written = (m.entity.values ?? []).filter((v) => v.trim().length > 1 && containsWord(text, v.toLowerCase().replace(/[.]+$/, "")));
     if (written.length > 1 && new Set(written.map((v) => v.toLowerCase())).size > 1 && !written.some((v) => written.some((w) => w !== v && w.toLowerCase().includes(v.toLowerCase())))) continue;
     const value = nameValue(m) ? written.filter((v) => v !== m.matchedValue).sort((a, b) => b.length - a.length)[0] : m.matchedValue;
-    if (value === undefined) continue;
+    // One filter per written value: the same value of a joined field ("Venezuela" as ShipCountry and Customers.Country) is the best field's.
+    if (value === undefined || out.some((f) => f.match.matchedValue?.toLowerCase() === value.toLowerCase())) continue;
     out.push({ entity: m.entity, match: m, text: `${malloyName(m.entity.name)} = ${quote(value)}` });
   }
   // A yes/no field among the best three that the question's words name keeps its true rows ("drinks on the menu": where: is_drink_item).
