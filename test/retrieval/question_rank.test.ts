@@ -108,3 +108,20 @@ describe("question ranking reads labels", () => {
     expect(found.map((m) => m.matchReason).join(" ")).not.toMatch(/'revenu'|'categori'/);
   });
 });
+
+describe("indexed values written in the question", () => {
+  test("a value after 'a', 'an', 'each' or 'per' names any member, not the rows holding it", async () => {
+    const embedder = await getEmbedder();
+    const entities = entitiesFromMetadata({
+      modelPath: "models/league.malloy",
+      sources: [source("people", undefined, [dim("category", "string"), dim("salary", "number")])],
+      queries: [],
+    }, {}, { values: { "people.category": ["Player", "Umpire", "Manager"] } });
+    const vectors = embedder ? await embedEntities(embedder, entities) : [];
+    const scope = await prepareScope(entities, embedder, (e) => vectors[entities.indexOf(e)]);
+    const valueOf = async (question: string) => (await rankQuestionEntities(question, scope, embedder)).find((m) => m.entity.name === "category")?.matchedValue;
+    for (const question of ["salary of a player", "salary of each player", "salary per player", "salary of an umpire"]) expect(await valueOf(question)).toBeUndefined();
+    expect(await valueOf("salary of the player")).toBe("Player");
+    expect(await valueOf("umpire salaries")).toBe("Umpire");
+  });
+});

@@ -319,13 +319,21 @@ function quoteList(items: string[]): string {
 }
 
 
-/** Score of an indexed value written in the question: short codes as a word, case kept; others by stemmed words. */
+/**
+ * Score of an indexed value written in the question: short codes as a word, case kept; others by stemmed words.
+ * A value written after an indefinite word ("salary of a player", "price of each item") names any member,
+ * not the rows holding that value: no match.
+ */
 function valueMatch(text: string, padded: string, v: string, normalized: string): number {
   if (v.length <= 3) return containsWord(text, v) ? 0.9 : 0;
   if (normalized === "") return 0;
   const at = padded.indexOf(normalized);
-  return at > 0 && padded[at - 1] === " " && padded[at + normalized.length] === " " ? 1 : 0;
+  if (!(at > 0 && padded[at - 1] === " " && padded[at + normalized.length] === " ")) return 0;
+  return INDEFINITE.has(padded.slice(padded.lastIndexOf(" ", at - 2) + 1, at - 1)) ? 0 : 1;
 }
+
+/** Words before a value that make it any member of its kind rather than that value. */
+const INDEFINITE: ReadonlySet<string> = new Set(["a", "an", "each", "every", "per", "any"]);
 
 /**
  * The `k`th smallest of `xs` (0-based), what `xs.sort()[k]` is, in linear time on average
