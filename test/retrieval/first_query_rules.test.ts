@@ -40,6 +40,7 @@ source: tracks is duckdb.sql("""
   measure: track_count is count()
   measure: explicit_track_count is count() { where: is_explicit }
   measure: total_bytes is bytes.sum()
+  measure: entry_count is count()
   view: by_genre is { group_by: genres.name; aggregate: track_count }
   view: top_genres is { group_by: genres.name; aggregate: track_count; order_by: track_count desc; limit: 5 }
   view: releases_by_month is { group_by: release_month is released_at.month; aggregate: track_count }
@@ -161,6 +162,15 @@ describe("the first next step of a count or a value", () => {
   test("'how many' picks the count measure covering the question with the fewest other words", async () => {
     const query = await firstStep("how many tracks", [match("tracks.explicit_track_count", 0.91, 0.6), match("tracks.track_count", 0.9, 0.7)]);
     expect(query).toContain("aggregate: track_count");
+  });
+
+  test("a count measure the question names neither by its words nor by its source gives way to the best-ranked measure", async () => {
+    // "how many kilobytes were stored": the best measure is total_bytes; track_count counts tracks, which the question never names.
+    const kilobytes = await firstStep("how many kilobytes were stored", [match("tracks.total_bytes", 0.6), match("tracks.track_count", 0.5)]);
+    expect(kilobytes).toContain("aggregate: total_bytes");
+    // "how many tracks were released": the question names the counted source (entry_count counts tracks).
+    const tracks = await firstStep("how many tracks were released", [match("tracks.total_bytes", 0.6), match("tracks.entry_count", 0.5)]);
+    expect(tracks).toContain("aggregate: entry_count");
   });
 
   test("a value of a code list runs on the source that joins it, counting its rows", async () => {

@@ -335,7 +335,10 @@ function chooseAggregate(roles: QuestionRoles, matches: readonly EntityMatch[], 
     const extra = (m: EntityMatch) => m.entity.lexicalTerms.name.filter((w) => !asked.has(w) && !COUNT_WORDS.has(w)).length;
     const counted = measures.filter((m) => COUNT_NAME.test(m.entity.name.split(".").at(-1)!))
       .map((m, i) => ({ m, i })).sort((a, b) => covered(b.m) - covered(a.m) || extra(a.m) - extra(b.m) || a.i - b.i)[0]?.m;
-    if (counted && covered(counted) >= covered(measures[0])) return { kind: "measure", entity: counted.entity };
+    // A count measure none of whose words the question uses, on a source it does not name either, gives way to the
+    // best-ranked measure ("how many miles did the fleet cover": total_distance, not flight_count).
+    const countsNamed = (m: EntityMatch) => covered(m) > 0 || m === measures[0] || contentStems(splitName(m.entity.sourceName).join(" "), { expand: true }).some((w) => asked.has(w));
+    if (counted && covered(counted) >= covered(measures[0]) && countsNamed(counted)) return { kind: "measure", entity: counted.entity };
     if (!measures[0] && !amounts[0]) {
       const own = all.filter((e) => e.kind === "measure" && !e.name.includes(".") && COUNT_NAME.test(e.name));
       return own.length === 1 ? { kind: "measure", entity: own[0]! } : { kind: "count" };
