@@ -51,6 +51,8 @@ import { HELDOUT8_PACKAGES } from "./heldout8_packages.ts";
 import { HELDOUT8_QUESTIONS } from "./heldout8_questions.ts";
 import { HELDOUT9_PACKAGES } from "./heldout9_packages.ts";
 import { HELDOUT9_QUESTIONS } from "./heldout9_questions.ts";
+import { HELDOUT10_PACKAGES } from "./heldout10_packages.ts";
+import { HELDOUT10_QUESTIONS } from "./heldout10_questions.ts";
 import { EVAL_PACKAGES } from "./packages.ts";
 import { EVAL_QUESTIONS, type EvalQuestion, half } from "./questions.ts";
 import { type Column, type Filter, type QueryFacts, queryFacts } from "./query_facts.ts";
@@ -66,6 +68,7 @@ import { HELDOUT6 } from "./shapes/heldout6.ts";
 import { HELDOUT7 } from "./shapes/heldout7.ts";
 import { HELDOUT8 } from "./shapes/heldout8.ts";
 import { HELDOUT9 } from "./shapes/heldout9.ts";
+import { HELDOUT10 } from "./shapes/heldout10.ts";
 
 /** Shape sets: each the questions it covers and its lines. */
 export const SHAPE_SETS: Array<{ name: string; questions: EvalQuestion[]; packages: EvalPackage[]; shapes: Map<string, string> }> = [
@@ -80,6 +83,7 @@ export const SHAPE_SETS: Array<{ name: string; questions: EvalQuestion[]; packag
   { name: "heldout7", questions: HELDOUT7_QUESTIONS, packages: HELDOUT7_PACKAGES, shapes: parseShapeLines(HELDOUT7) },
   { name: "heldout8", questions: HELDOUT8_QUESTIONS, packages: HELDOUT8_PACKAGES, shapes: parseShapeLines(HELDOUT8) },
   { name: "heldout9", questions: HELDOUT9_QUESTIONS, packages: HELDOUT9_PACKAGES, shapes: parseShapeLines(HELDOUT9) },
+  { name: "heldout10", questions: HELDOUT10_QUESTIONS, packages: HELDOUT10_PACKAGES, shapes: parseShapeLines(HELDOUT10) },
 ];
 
 /** The shape written for a question, or undefined. */

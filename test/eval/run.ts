@@ -33,8 +33,12 @@
  * `heldout9` (four more, test/eval/heldout9_*.ts, transcribed from models
  * Malloy's authors wrote in malloydata/malloy-samples, written blind like
  * heldout8 and committed before any score was run on it; environment
- * scope: all thirty-four packages). `--tuning` scores the tuning half only;
- * `--sets tuning,heldout9` the sets named (for
+ * scope: the thirty-four packages of the sets before it and itself) and
+ * `heldout10` (four more, test/eval/heldout10_*.ts, transcribed from Malloy
+ * models published outside malloy-samples, written blind like heldout9 and
+ * committed before any score was run on it; environment scope: all
+ * thirty-eight packages). `--tuning` scores the tuning half only;
+ * `--sets tuning,heldout10` the sets named (for
  * tuning, the sets tuned on are never read more than once before and once
  * after). `--check` checks that every set's targets are entities of their
  * package, prints the questions and packages per set and exits before any
@@ -93,6 +97,8 @@ import { HELDOUT8_PACKAGES } from "./heldout8_packages.ts";
 import { HELDOUT8_QUESTIONS } from "./heldout8_questions.ts";
 import { HELDOUT9_PACKAGES } from "./heldout9_packages.ts";
 import { HELDOUT9_QUESTIONS } from "./heldout9_questions.ts";
+import { HELDOUT10_PACKAGES } from "./heldout10_packages.ts";
+import { HELDOUT10_QUESTIONS } from "./heldout10_questions.ts";
 
 const argv = process.argv.slice(2);
 const args = new Set(argv);
@@ -105,7 +111,7 @@ const byPackage = new Map<string, EntityRecord[]>();
 const canonicalOf = new Map<string, string>();
 const pkgOf = new Map<string, string>();
 const PACKAGES = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES, ...HELDOUT4_PACKAGES, ...HELDOUT5_PACKAGES, ...HELDOUT6_PACKAGES,
-  ...HELDOUT7_PACKAGES, ...HELDOUT8_PACKAGES, ...HELDOUT9_PACKAGES];
+  ...HELDOUT7_PACKAGES, ...HELDOUT8_PACKAGES, ...HELDOUT9_PACKAGES, ...HELDOUT10_PACKAGES];
 for (const pkg of PACKAGES) {
   const list: EntityRecord[] = [];
   for (const m of pkg.models) {
@@ -140,11 +146,14 @@ const withHeldout7 = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGE
 /** The eighth held-out set's environment scope: the packages of the development set and the first eight held-out sets. */
 const withHeldout8 = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES, ...HELDOUT4_PACKAGES, ...HELDOUT5_PACKAGES,
   ...HELDOUT6_PACKAGES, ...HELDOUT7_PACKAGES, ...HELDOUT8_PACKAGES].flatMap((p) => byPackage.get(p.name)!);
-/** The ninth held-out set's environment scope: every package. */
+/** The ninth held-out set's environment scope: the packages of the development set and the first nine held-out sets. */
+const withHeldout9 = [...EVAL_PACKAGES, ...HELDOUT_PACKAGES, ...HELDOUT2_PACKAGES, ...HELDOUT3_PACKAGES, ...HELDOUT4_PACKAGES, ...HELDOUT5_PACKAGES,
+  ...HELDOUT6_PACKAGES, ...HELDOUT7_PACKAGES, ...HELDOUT8_PACKAGES, ...HELDOUT9_PACKAGES].flatMap((p) => byPackage.get(p.name)!);
+/** The tenth held-out set's environment scope: every package. */
 const everything = [...byPackage.values()].flat();
 const ENVIRONMENTS: Record<string, EntityRecord[]> = {
   heldout: allWithHeldout, heldout2: withHeldout2, heldout3: withHeldout3, heldout4: withHeldout4, heldout5: withHeldout5, heldout6: withHeldout6,
-  heldout7: withHeldout7, heldout8: withHeldout8, heldout9: everything,
+  heldout7: withHeldout7, heldout8: withHeldout8, heldout9: withHeldout9, heldout10: everything,
 };
 const environmentOf = (label: string) => ENVIRONMENTS[label] ?? all;
 const vectors = new Map<string, Float32Array>();
@@ -168,7 +177,7 @@ if (explain) {
 
 // Check the targets exist.
 for (const q of [...EVAL_QUESTIONS, ...HELDOUT_QUESTIONS, ...HELDOUT2_QUESTIONS, ...HELDOUT3_QUESTIONS, ...HELDOUT4_QUESTIONS, ...HELDOUT5_QUESTIONS, ...HELDOUT6_QUESTIONS,
-  ...HELDOUT7_QUESTIONS, ...HELDOUT8_QUESTIONS, ...HELDOUT9_QUESTIONS]) {
+  ...HELDOUT7_QUESTIONS, ...HELDOUT8_QUESTIONS, ...HELDOUT9_QUESTIONS, ...HELDOUT10_QUESTIONS]) {
   for (const t of q.targets) {
     const key = t.split("=")[0]!;
     if (!byPackage.get(q.pkg)!.some((e) => canonicalOf.get(e.id) === key)) throw new Error(`target '${t}' of '${q.question}' is not an entity of ${q.pkg}`);
@@ -178,7 +187,7 @@ for (const q of [...EVAL_QUESTIONS, ...HELDOUT_QUESTIONS, ...HELDOUT2_QUESTIONS,
 if (args.has("--check")) {
   const sets: Record<string, EvalQuestion[]> = { development: EVAL_QUESTIONS, heldout: HELDOUT_QUESTIONS, heldout2: HELDOUT2_QUESTIONS,
     heldout3: HELDOUT3_QUESTIONS, heldout4: HELDOUT4_QUESTIONS, heldout5: HELDOUT5_QUESTIONS, heldout6: HELDOUT6_QUESTIONS,
-    heldout7: HELDOUT7_QUESTIONS, heldout8: HELDOUT8_QUESTIONS, heldout9: HELDOUT9_QUESTIONS };
+    heldout7: HELDOUT7_QUESTIONS, heldout8: HELDOUT8_QUESTIONS, heldout9: HELDOUT9_QUESTIONS, heldout10: HELDOUT10_QUESTIONS };
   console.log(`targets checked: ${Object.entries(sets).map(([name, qs]) => `${name} ${qs.length} questions / ${new Set(qs.map((q) => q.pkg)).size} packages`).join(", ")}`);
   process.exit(0);
 }
@@ -281,6 +290,7 @@ const SETS: Record<string, EvalQuestion[]> = {
   heldout7: HELDOUT7_QUESTIONS,
   heldout8: HELDOUT8_QUESTIONS,
   heldout9: HELDOUT9_QUESTIONS,
+  heldout10: HELDOUT10_QUESTIONS,
 };
 const setsArg = argv[argv.indexOf("--sets") + 1];
 const chosen = args.has("--sets") && setsArg ? setsArg.split(",") : args.has("--tuning") || process.env.EVAL_SWEEP ? ["tuning"] : Object.keys(SETS);
@@ -295,7 +305,8 @@ console.log(`fifth held-out set: ${HELDOUT5_QUESTIONS.length} questions over ${H
 console.log(`sixth held-out set: ${HELDOUT6_QUESTIONS.length} questions over ${HELDOUT6_PACKAGES.length} more packages (environment scope: the ${withHeldout6.length} entities of the twenty-three)`);
 console.log(`seventh held-out set: ${HELDOUT7_QUESTIONS.length} questions over ${HELDOUT7_PACKAGES.length} more packages (environment scope: the ${withHeldout7.length} entities of the twenty-six)`);
 console.log(`eighth held-out set: ${HELDOUT8_QUESTIONS.length} questions over ${HELDOUT8_PACKAGES.length} more packages (environment scope: the ${withHeldout8.length} entities of the thirty)`);
-console.log(`ninth held-out set: ${HELDOUT9_QUESTIONS.length} questions over ${HELDOUT9_PACKAGES.length} more packages (environment scope: all ${everything.length} entities)`);
+console.log(`ninth held-out set: ${HELDOUT9_QUESTIONS.length} questions over ${HELDOUT9_PACKAGES.length} more packages (environment scope: the ${withHeldout9.length} entities of the thirty-four)`);
+console.log(`tenth held-out set: ${HELDOUT10_QUESTIONS.length} questions over ${HELDOUT10_PACKAGES.length} more packages (environment scope: all ${everything.length} entities)`);
 console.log(`scored: ${chosen.join(", ")}`);
 
 /** The ranking before issue 16 (phrases, 30 nearest neighbours per phrase, lexical blend, merged turns). */
