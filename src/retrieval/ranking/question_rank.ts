@@ -320,13 +320,13 @@ function quoteList(items: string[]): string {
 
 
 /**
- * Score of an indexed value written in the question: short codes as a word, case kept; others by stemmed words.
+ * Score of an indexed value written in the question: short codes as a word, case kept; others (and the place
+ * names a code stands for) by stemmed words.
  * A value written after an indefinite word ("salary of a player", "price of each item") names any member,
  * not the rows holding that value: no match.
  */
 function valueMatch(text: string, padded: string, v: string, normalized: string): number {
-  if (v.length <= 3) return containsWord(text, v) ? 0.9 : 0;
-  if (normalized === "") return 0;
+  if (normalized === "") return v.length <= 3 && containsWord(text, v) ? 0.9 : 0;
   const at = padded.indexOf(normalized);
   if (!(at > 0 && padded[at - 1] === " " && padded[at + normalized.length] === " ")) return 0;
   return INDEFINITE.has(padded.slice(padded.lastIndexOf(" ", at - 2) + 1, at - 1)) ? 0 : 1;

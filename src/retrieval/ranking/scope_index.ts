@@ -8,6 +8,7 @@
  */
 import type { Embedder } from "../embedding/embedder.ts";
 import type { EntityRecord } from "../index/entity_text.ts";
+import { placeAliases } from "../text/places.ts";
 import { stem, STOP_WORDS, words } from "../text/text_terms.ts";
 import { scopeCollapseKeys } from "./collapse.ts";
 
@@ -69,11 +70,21 @@ function entityWords(e: EntityRecord): EntityWords {
     nameList: e.lexicalTerms.name,
     written: e.name.toLowerCase(),
     identifier: /[_.]|[a-z][A-Z]/.test(e.name),
-    values: (e.values ?? []).map((v) => v.trim()).filter((v) => v.length >= 2)
-      .map((v) => [v, v.length <= 3 ? "" : stemmed(v)] as [string, string]),
+    values: entityValues(e),
   };
   wordsCache.set(e, w);
   return w;
+}
+
+/**
+ * An entity's indexed values as ranking matches them: `[value, stemmed words]`, a short code with no words
+ * (matched as written), and the place names that codes or country names stand for (places.ts: 'TX' as "texa").
+ */
+function entityValues(e: EntityRecord): Array<[value: string, normalized: string]> {
+  const values = (e.values ?? []).map((v) => v.trim()).filter((v) => v.length >= 2);
+  const out = values.map((v) => [v, v.length <= 3 ? "" : stemmed(v)] as [string, string]);
+  for (const [v, name] of placeAliases(values, e.name)) out.push([v, stemmed(name)]);
+  return out;
 }
 
 /** Word vectors of `list`, embedding only words never seen by this process. */
