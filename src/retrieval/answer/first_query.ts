@@ -214,7 +214,8 @@ function chooseFilters(matches: readonly EntityMatch[], question = "", sourceWor
       if (found.length === 1) out.push({ entity: m.entity, match: { ...m, matchedValue: found[0]! }, text: `${malloyName(m.entity.name)} = ${quote(found[0]!)}` });
       continue;
     }
-    const written = (m.entity.values ?? []).filter((v) => v.trim().length > 1 && containsWord(text, v.toLowerCase().replace(/[.]+$/, "")));
+    // Values written in the question; a short upper-case code as written, case kept, as ranking matches it ("in the UK" writes 'UK', not 'IN').
+    const written = (m.entity.values ?? []).filter((v) => v.trim().length > 1 && (/^[A-Z0-9]{2,3}$/.test(v.trim()) ? containsWord(question, v.trim()) : containsWord(text, v.toLowerCase().replace(/[.]+$/, ""))));
     if (written.length > 1 && new Set(written.map((v) => v.toLowerCase())).size > 1 && !written.some((v) => written.some((w) => w !== v && w.toLowerCase().includes(v.toLowerCase())))) continue;
     const value = nameValue(m) ? written.filter((v) => v !== m.matchedValue).sort((a, b) => b.length - a.length)[0] : m.matchedValue;
     // One filter per written value: the same value of a joined field ("Venezuela" as ShipCountry and Customers.Country) is the best field's.
