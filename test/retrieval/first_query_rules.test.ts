@@ -46,6 +46,11 @@ source: tracks is duckdb.sql("""
   view: releases_by_month is { group_by: release_month is released_at.month; aggregate: track_count }
 }
 
+source: flights is duckdb.sql("""select i as flight_id, case when i % 2 = 0 then 'TX' else 'CA' end as origin_state, case when i % 3 = 0 then 'TX' else 'NY' end as dest_state from range(6) as r(i)""") extend {
+  primary_key: flight_id
+  measure: flight_count is count()
+}
+
 source: loans is duckdb.sql("""
   select i as loan_id, 5.0 + i as int_rate, 100.0 * i as installment, i % 4 as bedrooms, 50.0 * i as units_in_stock from range(6) as r(i)
 """) extend {
@@ -62,7 +67,7 @@ let entities: EntityRecord[];
 beforeAll(async () => {
   const runtime = createPackageRuntime(new Map([["music.malloy", new TextEncoder().encode(MODEL)]]), mkdtempSync(join(tmpdir(), "first-query-rules-")));
   model = await compileModel(runtime, "music.malloy");
-  entities = entitiesFromMetadata(await modelMetadata(model), {}, { values: { "genres.name": ["Rock", "Classical"], "tracks.genres.name": ["Rock", "Classical"] } });
+  entities = entitiesFromMetadata(await modelMetadata(model), {}, { values: { "genres.name": ["Rock", "Classical"], "tracks.genres.name": ["Rock", "Classical"], "flights.origin_state": ["TX", "CA"], "flights.dest_state": ["TX", "NY"] } });
 }, 60_000);
 
 /** A match of `source.field` with the given score and lexical share (and, for a value, the value found). */
@@ -171,6 +176,14 @@ describe("the first next step of a count or a value", () => {
     // "how many tracks were released": the question names the counted source (entry_count counts tracks).
     const tracks = await firstStep("how many tracks were released", [match("tracks.total_bytes", 0.6), match("tracks.entry_count", 0.5)]);
     expect(tracks).toContain("aggregate: entry_count");
+  });
+
+  test("a value two fields hold goes to the field pointing the way the question says ('out of', 'to')", async () => {
+    const both = (question: string) => [match("flights.dest_state", 1, 0, { value: 0.9, matchedValue: "TX" }), match("flights.origin_state", 0.96, 0, { value: 0.9, matchedValue: "TX" })];
+    expect(await firstStep("flights out of TX", both("flights out of TX"))).toContain("where: origin_state = 'TX'");
+    expect(await firstStep("flights to TX", both("flights to TX"))).toContain("where: dest_state = 'TX'");
+    // No direction said: the best-ranked field's.
+    expect(await firstStep("TX flights", both("TX flights"))).toContain("where: dest_state = 'TX'");
   });
 
   test("a value of a code list runs on the source that joins it, counting its rows", async () => {

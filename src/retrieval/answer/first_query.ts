@@ -17,17 +17,19 @@
  *   points to), so the field shows even when the ranking put it second.
  * - A value of a code list's own field ("classical music") runs on the
  *   source joining it, counting that source's rows.
- * Names are backquoted where Malloy needs it and every output name is unique.
+ * Filters are chosen in value_filters.ts. Names are backquoted where Malloy
+ * needs it and every output name is unique.
  *
  * @module
  */
 import type { EntityRecord } from "../index/entity_text.ts";
 import type { EntityMatch } from "../ranking/types.ts";
-import { containsWord, contentStems, splitName } from "../text/text_terms.ts";
+import { contentStems, splitName } from "../text/text_terms.ts";
 import { malloyName, malloySourceName } from "./malloy_notes.ts";
 import { type Grain, type QuestionRoles, questionRoles } from "./question_roles.ts";
 import { shapeView, viewGrain } from "./shape_views.ts";
 import { COUNT_NAME, COUNT_WORDS, CODE_LIST_FIELDS, DIMENSION_KINDS, labelOf, listingFields, nameValue, role, selectItem, shaped, VIEW_LEXICAL } from "./field_listing.ts";
+import { chooseFilters } from "./value_filters.ts";
 
 
 /** A source the first query may run on: its matched entities (best first), its fields in scope and its name's words. */
@@ -187,54 +189,6 @@ export function firstQuery(question: string, sourceName: string, matches: readon
 }
 
 
-interface Filter {
-  entity: EntityRecord;
-  match: EntityMatch;
-  text: string;
-  /** For a yes/no field kept at true: its own name words. */
-  flagWords?: string[];
-}
-
-/**
- * Matched values as filters (at most two fields). A value made of the
- * field's own name words gives way to another of the field's values written
- * in the question ("lines shipped by truck": 'TRUCK', not 'SHIP'); a field
- * with two values written ("Mr or Mrs") is asked for as a whole, not filtered.
- */
-function chooseFilters(matches: readonly EntityMatch[], question = "", sourceWords: ReadonlySet<string> = new Set()): Filter[] {
-  const out: Filter[] = [];
-  const text = question.toLowerCase();
-  const asked = new Set(contentStems(question, { expand: true }));
-  for (const [i, m] of matches.entries()) {
-    if (!DIMENSION_KINDS.has(m.entity.kind) || out.length >= 2 || out.some((f) => f.entity.name === m.entity.name)) continue;
-    if (m.matchedValue === undefined || m.value <= 0) {
-      // A value whose words the question writes, among the best few fields ("urgent orders": '1-URGENT').
-      const words = (v: string) => contentStems(v, { expand: true }).filter((w) => /^\p{L}/u.test(w));
-      const found = i < 5 ? (m.entity.values ?? []).filter((v) => words(v).length > 0 && words(v).every((w) => asked.has(w) && !m.entity.lexicalTerms.name.includes(w))) : [];
-      if (found.length === 1) out.push({ entity: m.entity, match: { ...m, matchedValue: found[0]! }, text: `${malloyName(m.entity.name)} = ${quote(found[0]!)}` });
-      continue;
-    }
-    // Values written in the question; a short upper-case code as written, case kept, as ranking matches it ("in the UK" writes 'UK', not 'IN').
-    const written = (m.entity.values ?? []).filter((v) => v.trim().length > 1 && (/^[A-Z0-9]{2,3}$/.test(v.trim()) ? containsWord(question, v.trim()) : containsWord(text, v.toLowerCase().replace(/[.]+$/, ""))));
-    if (written.length > 1 && new Set(written.map((v) => v.toLowerCase())).size > 1 && !written.some((v) => written.some((w) => w !== v && w.toLowerCase().includes(v.toLowerCase())))) continue;
-    const value = nameValue(m) ? written.filter((v) => v !== m.matchedValue).sort((a, b) => b.length - a.length)[0] : m.matchedValue;
-    // One filter per written value: the same value of a joined field ("Venezuela" as ShipCountry and Customers.Country) is the best field's.
-    if (value === undefined || out.some((f) => f.match.matchedValue?.toLowerCase() === value.toLowerCase())) continue;
-    out.push({ entity: m.entity, match: m, text: `${malloyName(m.entity.name)} = ${quote(value)}` });
-  }
-  // A yes/no field among the best three that the question's words name keeps its true rows ("drinks on the menu": where: is_drink_item).
-  for (const m of matches.slice(0, 3)) {
-    if (out.length >= 2 || m.entity.dataType !== "boolean" || !DIMENSION_KINDS.has(m.entity.kind) || out.some((f) => f.entity.name === m.entity.name)) continue;
-    // Its own words: not the source's name words ("supply name" does not ask for is_perishable_supply).
-    const own = m.entity.lexicalTerms.name.filter((w) => !FLAG_WORDS.has(w) && !sourceWords.has(w));
-    if (own.length > 0 && own.every((w) => asked.has(w))) out.push({ entity: m.entity, match: m, text: malloyName(m.entity.name), flagWords: own });
-  }
-  return out;
-}
-
-/** Words of a yes/no field's name that say nothing of what it flags. */
-const FLAG_WORDS: ReadonlySet<string> = new Set(["is", "has", "flag", "item", "was"]);
-
 
 /** The best match when the question names one numeric field and asks nothing of it ("price of a song"): shown as it is, never summed. */
 function listedField(roles: QuestionRoles, matches: readonly EntityMatch[], filtered: ReadonlySet<string>): EntityRecord | undefined {
@@ -382,8 +336,4 @@ function groupItem(entity: EntityRecord, grain: Grain | undefined, unique: (name
   }
   const output = unique(leaf);
   return { text: output === leaf && !entity.name.includes(".") ? malloyName(entity.name) : `${malloyName(output)} is ${malloyName(entity.name)}`, output };
-}
-
-function quote(value: string): string {
-  return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 }
