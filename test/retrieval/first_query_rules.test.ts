@@ -44,6 +44,7 @@ source: tracks is duckdb.sql("""
   view: by_genre is { group_by: genres.name; aggregate: track_count }
   view: top_genres is { group_by: genres.name; aggregate: track_count; order_by: track_count desc; limit: 5 }
   view: releases_by_month is { group_by: release_month is released_at.month; aggregate: track_count }
+  view: classical_tracks is { where: genres.name = 'Classical'; select: title }
 }
 
 source: flights is duckdb.sql("""select i as flight_id, case when i % 2 = 0 then 'TX' else 'CA' end as origin_state, case when i % 3 = 0 then 'TX' else 'NY' end as dest_state from range(6) as r(i)""") extend {
@@ -155,6 +156,12 @@ describe("the first next step of a question that names a field", () => {
     const query = await firstStep("genre of each track", [match("tracks.title", 0.85, 0.3), genre, match("tracks.released_at", 0.5)]);
     expect(query).toMatch(/^run: tracks -> \{/);
     expect(query).toContain("genres.name");
+  });
+
+  test("a view named by every word of the question runs as it is, without the value its name says", async () => {
+    const classical = match("genres.name", 1, 0, { value: 1, matchedValue: "Classical", alsoIn: ["tracks.genres.name"] });
+    const query = await firstStep("classical tracks", [match("tracks.classical_tracks", 0.99, 1), classical, match("tracks.title", 0.5, 0.5)]);
+    expect(query).toBe("run: tracks -> classical_tracks");
   });
 
   test("a yes/no field filters only when the question writes all its own words", async () => {

@@ -127,6 +127,12 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   // A question naming a grain ("busiest times of day") runs the view at that grain before a named view without one.
   const view = namedView && !(roles.grain && shapedView && viewGrain(splitName(shapedView.name)) === roles.grain && viewGrain(splitName(namedView.name)) === undefined) ? namedView : (shapedView ?? namedView);
   if (view) {
+    // A value the view's own name says ("landing page": 'PAGE' in landing_pages) is what the view reads already, not a filter.
+    const viewWords = new Set(view.lexicalTerms.name);
+    filters = filters.filter((f) => {
+      const words = f.flagWords ? [] : contentStems(f.match.matchedValue ?? "", { expand: true });
+      return words.length === 0 || !words.every((w) => viewWords.has(w));
+    });
     const refine = [...(filters.length > 0 ? [`where: ${filters.map((f) => f.text).join(", ")}`] : []), ...(roles.limit ? [`limit: ${roles.limit}`] : [])];
     return `run: ${src} -> ${malloyName(view.name)}${refine.length > 0 ? ` + { ${refine.join("; ")} }` : ""}`;
   }
@@ -199,10 +205,16 @@ function listedField(roles: QuestionRoles, matches: readonly EntityMatch[], filt
 }
 
 
+/** Lexical score from which a view's name holds every word of the question. */
+const WHOLE_NAME = 0.95;
+
 /** A view the question names: the source's best match, or one whose words the question uses, close to the best. */
 function chooseView(matches: readonly EntityMatch[], roles: QuestionRoles, filtered: boolean): EntityRecord | undefined {
   const best = matches[0];
   if (!best) return undefined;
+  // A view named by every word of the question, close to the best ("landing page": landing_pages over type = 'PAGE'), runs as it is.
+  const whole = matches.slice(0, 3).find((m) => m.entity.kind === "view" && m.lexical >= WHOLE_NAME && m.score >= 0.8 * best.score);
+  if (whole) return whole.entity;
   // A question about a subset ("urgent orders") asks for its rows or its count, not a view's breakdown.
   if (filtered && !shaped(roles)) return undefined;
   // A view only a word vector matched ("headline of a question": questions_by_tag) does not answer a question that names a field.
