@@ -9,7 +9,6 @@
 import type { Embedder } from "../embedding/embedder.ts";
 import type { EntityRecord } from "../index/entity_text.ts";
 import { placeAliases } from "../text/places.ts";
-import { valueForms } from "../text/value_forms.ts";
 import { stem, STOP_WORDS, words } from "../text/text_terms.ts";
 import { scopeCollapseKeys } from "./collapse.ts";
 
@@ -79,15 +78,12 @@ function entityWords(e: EntityRecord): EntityWords {
 
 /**
  * An entity's indexed values as ranking matches them: `[value, stemmed words]`, a short code with no words
- * (matched as written), the place names that codes or country names stand for (places.ts: 'TX' as "texa") and the
- * other forms of values (value_forms.ts: 'F' as "women", 'github.com' as "github").
+ * (matched as written), and the place names that codes or country names stand for (places.ts: 'TX' as "texa").
  */
 function entityValues(e: EntityRecord): Array<[value: string, normalized: string]> {
-  const all = (e.values ?? []).map((v) => v.trim());
-  const values = all.filter((v) => v.length >= 2);
+  const values = (e.values ?? []).map((v) => v.trim()).filter((v) => v.length >= 2);
   const out = values.map((v) => [v, v.length <= 3 ? "" : stemmed(v)] as [string, string]);
-  // A one-letter code is never matched as written ("a"), only by its other forms ('F' as "women").
-  for (const [v, name] of [...placeAliases(values, e.name), ...valueForms(all)]) out.push([v, stemmed(name)]);
+  for (const [v, name] of placeAliases(values, e.name)) out.push([v, stemmed(name)]);
   return out;
 }
 

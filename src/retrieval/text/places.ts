@@ -46,13 +46,7 @@ function byCode(places: readonly Place[]): Map<string, Place> {
 }
 
 const SYSTEMS = [byCode(STATES), byCode(COUNTRIES)] as const;
-/** Continents by name, with the adjectives of their people. */
-const CONTINENTS: Place[] = [
-  { codes: [], names: ["Europe", "European"] }, { codes: [], names: ["Asia", "Asian"] }, { codes: [], names: ["Africa", "African"] },
-  { codes: [], names: ["North America", "North American"] }, { codes: [], names: ["South America", "South American"] },
-  { codes: [], names: ["Latin America", "Latin American"] }, { codes: [], names: ["Oceania", "Oceanian"] },
-];
-const COUNTRY_NAMES = new Map([...COUNTRIES, ...CONTINENTS].flatMap((p) => p.names.map((n) => [n.toLowerCase(), p] as const)));
+const COUNTRY_NAMES = new Map(COUNTRIES.flatMap((p) => p.names.map((n) => [n.toLowerCase(), p] as const)));
 
 /** Share of a field's values that must be codes of one system for its codes to stand for places. */
 const CODE_SHARE = 0.6;
