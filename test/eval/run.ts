@@ -44,6 +44,10 @@
  * package, prints the questions and packages per set and exits before any
  * ranking (no score is computed).
  *
+ * `--oracle-pick` scores the answers as if a language model picked the
+ * targets among the 15 best-ranked fields every time (LLM_PICK's upper
+ * bound; not a score of get_context).
+ *
  * `--quick` scores `get_context` alone (no baselines, answer sizes or
  * next_steps: seconds instead of minutes, for sweeps). `--verbose` lists
  * the misses of every set scored but the test half (reading a set's misses
@@ -66,6 +70,7 @@ import { entitiesFromMetadata, type EntityRecord } from "../../src/retrieval/ind
 import { loadLexicon } from "../../src/retrieval/text/lexicon.ts";
 import { buildContextResult } from "../../src/retrieval/answer/context_result.ts";
 import { rankQuestionEntities, type QuestionRankOptions } from "../../src/retrieval/ranking/question_rank.ts";
+import { pickedFirst } from "../../src/retrieval/ranking/llm_pick.ts";
 import { prepareScope, type ScopeIndex } from "../../src/retrieval/ranking/scope_index.ts";
 import { phraseEmbeddingText } from "../../src/retrieval/answer/answer_types.ts";
 import { splitPhrases } from "../../src/retrieval/text/phrases.ts";
@@ -391,7 +396,7 @@ for (const scopeName of answerScopes) {
     const entities = scopeName === "package" ? byPackage.get(q.pkg)! : environmentOf(label);
     let scope = scopes.get(entities);
     if (!scope) scopes.set(entities, scope = await prepareScope(entities, embedder, (e) => vectors.get(e.id)));
-    const ranked = await rankQuestionEntities(q.question, scope, embedder, {});
+    const ranked = oraclePick(q, await rankQuestionEntities(q.question, scope, embedder, {}));
     const result = buildContextResult([{ phrase: q.question, description: "the question", matches: ranked }], { question: q.question, scope: entities });
     const tally = tallies[label]!;
     tally.sizes.push(JSON.stringify(result).length);
@@ -426,6 +431,19 @@ for (const scopeName of answerScopes) {
   }
 }
 if (args.has("--verbose") && stepFailures.length > 0) console.log(`  first queries that fail:\n    ${stepFailures.join("\n    ")}`);
+
+/**
+ * With `--oracle-pick`: the ranking as a language model that always picks right would leave it (LLM_PICK,
+ * ranking/llm_pick.ts `pickedFirst`): the targets among the 15 best-ranked fields move to the top. An
+ * upper bound of the pick step for a deployment with a model, never a score of get_context.
+ */
+function oraclePick(q: EvalQuestion, ranked: Awaited<ReturnType<typeof rankQuestionEntities>>): Awaited<ReturnType<typeof rankQuestionEntities>> {
+  if (!args.has("--oracle-pick")) return ranked;
+  const wanted = new Set(q.targets.map((t) => t.split("=")[0]!));
+  const candidates = ranked.filter((m) => m.entity.kind !== "source").slice(0, 15);
+  const picked = candidates.filter((m) => wanted.has(canonicalByName.get(`${m.entity.origin?.packageName ?? q.pkg}|${m.entity.sourceName}|${m.entity.name}`) ?? ""));
+  return picked.length > 0 ? pickedFirst(ranked, picked) as typeof ranked : ranked;
+}
 
 /**
  * True when a target of the question is named anywhere in the answer: a matched entity, a returned source's

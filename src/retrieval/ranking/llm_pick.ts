@@ -61,15 +61,18 @@ export async function pickWithModel(question: string, phrase: RankedPhrase, opti
     if (chosen.length === MAX_PICKS) break;
   }
   if (chosen.length === 0) return phrase;
-  return { ...phrase, matches: reorder(phrase.matches, chosen) };
+  return { ...phrase, matches: pickedFirst(phrase.matches, chosen) };
 }
 
 /**
  * Picked matches first with scores just under the ranking's best (so scores
  * stay sorted), the others after them in their order, their scores capped
- * below the last pick's.
+ * below the last pick's. `chosen` must not be empty.
+ *
+ * @example
+ * pickedFirst(ranked, [ranked[3]!])[0] // ranked[3], scored at ranked[0]'s score
  */
-function reorder(matches: readonly EntityMatch[], chosen: readonly EntityMatch[]): EntityMatch[] {
+export function pickedFirst(matches: readonly EntityMatch[], chosen: readonly EntityMatch[]): EntityMatch[] {
   const top = Math.max(...matches.map((m) => m.score));
   const step = 0.001;
   const picked = chosen.map((m, j) => ({
