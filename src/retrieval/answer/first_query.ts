@@ -29,7 +29,7 @@ import { malloyName, malloySourceName } from "./malloy_notes.ts";
 import { type Grain, type QuestionRoles, questionRoles } from "./question_roles.ts";
 import { shapeView, viewGrain } from "./shape_views.ts";
 import { COUNT_NAME, COUNT_WORDS, CODE_LIST_FIELDS, DIMENSION_KINDS, labelOf, listingFields, nameValue, role, selectItem, shaped, VIEW_LEXICAL } from "./field_listing.ts";
-import { chooseFilters } from "./value_filters.ts";
+import { chooseFilters, valueNamedBy } from "./value_filters.ts";
 
 
 /** A source the first query may run on: its matched entities (best first), its fields in scope and its name's words. */
@@ -129,10 +129,7 @@ export function firstQuery(question: string, sourceName: string, matches: readon
   if (view) {
     // A value the view's own name says ("landing page": 'PAGE' in landing_pages) is what the view reads already, not a filter.
     const viewWords = new Set(view.lexicalTerms.name);
-    filters = filters.filter((f) => {
-      const words = f.flagWords ? [] : contentStems(f.match.matchedValue ?? "", { expand: true });
-      return words.length === 0 || !words.every((w) => viewWords.has(w));
-    });
+    filters = filters.filter((f) => !valueNamedBy(f, viewWords));
     const refine = [...(filters.length > 0 ? [`where: ${filters.map((f) => f.text).join(", ")}`] : []), ...(roles.limit ? [`limit: ${roles.limit}`] : [])];
     return `run: ${src} -> ${malloyName(view.name)}${refine.length > 0 ? ` + { ${refine.join("; ")} }` : ""}`;
   }
@@ -175,11 +172,7 @@ export function firstQuery(question: string, sourceName: string, matches: readon
     const measureWords = new Set(aggregate.entity.lexicalTerms.name);
     filters = filters.filter((f) => !f.flagWords?.every((w) => measureWords.has(w)));
     // A measure named for the value counts its rows already ("how many orders were delivered": delivered_order_count, no where).
-    const counts = COUNT_NAME.test(aggregate.entity.name.split(".").at(-1)!);
-    filters = filters.filter((f) => {
-      const words = f.flagWords || !counts ? [] : contentStems(f.match.matchedValue ?? "", { expand: true });
-      return words.length === 0 || !words.every((w) => measureWords.has(w));
-    });
+    if (COUNT_NAME.test(aggregate.entity.name.split(".").at(-1)!)) filters = filters.filter((f) => !valueNamedBy(f, measureWords));
   }
   const lines: string[] = [];
   if (filters.length > 0) lines.push(`where: ${filters.map((f) => f.text).join(", ")}`);

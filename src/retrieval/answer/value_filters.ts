@@ -31,6 +31,7 @@ export function chooseFilters(matches: readonly EntityMatch[], question = "", so
   const out: Filter[] = [];
   const text = question.toLowerCase();
   const asked = new Set(contentStems(question, { expand: true }));
+  const way = asked.size > 0 ? questionDirection(question) : undefined;
   for (const [i, m] of matches.entries()) {
     if (!DIMENSION_KINDS.has(m.entity.kind) || out.length >= 2 || out.some((f) => f.entity.name === m.entity.name)) continue;
     if (m.matchedValue === undefined || m.value <= 0) {
@@ -47,7 +48,7 @@ export function chooseFilters(matches: readonly EntityMatch[], question = "", so
     // One filter per written value: the same value of a joined field ("Venezuela" as ShipCountry and Customers.Country) is the best field's,
     // unless the question says a direction another field with that value has ("flights out of Texas": OriginState, not DestState).
     if (value === undefined || out.some((f) => f.match.matchedValue?.toLowerCase() === value.toLowerCase())) continue;
-    if (asked.size > 0 && wrongWay(m, matches, question)) continue;
+    if (way && wrongWay(m, matches, way)) continue;
     out.push({ entity: m.entity, match: m, text: `${malloyName(m.entity.name)} = ${quote(value)}` });
   }
   // A yes/no field among the best three that the question's words name keeps its true rows ("drinks on the menu": where: is_drink_item).
@@ -58,6 +59,16 @@ export function chooseFilters(matches: readonly EntityMatch[], question = "", so
     if (own.length > 0 && own.every((w) => asked.has(w))) out.push({ entity: m.entity, match: m, text: malloyName(m.entity.name), flagWords: own });
   }
   return out;
+}
+
+/**
+ * True when a value filter's value is made only of `words` (a view's or a measure's name words): the view or
+ * measure reads those rows already ("landing page": 'PAGE' in `landing_pages`). Yes/no filters never are.
+ */
+export function valueNamedBy(filter: Filter, words: ReadonlySet<string>): boolean {
+  if (filter.flagWords) return false;
+  const valueWords = contentStems(filter.match.matchedValue ?? "", { expand: true });
+  return valueWords.length > 0 && valueWords.every((w) => words.has(w));
 }
 
 /** Question words that say where rows start ("from", "out of", "pickups") or end ("to", "into", "arriving"). */
@@ -75,12 +86,14 @@ function direction(e: EntityRecord): "from" | "to" | undefined {
   return from === to ? undefined : from ? "from" : "to";
 }
 
-/** True when the question points one way (only "from" words or only "to" words), `m`'s field the other, and another match has the same value on a field pointing the asked way. */
-function wrongWay(m: EntityMatch, matches: readonly EntityMatch[], question: string): boolean {
+/** The way a question points: only "from" words, only "to" words, or neither. */
+function questionDirection(question: string): "from" | "to" | undefined {
   const from = FROM_WORDS.test(question);
-  const to = TO_WORDS.test(question);
-  if (from === to) return false;
-  const asked = from ? "from" : "to";
+  return from === TO_WORDS.test(question) ? undefined : from ? "from" : "to";
+}
+
+/** True when `m`'s field points against the asked way and another match has the same value on a field pointing that way. */
+function wrongWay(m: EntityMatch, matches: readonly EntityMatch[], asked: "from" | "to"): boolean {
   const own = direction(m.entity);
   if (own === undefined || own === asked) return false;
   const value = m.matchedValue?.toLowerCase();
